@@ -1,0 +1,462 @@
+//! The transport-independent state of one window on this PE: exposure state machine,
+//! synchronisation mode, group lists, bounds and argument checks, and the client side of
+//! the request/reply slots. Everything a call must refuse is refused here, before any
+//! transport is asked to move a byte.
+
+use super::datatype::ElementType;
+use super::operator::Operator;
+use crate::error::{Error, Result};
+
+/// Synchronisation mode of an exposure epoch, chosen at open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Active mode over the whole communicator.
+    Fence,
+    /// Active mode restricted to the PEs of `RPN_COMM_i_win_group`.
+    Group,
+    /// Passive mode: each operation is complete and atomic when it returns.
+    Passive,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Fence => "active (fence)",
+            Mode::Group => "active (group)",
+            Mode::Passive => "passive",
+        }
+    }
+
+    pub fn code(self) -> u32 {
+        match self {
+            Mode::Fence => 1,
+            Mode::Group => 2,
+            Mode::Passive => 3,
+        }
+    }
+
+    pub fn from_code(code: u32) -> Option<Mode> {
+        [Mode::Fence, Mode::Group, Mode::Passive].into_iter().find(|m| m.code() == code)
+    }
+}
+
+/// The PEs this PE targets (`pes_to`) and accepts operations from (`pes_from`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupSets {
+    pub to: Vec<usize>,
+    pub from: Vec<usize>,
+    to_member: Vec<bool>,
+}
+
+impl GroupSets {
+    pub fn targets(&self, pe: usize) -> bool {
+        self.to_member.get(pe).copied().unwrap_or(false)
+    }
+}
+
+/// A checked remote access: element offset and count that fit the target's window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RemoteAccess {
+    pub target: usize,
+    pub offset: usize,
+    pub nelem: usize,
+    pub mode: Mode,
+    pub epoch: u32,
+}
+
+/// One request of `RPN_COMM_i_win_post` as the caller gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PostRequest {
+    pub pe: i32,
+    pub offseti: i32,
+    pub nelemi: i32,
+    pub offseto: i32,
+    pub nelemo: i32,
+}
+
+/// What a validated post call asks the transport to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PostPlan {
+    /// Write `record` into `slot` of `target`'s secondary window (claiming a slot when `slot` is None).
+    Requests(Vec<(usize, Option<u32>, [i32; 5])>),
+    /// Clear this PE's records; with `full`, also reset its counter and forget cached slots.
+    Reinitialize { full: bool },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Exposure {
+    Closed,
+    Open(Mode),
+}
+
+/// Per-window state of this PE.
+#[derive(Debug)]
+pub struct WindowState {
+    rank: usize,
+    dtype: ElementType,
+    sizes: Vec<usize>,
+    exposure: Exposure,
+    epoch: u32,
+    group: Option<GroupSets>,
+    default_oper: Operator,
+    /// Records per PE of the secondary window, when there is one.
+    secondary: Option<Vec<usize>>,
+    /// Slot this PE holds in each target's secondary window (request/reply clients).
+    slot_cache: Vec<Option<u32>>,
+}
+
+fn non_negative(what: &'static str, value: i64) -> Result<usize> {
+    usize::try_from(value).map_err(|_| Error::Negative { what, value })
+}
+
+impl WindowState {
+    pub fn new(rank: usize, dtype: ElementType, sizes: Vec<usize>) -> Self {
+        let npes = sizes.len();
+        WindowState {
+            rank,
+            dtype,
+            sizes,
+            exposure: Exposure::Closed,
+            epoch: 0,
+            group: None,
+            default_oper: Operator::Sum,
+            secondary: None,
+            slot_cache: vec![None; npes],
+        }
+    }
+
+    pub fn dtype(&self) -> ElementType {
+        self.dtype
+    }
+    pub fn npes(&self) -> usize {
+        self.sizes.len()
+    }
+    pub fn rank(&self) -> usize {
+        self.rank
+    }
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+    pub fn local_size(&self) -> usize {
+        self.sizes[self.rank]
+    }
+    pub fn is_open(&self) -> bool {
+        self.exposure != Exposure::Closed
+    }
+    pub fn mode(&self) -> Option<Mode> {
+        match self.exposure {
+            Exposure::Open(m) => Some(m),
+            Exposure::Closed => None,
+        }
+    }
+    pub fn epoch(&self) -> u32 {
+        self.epoch
+    }
+    pub fn group(&self) -> Option<&GroupSets> {
+        self.group.as_ref()
+    }
+    pub fn default_operator(&self) -> Operator {
+        self.default_oper
+    }
+    pub fn secondary_records(&self) -> Option<&[usize]> {
+        self.secondary.as_deref()
+    }
+
+    /// Starts an exposure epoch; returns its number and mode.
+    pub fn open(&mut self, active: bool) -> Result<(u32, Mode)> {
+        if self.is_open() {
+            return Err(Error::BadArgument("window is already open (open twice)".into()));
+        }
+        let mode = match (active, &self.group) {
+            (false, _) => Mode::Passive,
+            (true, None) => Mode::Fence,
+            (true, Some(_)) => Mode::Group,
+        };
+        self.epoch = self.epoch.wrapping_add(1);
+        self.exposure = Exposure::Open(mode);
+        Ok((self.epoch, mode))
+    }
+
+    /// Checks that the window can be closed; the caller calls `closed` once the transport is done.
+    pub fn check_close(&self) -> Result<(u32, Mode)> {
+        match self.exposure {
+            Exposure::Open(mode) => Ok((self.epoch, mode)),
+            Exposure::Closed => Err(Error::BadArgument("window is not open (close without open)".into())),
+        }
+    }
+
+    pub fn closed(&mut self) {
+        self.exposure = Exposure::Closed;
+    }
+
+    /// The transport failed to open: the epoch did not start.
+    pub fn open_failed(&mut self) {
+        self.exposure = Exposure::Closed;
+        self.epoch = self.epoch.wrapping_sub(1);
+    }
+
+    /// Validates a remote get/put/accumulate.
+    pub fn check_remote(&self, op: &'static str, target: i64, offset: i64, nelem: i64, buffer_is_null: bool) -> Result<RemoteAccess> {
+        let mode = self.mode().ok_or(Error::NotExposed { op })?;
+        let target = self.check_rank(target)?;
+        let offset_u = non_negative("offset", offset)?;
+        let nelem_u = non_negative("nelem", nelem)?;
+        if buffer_is_null && nelem_u > 0 {
+            return Err(Error::NullBuffer { what: "local", nelem });
+        }
+        let size = self.sizes[target];
+        if offset_u.checked_add(nelem_u).is_none_or(|end| end > size) {
+            return Err(Error::OutOfBounds { offset, nelem, size, pe: target });
+        }
+        if mode == Mode::Group && !self.group.as_ref().is_some_and(|g| g.targets(target)) {
+            return Err(Error::NotInPesTo { target });
+        }
+        Ok(RemoteAccess { target, offset: offset_u, nelem: nelem_u, mode, epoch: self.epoch })
+    }
+
+    /// Validates a local get/put: returns (offset, nelem) in elements.
+    pub fn check_local(&self, op: &'static str, offset: i64, nelem: i64, buffer_is_null: bool) -> Result<(usize, usize)> {
+        if self.is_open() {
+            return Err(Error::Exposed { op });
+        }
+        let offset_u = non_negative("offset", offset)?;
+        let nelem_u = non_negative("nelem", nelem)?;
+        if buffer_is_null && nelem_u > 0 {
+            return Err(Error::NullBuffer { what: "local", nelem });
+        }
+        let size = self.local_size();
+        if offset_u.checked_add(nelem_u).is_none_or(|end| end > size) {
+            return Err(Error::OutOfBounds { offset, nelem, size, pe: self.rank });
+        }
+        Ok((offset_u, nelem_u))
+    }
+
+    pub fn check_rank(&self, rank: i64) -> Result<usize> {
+        usize::try_from(rank)
+            .ok()
+            .filter(|&r| r < self.npes())
+            .ok_or(Error::BadRank { rank, npes: self.npes() })
+    }
+
+    /// Checks an accumulate operator against the window's type.
+    pub fn check_operator(&self, op: Operator) -> Result<()> {
+        op.check_type(self.dtype)
+    }
+
+    pub fn set_default_operator(&mut self, op: Operator) -> Result<()> {
+        self.check_operator(op)?;
+        self.default_oper = op;
+        Ok(())
+    }
+
+    /// `RPN_COMM_i_win_group`: `[-1]`, `[-1]` returns to fence mode.
+    pub fn set_group(&mut self, to: &[i32], from: &[i32]) -> Result<()> {
+        if self.is_open() {
+            return Err(Error::Exposed { op: "changing groups" });
+        }
+        if to == [-1] && from == [-1] {
+            self.group = None;
+            return Ok(());
+        }
+        let to = self.group_list("pes_to", to)?;
+        let from = self.group_list("pes_from", from)?;
+        let mut to_member = vec![false; self.npes()];
+        for &pe in &to {
+            to_member[pe] = true;
+        }
+        self.group = Some(GroupSets { to, from, to_member });
+        Ok(())
+    }
+
+    fn group_list(&self, name: &str, list: &[i32]) -> Result<Vec<usize>> {
+        let mut seen = vec![false; self.npes()];
+        list.iter()
+            .map(|&pe| {
+                let r = self
+                    .check_rank(pe as i64)
+                    .map_err(|_| Error::BadGroup(format!("{name} holds rank {pe}, outside 0..{}", self.npes())))?;
+                if std::mem::replace(&mut seen[r], true) {
+                    return Err(Error::BadGroup(format!("{name} lists PE {pe} twice")));
+                }
+                Ok(r)
+            })
+            .collect()
+    }
+
+    /// Validates `create_secondary(slots)`: returns the number of records (header included)
+    /// and whether an existing secondary window must be replaced.
+    pub fn check_secondary(&self, slots: i32) -> Result<(usize, bool)> {
+        if self.is_open() {
+            return Err(Error::Exposed { op: "RPN_COMM_i_win_create_secondary" });
+        }
+        match slots {
+            0 | i32::MIN => Err(Error::BadArgument(format!("slots = {slots}: a secondary window needs at least 1 record"))),
+            s if s > 0 && self.secondary.is_some() => Err(Error::BadArgument(
+                "window already has a secondary window (use slots < 0 to reallocate)".into(),
+            )),
+            s => Ok((s.unsigned_abs() as usize, self.secondary.is_some())),
+        }
+    }
+
+    pub fn set_secondary(&mut self, records: Vec<usize>) {
+        self.secondary = Some(records);
+        self.forget_slots();
+    }
+
+    pub fn drop_secondary(&mut self) {
+        self.secondary = None;
+        self.forget_slots();
+    }
+
+    pub fn cached_slot(&self, target: usize) -> Option<u32> {
+        self.slot_cache[target]
+    }
+
+    pub fn remember_slot(&mut self, target: usize, slot: u32) {
+        self.slot_cache[target] = Some(slot);
+    }
+
+    pub fn forget_slots(&mut self) {
+        self.slot_cache.iter_mut().for_each(|s| *s = None);
+    }
+
+    /// Validates a post call and says what to do. `nreq = 0` is a no-op and reads no request.
+    pub fn plan_post(&self, requests: &[PostRequest]) -> Result<PostPlan> {
+        if self.secondary.is_none() {
+            return Err(Error::NoSecondary);
+        }
+        if let Some(first) = requests.first().filter(|r| r.offseti == -1) {
+            if self.mode().is_some_and(|m| m != Mode::Passive) {
+                return Err(Error::PostNotPassive);
+            }
+            return match first.nelemi {
+                -1 => Ok(PostPlan::Reinitialize { full: false }),
+                -2 => Ok(PostPlan::Reinitialize { full: true }),
+                n => Err(Error::BadArgument(format!("offseti(1) = -1 needs nelemi(1) = -1 or -2, got {n}"))),
+            };
+        }
+        match self.mode() {
+            None => return Err(Error::NotExposed { op: "RPN_COMM_i_win_post" }),
+            Some(Mode::Passive) => {}
+            Some(_) => return Err(Error::PostNotPassive),
+        }
+        let own = self.local_size();
+        let fits = |what: &'static str, offset: i32, nelem: i32| -> Result<()> {
+            let o = non_negative(what, offset as i64)?;
+            let n = non_negative("request length", nelem as i64)?;
+            if o + n > own {
+                return Err(Error::OutOfBounds { offset: offset as i64, nelem: nelem as i64, size: own, pe: self.rank });
+            }
+            Ok(())
+        };
+        let mut planned = Vec::with_capacity(requests.len());
+        for r in requests {
+            let target = self.check_rank(r.pe as i64)?;
+            fits("offseti", r.offseti, r.nelemi)?;
+            fits("offseto", r.offseto, r.nelemo)?;
+            let record = [self.rank as i32, r.offseti, r.nelemi, r.offseto, r.nelemo];
+            planned.push((target, self.slot_cache[target], record));
+        }
+        Ok(PostPlan::Requests(planned))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn window(rank: usize, sizes: &[usize]) -> WindowState {
+        WindowState::new(rank, ElementType::Int32, sizes.to_vec())
+    }
+
+    #[test]
+    fn exposure_state_machine() {
+        let mut w = window(0, &[10, 10]);
+        assert!(w.check_close().is_err(), "close when not open");
+        let (e1, m) = w.open(true).unwrap();
+        assert_eq!((e1, m), (1, Mode::Fence));
+        assert!(w.open(true).is_err(), "open twice");
+        assert!(w.check_local("get_l", 0, 1, false).is_err(), "local op while exposed");
+        assert_eq!(w.check_close().unwrap(), (1, Mode::Fence));
+        w.closed();
+        assert!(w.check_remote("put_r", 1, 0, 1, false).is_err(), "remote op while closed");
+        assert_eq!(w.open(false).unwrap(), (2, Mode::Passive));
+    }
+
+    #[test]
+    fn remote_bounds_use_the_target_size() {
+        let mut w = window(0, &[100, 3, 0]);
+        w.open(true).unwrap();
+        assert!(w.check_remote("put_r", 1, 0, 3, false).is_ok());
+        assert!(matches!(w.check_remote("put_r", 1, 1, 3, false), Err(Error::OutOfBounds { pe: 1, size: 3, .. })));
+        assert!(w.check_remote("put_r", 2, 0, 0, false).is_ok(), "0 elements on a 0-size window");
+        assert!(w.check_remote("put_r", 2, 0, 1, false).is_err());
+        assert!(matches!(w.check_remote("put_r", 1, -1, 1, false), Err(Error::Negative { .. })));
+        assert!(matches!(w.check_remote("put_r", 1, 0, -1, false), Err(Error::Negative { .. })));
+        assert!(matches!(w.check_remote("put_r", 3, 0, 1, false), Err(Error::BadRank { .. })));
+        assert!(matches!(w.check_remote("put_r", -1, 0, 1, false), Err(Error::BadRank { .. })));
+        assert!(matches!(w.check_remote("put_r", 0, 0, 1, true), Err(Error::NullBuffer { .. })));
+        assert!(w.check_remote("put_r", 0, 0, 0, true).is_ok(), "null buffer is fine for 0 elements");
+        assert!(w.check_remote("put_r", 0, i32::MAX as i64, i32::MAX as i64, false).is_err(), "no overflow");
+    }
+
+    #[test]
+    fn local_bounds_use_own_size() {
+        let w = window(1, &[100, 3]);
+        assert_eq!(w.check_local("put_l", 1, 2, false).unwrap(), (1, 2));
+        assert!(w.check_local("put_l", 1, 3, false).is_err());
+    }
+
+    #[test]
+    fn groups() {
+        let mut w = window(0, &[1, 1, 1, 1]);
+        assert!(w.set_group(&[1, 1], &[2]).is_err(), "duplicates");
+        assert!(w.set_group(&[4], &[2]).is_err(), "bad rank");
+        assert!(w.set_group(&[1], &[-3]).is_err(), "bad rank in pes_from");
+        w.set_group(&[1, 2], &[3]).unwrap();
+        assert_eq!(w.open(true).unwrap().1, Mode::Group);
+        assert!(w.check_remote("put_r", 1, 0, 1, false).is_ok());
+        assert!(matches!(w.check_remote("put_r", 3, 0, 1, false), Err(Error::NotInPesTo { target: 3 })));
+        assert!(w.set_group(&[-1], &[-1]).is_err(), "no change while exposed");
+        w.closed();
+        w.set_group(&[-1], &[-1]).unwrap();
+        assert_eq!(w.open(true).unwrap().1, Mode::Fence);
+    }
+
+    #[test]
+    fn operators_checked_against_type() {
+        let mut w = WindowState::new(0, ElementType::Real64, vec![1]);
+        assert!(w.set_default_operator(Operator::Band).is_err());
+        w.set_default_operator(Operator::Max).unwrap();
+        assert_eq!(w.default_operator(), Operator::Max);
+    }
+
+    #[test]
+    fn post_planning() {
+        let req = |pe, offseti, nelemi| PostRequest { pe, offseti, nelemi, offseto: 4, nelemo: 2 };
+        let mut w = window(0, &[6, 6]);
+        w.open(false).unwrap();
+        assert_eq!(w.plan_post(&[req(1, 0, 2)]), Err(Error::NoSecondary));
+        assert!(matches!(w.check_secondary(3), Err(Error::Exposed { .. })));
+        w.closed();
+        assert!(matches!(w.check_secondary(0), Err(Error::BadArgument(_))));
+        assert_eq!(w.check_secondary(3).unwrap(), (3, false));
+        w.set_secondary(vec![3, 3]);
+        assert!(w.check_secondary(3).is_err(), "second create needs slots < 0");
+        assert_eq!(w.check_secondary(-4).unwrap(), (4, true));
+        assert!(matches!(w.plan_post(&[req(1, 0, 2)]), Err(Error::NotExposed { .. })));
+        w.open(true).unwrap();
+        assert_eq!(w.plan_post(&[req(1, 0, 2)]), Err(Error::PostNotPassive));
+        w.closed();
+        w.open(false).unwrap();
+        assert_eq!(w.plan_post(&[]).unwrap(), PostPlan::Requests(vec![]));
+        assert!(matches!(w.plan_post(&[req(2, 0, 2)]), Err(Error::BadRank { .. })));
+        assert!(matches!(w.plan_post(&[req(1, 5, 2)]), Err(Error::OutOfBounds { .. })), "request must fit own window");
+        assert_eq!(w.plan_post(&[req(1, 0, 2)]).unwrap(), PostPlan::Requests(vec![(1, None, [0, 0, 2, 4, 2])]));
+        w.remember_slot(1, 2);
+        assert_eq!(w.plan_post(&[req(1, 0, 2)]).unwrap(), PostPlan::Requests(vec![(1, Some(2), [0, 0, 2, 4, 2])]));
+        assert_eq!(w.plan_post(&[req(0, -1, -2)]).unwrap(), PostPlan::Reinitialize { full: true });
+        assert_eq!(w.plan_post(&[req(0, -1, -1)]).unwrap(), PostPlan::Reinitialize { full: false });
+        assert!(w.plan_post(&[req(0, -1, 5)]).is_err());
+    }
+}

@@ -1,0 +1,62 @@
+//! The one error type of the library. The C ABI turns every variant into
+//! `RPN_COMM_ERROR` plus a one-line message (see `ffi::report`).
+
+use thiserror::Error;
+
+/// Everything that can go wrong in a call, worded for the Fortran programmer who made it.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum Error {
+    #[error("invalid {what} handle (never created, freed or corrupted)")]
+    InvalidHandle { what: &'static str },
+    #[error("window is exposed (open): {op} is not allowed until RPN_COMM_i_win_close")]
+    Exposed { op: &'static str },
+    #[error("window is not exposed: {op} needs RPN_COMM_i_win_open first")]
+    NotExposed { op: &'static str },
+    #[error("negative {what} ({value})")]
+    Negative { what: &'static str, value: i64 },
+    #[error("offset {offset} + nelem {nelem} exceeds the window size {size} on PE {pe}")]
+    OutOfBounds { offset: i64, nelem: i64, size: usize, pe: usize },
+    #[error("PE {rank} is outside the communicator (0..{npes})")]
+    BadRank { rank: i64, npes: usize },
+    #[error("null {what} buffer with nelem = {nelem}")]
+    NullBuffer { what: &'static str, nelem: i64 },
+    #[error("bad group: {0}")]
+    BadGroup(String),
+    #[error("PE {target} is not in this PE's pes_to list (group mode)")]
+    NotInPesTo { target: usize },
+    #[error("PE {target} does not accept remote operations from this PE (not in its pes_from list)")]
+    NotInPesFrom { target: usize },
+    #[error("PE {target} exposed the window in {theirs} mode, this PE in {ours} mode")]
+    ModeMismatch { target: usize, theirs: &'static str, ours: &'static str },
+    #[error("window has no secondary window (call RPN_COMM_i_win_create_secondary first)")]
+    NoSecondary,
+    #[error("post needs the window open in passive mode")]
+    PostNotPassive,
+    #[error("secondary window of PE {target} is full ({capacity} records)")]
+    SlotsExhausted { target: usize, capacity: usize },
+    #[error("unknown {kind} name '{name}'")]
+    UnknownName { kind: &'static str, name: String },
+    #[error("operator {op} makes no sense for {dtype}")]
+    OperatorType { op: &'static str, dtype: &'static str },
+    #[error("bad argument: {0}")]
+    BadArgument(String),
+    #[error("collective call inconsistent across PEs: {0}")]
+    Collective(String),
+    #[error("PE {pe} {how}")]
+    PeerGone { pe: usize, how: &'static str },
+    #[error("shared memory: {0}")]
+    SharedMemory(String),
+    #[error("not supported by this transport: {0}")]
+    Unsupported(&'static str),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// An operating-system error from `context`, keeping the OS text (ENOSPC, EACCES ...).
+    pub fn os(context: &str, err: std::io::Error) -> Self {
+        Error::SharedMemory(format!("{context}: {err}"))
+    }
+}

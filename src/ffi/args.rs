@@ -1,0 +1,60 @@
+//! Conversions of raw C arguments, the only place the ABI dereferences caller pointers
+//! other than data buffers (which the transport copies under the API contract).
+
+use std::ffi::c_char;
+
+use crate::core::{Handle, HandleKind};
+use crate::error::{Error, Result};
+
+/// Reads a handle the caller passed by reference.
+///
+/// # Safety
+/// `p` is null or points to a readable `Handle` (the Fortran derived type or the C struct).
+pub unsafe fn handle(p: *const Handle, kind: HandleKind) -> Result<Handle> {
+    if p.is_null() {
+        return Err(Error::InvalidHandle { what: kind.name() });
+    }
+    // SAFETY: non-null and readable per the caller's contract; read_unaligned tolerates any
+    // alignment the caller's storage may have.
+    Ok(unsafe { p.read_unaligned() })
+}
+
+/// A Fortran string: `len` bytes, not NUL-terminated.
+///
+/// # Safety
+/// `p` is null (then `len` must be 0) or readable for `len` bytes.
+pub unsafe fn name(p: *const c_char, len: usize) -> Result<String> {
+    if p.is_null() {
+        return if len == 0 { Ok(String::new()) } else { Err(Error::BadArgument("null name".into())) };
+    }
+    // SAFETY: readable for len bytes per the caller's contract.
+    let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len) };
+    Ok(String::from_utf8_lossy(bytes).into_owned())
+}
+
+/// An integer array of `n` elements (may be null when `n` is 0).
+///
+/// # Safety
+/// `p` is readable for `n` ints when `n > 0`.
+pub unsafe fn ints<'a>(p: *const i32, n: i32, what: &'static str) -> Result<&'a [i32]> {
+    let n = usize::try_from(n).map_err(|_| Error::Negative { what, value: n as i64 })?;
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(Error::NullBuffer { what, nelem: n as i64 });
+    }
+    // SAFETY: non-null and readable for n ints per the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts(p, n) })
+}
+
+/// Stores an output value when the caller gave somewhere to put it.
+///
+/// # Safety
+/// `p` is null or writable for one `T`.
+pub unsafe fn put<T>(p: *mut T, value: T) {
+    if !p.is_null() {
+        // SAFETY: non-null and writable per the caller's contract.
+        unsafe { p.write_unaligned(value) };
+    }
+}

@@ -1,0 +1,126 @@
+//! Job-wide collectives over the job segment: barrier, allgather through the per-PE
+//! mailboxes, and the collective creation of a shared region (one PE creates it, all map
+//! it, the name is removed at once so a crash later leaves nothing in /dev/shm).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::job::{JobSegment, MAILBOX_BYTES};
+use super::region::{self, SharedRegion};
+use super::wait::{WaitContext, wait_epoch};
+use crate::error::{Error, Result};
+
+pub struct Collectives {
+    pub job: Arc<JobSegment>,
+    pub rank: usize,
+    pub npes: usize,
+    /// Spin iterations before sleeping while waiting.
+    pub spins: u32,
+    /// Number of barriers this PE has entered (process-local).
+    barrier_epoch: AtomicU32,
+}
+
+impl Collectives {
+    pub fn new(job: Arc<JobSegment>, rank: usize) -> Self {
+        let npes = job.npes();
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let spins = std::env::var("RPNCOMM_SPINS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(if npes <= cores { 20_000 } else { 50 });
+        Collectives { job, rank, npes, spins, barrier_epoch: AtomicU32::new(0) }
+    }
+
+    /// Runs `f` with a wait context whose liveness check watches the job and `awaited`.
+    pub fn with_wait<T>(&self, awaited: Option<usize>, f: impl FnOnce(&WaitContext<'_>) -> Result<T>) -> Result<T> {
+        let alive = || self.job.check_alive(awaited);
+        f(&WaitContext { alive: &alive, spins: self.spins })
+    }
+
+    pub fn barrier(&self) -> Result<()> {
+        let epoch = self.barrier_epoch.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+        self.job.pe(self.rank).barrier.store(epoch);
+        for p in (0..self.npes).filter(|&p| p != self.rank) {
+            self.with_wait(Some(p), |ctx| wait_epoch(&self.job.pe(p).barrier, epoch, ctx))?;
+        }
+        Ok(())
+    }
+
+    pub fn allgather(&self, mine: &[u8], all: &mut [u8]) -> Result<()> {
+        let n = mine.len();
+        if all.len() != n * self.npes {
+            return Err(Error::Internal(format!("allgather of {n} bytes into {} for {} PEs", all.len(), self.npes)));
+        }
+        let mut start = 0;
+        while start < n {
+            let len = MAILBOX_BYTES.min(n - start);
+            // SAFETY: our mailbox holds MAILBOX_BYTES >= len bytes; between the previous
+            // barrier and the next one only this PE accesses it.
+            unsafe { std::ptr::copy_nonoverlapping(mine[start..].as_ptr(), self.job.mailbox(self.rank), len) };
+            self.barrier()?;
+            for p in 0..self.npes {
+                let dst = &mut all[p * n + start..p * n + start + len];
+                // SAFETY: mailbox p holds len bytes written before the barrier; nobody writes
+                // mailboxes until the next barrier.
+                unsafe { std::ptr::copy_nonoverlapping(self.job.mailbox(p), dst.as_mut_ptr(), len) };
+            }
+            self.barrier()?;
+            start += len;
+        }
+        Ok(())
+    }
+
+    /// Allgather of one u32 per PE.
+    pub fn allgather_u32(&self, mine: u32) -> Result<Vec<u32>> {
+        let mut all = vec![0u8; 4 * self.npes];
+        self.allgather(&mine.to_ne_bytes(), &mut all)?;
+        Ok(all.chunks_exact(4).map(|c| u32::from_ne_bytes(c.try_into().unwrap())).collect())
+    }
+
+    /// Collective: PE 0 creates region `name` of `len` bytes starting with `header`, every PE
+    /// maps it and checks the header, then the name is removed. Fails on every PE if it fails on one.
+    pub fn create_region(&self, name: &str, len: usize, header: &[u64]) -> Result<SharedRegion> {
+        let header_bytes = std::mem::size_of_val(header);
+        let mut created = None;
+        let mut failure = None;
+        if self.rank == 0 {
+            match SharedRegion::create(name, len) {
+                Ok(r) => {
+                    // SAFETY: the new region is at least one page, larger than the header.
+                    unsafe { std::ptr::copy_nonoverlapping(header.as_ptr() as *const u8, r.as_ptr(), header_bytes) };
+                    created = Some(r);
+                }
+                Err(e) => failure = Some(e),
+            }
+        }
+        let result = self.map_created(name, len, header, created, failure);
+        if self.rank == 0 {
+            region::unlink(name);
+        }
+        result
+    }
+
+    fn map_created(&self, name: &str, len: usize, header: &[u64], created: Option<SharedRegion>, failure: Option<Error>) -> Result<SharedRegion> {
+        let status = self.allgather_u32(failure.is_some() as u32)?;
+        if status[0] != 0 {
+            return Err(failure.unwrap_or_else(|| Error::SharedMemory("PE 0 could not create the shared memory".into())));
+        }
+        let mapped = match created {
+            Some(r) => Ok(r),
+            None => SharedRegion::open(name, len).and_then(|r| {
+                // SAFETY: the mapping is at least one page, larger than the header.
+                let found = unsafe { std::slice::from_raw_parts(r.as_ptr() as *const u64, header.len()) };
+                if found == header {
+                    Ok(r)
+                } else {
+                    Err(Error::SharedMemory(format!("{name}: header {found:x?} does not match {header:x?}")))
+                }
+            }),
+        };
+        let status = self.allgather_u32(mapped.is_err() as u32)?;
+        match status.iter().position(|&s| s != 0) {
+            None => mapped,
+            Some(pe) => Err(mapped.err().unwrap_or_else(|| Error::SharedMemory(format!("PE {pe} could not map the shared memory")))),
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! The job segment: the shared control block of one job, created by the launcher before the
+//! PEs start. It holds a validated header, one block per PE (barrier signal, liveness state)
+//! and one mailbox per PE for the collectives (allgather, allreduce, window creation).
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::region::SharedRegion;
+use super::wait::Signal;
+use crate::error::{Error, Result};
+
+pub const JOB_MAGIC: u64 = u64::from_le_bytes(*b"RPNCJOB\x01");
+pub const JOB_VERSION: u32 = 1;
+/// Bytes a PE can publish per collective step.
+pub const MAILBOX_BYTES: usize = 64 * 1024;
+/// Largest job the shared-memory transport accepts (one node).
+pub const MAX_PES: usize = 1024;
+
+const PAGE: usize = 4096;
+
+/// Environment variables the launcher sets for each PE.
+pub const ENV_SEGMENT: &str = "RPNCOMM_SEGMENT";
+pub const ENV_RANK: &str = "RPNCOMM_RANK";
+pub const ENV_NPES: &str = "RPNCOMM_NPES";
+
+#[repr(C)]
+struct JobHeader {
+    magic: u64,
+    version: u32,
+    npes: u32,
+    header_bytes: u32,
+    pe_block_bytes: u32,
+    mailbox_bytes: u32,
+    launcher_pid: u32,
+    total_bytes: u64,
+    /// 0 while the job is healthy; rank + 1 of the first PE found dead.
+    dead_pe: AtomicU32,
+}
+
+/// Liveness of a PE, as the launcher and the PE itself record it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum PeState {
+    NotStarted = 0,
+    Running = 1,
+    Finalized = 2,
+    Exited = 3,
+}
+
+/// One PE's block, alone on its cache lines.
+#[repr(C, align(128))]
+pub struct PeBlock {
+    pub barrier: Signal,
+    state: AtomicU32,
+    pid: AtomicU32,
+}
+
+/// Sizes of the parts of a job segment for `npes` PEs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JobLayout {
+    pub npes: usize,
+    pub pe_blocks: usize,
+    pub mailboxes: usize,
+    pub total: usize,
+}
+
+impl JobLayout {
+    pub fn new(npes: usize) -> Self {
+        let pe_blocks = PAGE;
+        let mailboxes = pe_blocks + (npes * size_of::<PeBlock>()).next_multiple_of(PAGE);
+        let total = mailboxes + npes * MAILBOX_BYTES;
+        JobLayout { npes, pe_blocks, mailboxes, total }
+    }
+}
+
+/// A mapped job segment.
+pub struct JobSegment {
+    region: SharedRegion,
+    layout: JobLayout,
+}
+
+// SAFETY: the segment is plain shared memory; all shared mutable state in it is accessed
+// through atomics, and mailboxes are only accessed between barriers (see `Collectives`).
+unsafe impl Send for JobSegment {}
+// SAFETY: as above; `&JobSegment` only exposes atomics and raw mailbox pointers.
+unsafe impl Sync for JobSegment {}
+
+impl JobSegment {
+    /// Creates and initialises the segment `name` for `npes` PEs (the launcher's side).
+    pub fn create(name: &str, npes: usize, launcher_pid: u32) -> Result<Self> {
+        if npes == 0 || npes > MAX_PES {
+            return Err(Error::BadArgument(format!("{npes} PEs: the shared-memory transport takes 1..={MAX_PES}")));
+        }
+        let layout = JobLayout::new(npes);
+        let region = SharedRegion::create(name, layout.total)?;
+        Ok(Self::initialise(region, layout, launcher_pid))
+    }
+
+    /// A private segment for a program started without the launcher (a job of one PE).
+    pub fn private() -> Result<Self> {
+        let layout = JobLayout::new(1);
+        let region = SharedRegion::anonymous(layout.total)?;
+        Ok(Self::initialise(region, layout, std::process::id()))
+    }
+
+    fn initialise(region: SharedRegion, layout: JobLayout, launcher_pid: u32) -> Self {
+        let header = JobHeader {
+            magic: JOB_MAGIC,
+            version: JOB_VERSION,
+            npes: layout.npes as u32,
+            header_bytes: size_of::<JobHeader>() as u32,
+            pe_block_bytes: size_of::<PeBlock>() as u32,
+            mailbox_bytes: MAILBOX_BYTES as u32,
+            launcher_pid,
+            total_bytes: layout.total as u64,
+            dead_pe: AtomicU32::new(0),
+        };
+        // SAFETY: the region is at least layout.total >= PAGE bytes, page-aligned, freshly
+        // created and zero-filled, and nobody else maps it yet.
+        unsafe { (region.as_ptr() as *mut JobHeader).write(header) };
+        JobSegment { region, layout }
+    }
+
+    /// Maps the launcher's segment `name` and checks its header before trusting any of it.
+    pub fn attach(name: &str, npes: usize) -> Result<Self> {
+        if npes == 0 || npes > MAX_PES {
+            return Err(Error::SharedMemory(format!("{ENV_NPES}={npes} is outside 1..={MAX_PES}")));
+        }
+        let layout = JobLayout::new(npes);
+        let region = SharedRegion::open(name, layout.total)?;
+        let seg = JobSegment { region, layout };
+        let h = seg.header();
+        let expected = (
+            JOB_MAGIC,
+            JOB_VERSION,
+            npes as u32,
+            size_of::<JobHeader>() as u32,
+            size_of::<PeBlock>() as u32,
+            MAILBOX_BYTES as u32,
+            layout.total as u64,
+        );
+        let found = (h.magic, h.version, h.npes, h.header_bytes, h.pe_block_bytes, h.mailbox_bytes, h.total_bytes);
+        if found != expected {
+            return Err(Error::SharedMemory(format!(
+                "job segment {name} has an unexpected header (magic/version/layout {found:x?}, expected {expected:x?})"
+            )));
+        }
+        Ok(seg)
+    }
+
+    fn header(&self) -> &JobHeader {
+        // SAFETY: the region starts with a JobHeader (written by `initialise`, checked by
+        // `attach`); it is page-aligned and lives as long as `self`.
+        unsafe { &*(self.region.as_ptr() as *const JobHeader) }
+    }
+
+    pub fn npes(&self) -> usize {
+        self.layout.npes
+    }
+
+    pub fn launcher_pid(&self) -> u32 {
+        self.header().launcher_pid
+    }
+
+    pub fn pe(&self, rank: usize) -> &PeBlock {
+        assert!(rank < self.layout.npes, "rank {rank} outside the job");
+        // SAFETY: rank < npes, so the block lies inside the region (layout computed from npes);
+        // blocks are 128-byte aligned (page-aligned base + multiples of 128).
+        unsafe { &*(self.region.as_ptr().add(self.layout.pe_blocks) as *const PeBlock).add(rank) }
+    }
+
+    /// The mailbox of `rank`: MAILBOX_BYTES of shared memory.
+    pub fn mailbox(&self, rank: usize) -> *mut u8 {
+        assert!(rank < self.layout.npes, "rank {rank} outside the job");
+        // SAFETY: inside the region by construction of the layout.
+        unsafe { self.region.as_ptr().add(self.layout.mailboxes + rank * MAILBOX_BYTES) }
+    }
+
+    pub fn set_state(&self, rank: usize, state: PeState) {
+        let block = self.pe(rank);
+        block.state.store(state as u32, Ordering::SeqCst);
+        if state == PeState::Running {
+            block.pid.store(std::process::id(), Ordering::Relaxed);
+        }
+    }
+
+    pub fn state(&self, rank: usize) -> PeState {
+        match self.pe(rank).state.load(Ordering::SeqCst) {
+            1 => PeState::Running,
+            2 => PeState::Finalized,
+            3 => PeState::Exited,
+            _ => PeState::NotStarted,
+        }
+    }
+
+    /// Records that `rank` died (first death wins) and wakes every waiter so it notices.
+    pub fn mark_dead(&self, rank: usize) {
+        let _ = self.header().dead_pe.compare_exchange(0, rank as u32 + 1, Ordering::SeqCst, Ordering::SeqCst);
+        self.set_state(rank, PeState::Exited);
+        for p in 0..self.layout.npes {
+            super::futex::wake_all(&self.pe(p).barrier.value);
+        }
+    }
+
+    /// The first PE found dead, if any.
+    pub fn dead_pe(&self) -> Option<usize> {
+        match self.header().dead_pe.load(Ordering::SeqCst) {
+            0 => None,
+            r => Some(r as usize - 1),
+        }
+    }
+
+    /// Liveness check used by waiters: fails once the job lost a PE or `awaited` left.
+    pub fn check_alive(&self, awaited: Option<usize>) -> Result<()> {
+        if let Some(pe) = self.dead_pe() {
+            return Err(Error::PeerGone { pe, how: "died; the job is ending" });
+        }
+        if let Some(pe) = awaited {
+            match self.state(pe) {
+                PeState::Exited => return Err(Error::PeerGone { pe, how: "exited while others wait for it" }),
+                PeState::Finalized => return Err(Error::PeerGone { pe, how: "called RPN_COMM_finalize while others wait for it" }),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_is_page_aligned_and_grows_with_pes() {
+        let a = JobLayout::new(1);
+        let b = JobLayout::new(16);
+        assert_eq!(a.mailboxes % PAGE, 0);
+        assert!(b.total > a.total);
+        assert_eq!(size_of::<PeBlock>(), 128);
+    }
+
+    #[test]
+    fn create_attach_and_reject_bad_header() {
+        let name = format!("rpncomm-test-{}-job", std::process::id());
+        let seg = JobSegment::create(&name, 3, 42).unwrap();
+        let other = JobSegment::attach(&name, 3).unwrap();
+        assert_eq!(other.launcher_pid(), 42);
+        assert!(JobSegment::attach(&name, 2).is_err(), "npes must match");
+        other.set_state(1, PeState::Running);
+        assert_eq!(seg.state(1), PeState::Running);
+        assert!(seg.check_alive(Some(1)).is_ok());
+        seg.mark_dead(2);
+        assert_eq!(other.dead_pe(), Some(2));
+        assert!(other.check_alive(None).is_err());
+        // Corrupt the magic: attach must refuse.
+        // SAFETY: test-only write into the mapped header of a segment we own.
+        unsafe { (seg.region.as_ptr() as *mut u64).write(0x1234) };
+        assert!(JobSegment::attach(&name, 3).is_err());
+        super::super::region::unlink(&name);
+    }
+}

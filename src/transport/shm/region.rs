@@ -1,0 +1,124 @@
+//! A named shared-memory region in /dev/shm: created once (owner-only permissions, never
+//! over an existing file), its memory reserved up front so a full /dev/shm fails at
+//! creation and never with SIGBUS later, mapped read-write by every PE.
+
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::io::AsRawFd;
+use std::path::PathBuf;
+
+use memmap2::{MmapOptions, MmapRaw};
+
+use crate::error::{Error, Result};
+
+/// Where named regions live.
+pub const SHM_DIR: &str = "/dev/shm";
+
+/// Every file this library creates in /dev/shm starts with this, so launchers can clean up.
+pub const NAME_PREFIX: &str = "rpncomm-";
+
+pub fn path_of(name: &str) -> PathBuf {
+    PathBuf::from(SHM_DIR).join(name)
+}
+
+/// A mapped region; unmapped on drop. The file itself is removed with [`unlink`].
+pub struct SharedRegion {
+    map: MmapRaw,
+    len: usize,
+}
+
+/// Mappings of length 0 are not allowed: every region holds at least one page.
+fn map_len(len: usize) -> usize {
+    len.max(4096)
+}
+
+impl SharedRegion {
+    /// Creates the file `name` (must not exist), reserves `len` bytes of memory and maps it.
+    pub fn create(name: &str, len: usize) -> Result<Self> {
+        let len = map_len(len);
+        let path = path_of(name);
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)
+            .map_err(|e| Error::os(&format!("cannot create {}", path.display()), e))?;
+        let reserved = reserve(&file, len);
+        if let Err(e) = reserved {
+            let _ = std::fs::remove_file(&path);
+            return Err(e);
+        }
+        Self::map(&file, len).inspect_err(|_| {
+            let _ = std::fs::remove_file(&path);
+        })
+    }
+
+    /// Maps the existing region `name`, which must be at least `len` bytes long.
+    pub fn open(name: &str, len: usize) -> Result<Self> {
+        let len = map_len(len);
+        let path = path_of(name);
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::os(&format!("cannot open {}", path.display()), e))?;
+        let actual = file.metadata().map_err(|e| Error::os("cannot stat region", e))?.len();
+        if actual < len as u64 {
+            return Err(Error::SharedMemory(format!(
+                "{} holds {actual} bytes, {len} expected",
+                path.display()
+            )));
+        }
+        Self::map(&file, len)
+    }
+
+    /// Private memory of `len` bytes, for a job of one PE that has no launcher segment.
+    pub fn anonymous(len: usize) -> Result<Self> {
+        let len = map_len(len);
+        let map = MmapOptions::new()
+            .len(len)
+            .map_anon()
+            .map_err(|e| Error::os("cannot allocate memory", e))?;
+        Ok(SharedRegion { map: MmapRaw::from(map), len })
+    }
+
+    fn map(file: &File, len: usize) -> Result<Self> {
+        let map = MmapOptions::new()
+            .len(len)
+            .map_raw(file)
+            .map_err(|e| Error::os("cannot map shared memory", e))?;
+        Ok(SharedRegion { map, len })
+    }
+
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.map.as_mut_ptr()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Allocates the file's pages now (tmpfs refuses with ENOSPC when /dev/shm is too small).
+fn reserve(file: &File, len: usize) -> Result<()> {
+    file.set_len(len as u64).map_err(|e| Error::os("cannot size shared memory", e))?;
+    // SAFETY: plain system call on a file descriptor we own for the whole call.
+    let rc = unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len as libc::off_t) };
+    if rc != 0 {
+        return Err(Error::SharedMemory(format!(
+            "cannot reserve {len} bytes in {SHM_DIR}: {} (is /dev/shm large enough?)",
+            std::io::Error::from_raw_os_error(rc)
+        )));
+    }
+    Ok(())
+}
+
+/// Removes the file of a region (mappings stay valid until unmapped).
+pub fn unlink(name: &str) {
+    let _ = std::fs::remove_file(path_of(name));
+}

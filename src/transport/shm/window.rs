@@ -1,0 +1,437 @@
+//! A window in shared memory. One region per window holds, for every PE, a control block
+//! (epoch signals, mode, passive lock), its `pes_from` set and its elements; every PE maps
+//! the whole region, so remote operations are plain loads, stores and atomics.
+//!
+//! Synchronisation: each PE publishes the epoch it opened and the epoch it closed.
+//! An operation on target T waits (once per epoch) until T has opened the same epoch;
+//! close publishes this PE's close and waits for the closes it depends on (everyone in
+//! fence and passive mode, the `pes_from` PEs in group mode).
+//!
+//! Windows on the caller's array are staged: the array is copied into the region at open
+//! and back at close (legal because local access is forbidden while exposed).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, AtomicU8, AtomicU32, Ordering};
+
+use super::atomic_ops::{fetch_op32, fetch_op64, load_element, store_element};
+use super::collectives::Collectives;
+use super::lock::{lock_exclusive, lock_shared, unlock_exclusive, unlock_shared};
+use super::region::SharedRegion;
+use super::wait::{Signal, wait_epoch};
+use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
+use crate::error::{Error, Result};
+use crate::transport::{Fetch, TransportWindow};
+
+const WINDOW_MAGIC: u64 = u64::from_le_bytes(*b"RPNCWIN\x01");
+const SECONDARY_MAGIC: u64 = u64::from_le_bytes(*b"RPNCSEC\x01");
+const PAGE: usize = 4096;
+const RECORD: usize = 5;
+
+/// Written only by the owning PE.
+#[repr(C, align(128))]
+struct OwnerLine {
+    opened: Signal,
+    closed: Signal,
+    mode: AtomicU32,
+}
+
+/// Written by the PEs that operate on the owner's window.
+#[repr(C, align(128))]
+struct LockLine {
+    lock: Signal,
+}
+
+#[repr(C)]
+struct PeControl {
+    owner: OwnerLine,
+    lock: LockLine,
+}
+
+/// Byte offsets of the parts of a window region.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowLayout {
+    elem: usize,
+    control: usize,
+    bitsets: usize,
+    bitset_bytes: usize,
+    data: Vec<usize>,
+    total: usize,
+}
+
+impl WindowLayout {
+    pub fn new(elem: usize, sizes: &[usize]) -> Self {
+        let npes = sizes.len();
+        let control = PAGE;
+        let bitsets = control + (npes * size_of::<PeControl>()).next_multiple_of(PAGE);
+        let bitset_bytes = npes.div_ceil(8).next_multiple_of(64);
+        let mut next = bitsets + (npes * bitset_bytes).next_multiple_of(PAGE);
+        let data = sizes
+            .iter()
+            .map(|&n| {
+                let at = next;
+                next += (n * elem).next_multiple_of(PAGE);
+                at
+            })
+            .collect();
+        WindowLayout { elem, control, bitsets, bitset_bytes, data, total: next }
+    }
+
+    pub fn total(&self) -> usize {
+        self.total
+    }
+}
+
+/// Layout of a secondary window: records of 5 integers per PE, each PE on its own pages.
+fn secondary_offsets(records: &[usize]) -> (Vec<usize>, usize) {
+    let mut next = PAGE;
+    let offsets = records
+        .iter()
+        .map(|&r| {
+            let at = next;
+            next += (r * RECORD * 4).next_multiple_of(PAGE);
+            at
+        })
+        .collect();
+    (offsets, next)
+}
+
+struct Secondary {
+    region: SharedRegion,
+    offsets: Vec<usize>,
+    records: Vec<usize>,
+}
+
+pub struct ShmWindow {
+    coll: Arc<Collectives>,
+    dtype: ElementType,
+    sizes: Vec<usize>,
+    layout: WindowLayout,
+    region: SharedRegion,
+    user_array: Option<usize>,
+    /// Epoch in which each target was last seen open with a compatible mode.
+    ready: Vec<u32>,
+    secondary: Option<Secondary>,
+    /// Name stem for this window's regions.
+    name: String,
+    secondary_seq: u32,
+}
+
+// SAFETY: the raw pointers inside (region base, caller's array address) designate memory
+// that stays mapped for the window's life and is only used by the thread holding the
+// runtime lock.
+unsafe impl Send for ShmWindow {}
+
+impl ShmWindow {
+    /// Collective: creates the window region `name` for `sizes` elements of `dtype` per PE.
+    pub fn create(coll: Arc<Collectives>, name: String, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Self> {
+        let layout = WindowLayout::new(dtype.size(), sizes);
+        let header = [WINDOW_MAGIC, sizes.len() as u64, dtype.code() as u64, layout.total as u64];
+        let region = coll.create_region(&name, layout.total, &header)?;
+        Ok(ShmWindow {
+            ready: vec![0; sizes.len()],
+            coll,
+            dtype,
+            sizes: sizes.to_vec(),
+            layout,
+            region,
+            user_array,
+            secondary: None,
+            name,
+            secondary_seq: 0,
+        })
+    }
+
+    fn rank(&self) -> usize {
+        self.coll.rank
+    }
+
+    fn control(&self, pe: usize) -> &PeControl {
+        // SAFETY: pe < npes (validated by the core); the control array lies inside the region
+        // at a page-aligned offset, each block 256-byte aligned; it lives as long as `self`.
+        unsafe { &*(self.region.as_ptr().add(self.layout.control) as *const PeControl).add(pe) }
+    }
+
+    fn bitset(&self, pe: usize) -> &[AtomicU8] {
+        // SAFETY: inside the region by construction of the layout; AtomicU8 has the layout of u8.
+        unsafe {
+            std::slice::from_raw_parts(
+                self.region.as_ptr().add(self.layout.bitsets + pe * self.layout.bitset_bytes) as *const AtomicU8,
+                self.layout.bitset_bytes,
+            )
+        }
+    }
+
+    /// Address of element `offset` of `pe`'s part.
+    fn element(&self, pe: usize, offset: usize) -> *mut u8 {
+        debug_assert!(offset <= self.sizes[pe]);
+        // SAFETY: offset <= sizes[pe] (checked by the core before any call), so the address
+        // is inside (or one past) pe's data area of the region.
+        unsafe { self.region.as_ptr().add(self.layout.data[pe] + offset * self.layout.elem) }
+    }
+
+    fn local_bytes(&self) -> usize {
+        self.sizes[self.rank()] * self.layout.elem
+    }
+
+    /// Waits (once per epoch) until `target` has opened `epoch` in a mode that matches ours.
+    fn ensure_ready(&mut self, target: usize, epoch: u32, mode: Mode) -> Result<()> {
+        if self.ready[target] == epoch {
+            return Ok(());
+        }
+        let ctl = self.control(target);
+        self.coll.with_wait(Some(target), |ctx| wait_epoch(&ctl.owner.opened, epoch, ctx))?;
+        let theirs = Mode::from_code(ctl.owner.mode.load(Ordering::Acquire)).unwrap_or(Mode::Fence);
+        if (theirs == Mode::Passive) != (mode == Mode::Passive) {
+            return Err(Error::ModeMismatch { target, theirs: theirs.name(), ours: mode.name() });
+        }
+        if theirs == Mode::Group {
+            let me = self.rank();
+            if self.bitset(target)[me / 8].load(Ordering::Relaxed) & (1 << (me % 8)) == 0 {
+                return Err(Error::NotInPesFrom { target });
+            }
+        }
+        self.ready[target] = epoch;
+        Ok(())
+    }
+
+    fn with_lock<T>(&self, target: usize, exclusive: bool, f: impl FnOnce() -> T) -> Result<T> {
+        let lock = &self.control(target).lock.lock;
+        self.coll.with_wait(Some(target), |ctx| if exclusive { lock_exclusive(lock, ctx) } else { lock_shared(lock, ctx) })?;
+        let out = f();
+        if exclusive {
+            unlock_exclusive(lock)
+        } else {
+            unlock_shared(lock)
+        }
+        Ok(out)
+    }
+
+    fn secondary(&self) -> Result<&Secondary> {
+        self.secondary.as_ref().ok_or(Error::NoSecondary)
+    }
+
+    fn records_of(&self, pe: usize) -> Result<(*mut i32, usize)> {
+        let s = self.secondary()?;
+        // SAFETY: offsets come from the layout of this region; pe < npes.
+        Ok((unsafe { s.region.as_ptr().add(s.offsets[pe]) } as *mut i32, s.records[pe]))
+    }
+}
+
+impl TransportWindow for ShmWindow {
+    fn local_base(&self) -> *mut u8 {
+        match self.user_array {
+            Some(addr) => addr as *mut u8,
+            None => self.element(self.rank(), 0),
+        }
+    }
+
+    fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {
+        if let Some(user) = self.user_array {
+            // SAFETY: the caller's array holds the window's elements (API contract) and our
+            // part of the region holds as many; they do not overlap.
+            unsafe { std::ptr::copy_nonoverlapping(user as *const u8, self.element(self.rank(), 0), self.local_bytes()) };
+        }
+        let me = self.rank();
+        if let (Mode::Group, Some(g)) = (mode, group) {
+            let bits = self.bitset(me);
+            bits.iter().for_each(|b| b.store(0, Ordering::Relaxed));
+            for &pe in &g.from {
+                bits[pe / 8].fetch_or(1 << (pe % 8), Ordering::Relaxed);
+            }
+        }
+        let owner = &self.control(me).owner;
+        owner.mode.store(mode.code(), Ordering::Release);
+        owner.opened.store(epoch);
+        Ok(())
+    }
+
+    fn close(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {
+        let me = self.rank();
+        self.control(me).owner.closed.store(epoch);
+        let all: Vec<usize>;
+        let awaited: &[usize] = match (mode, group) {
+            (Mode::Group, Some(g)) => &g.from,
+            _ => {
+                all = (0..self.sizes.len()).collect();
+                &all
+            }
+        };
+        for &pe in awaited.iter().filter(|&&pe| pe != me) {
+            let closed = &self.control(pe).owner.closed;
+            self.coll.with_wait(Some(pe), |ctx| wait_epoch(closed, epoch, ctx))?;
+        }
+        if let Some(user) = self.user_array {
+            // SAFETY: as in `open`, in the other direction; every PE that could write our part
+            // has closed this epoch.
+            unsafe { std::ptr::copy_nonoverlapping(self.element(me, 0), user as *mut u8, self.local_bytes()) };
+        }
+        Ok(())
+    }
+
+    unsafe fn put(&mut self, acc: &RemoteAccess, src: *const u8) -> Result<()> {
+        if acc.nelem == 0 {
+            return Ok(());
+        }
+        self.ensure_ready(acc.target, acc.epoch, acc.mode)?;
+        let dst = self.element(acc.target, acc.offset);
+        let bytes = acc.nelem * self.layout.elem;
+        let elem = self.layout.elem;
+        match acc.mode {
+            // SAFETY: dst is an aligned element inside the target's part; src is readable (caller).
+            Mode::Passive if acc.nelem == 1 => unsafe { store_element(dst, src, elem) },
+            // SAFETY: dst..dst+bytes is inside the target's part; src readable for bytes
+            // (caller); `copy` tolerates a source inside the window itself.
+            Mode::Passive => self.with_lock(acc.target, true, || unsafe { std::ptr::copy(src, dst, bytes) })?,
+            // SAFETY: as above.
+            _ => unsafe { std::ptr::copy(src, dst, bytes) },
+        }
+        Ok(())
+    }
+
+    unsafe fn get(&mut self, acc: &RemoteAccess, dst: *mut u8) -> Result<()> {
+        if acc.nelem == 0 {
+            return Ok(());
+        }
+        self.ensure_ready(acc.target, acc.epoch, acc.mode)?;
+        let src = self.element(acc.target, acc.offset);
+        let bytes = acc.nelem * self.layout.elem;
+        let elem = self.layout.elem;
+        match acc.mode {
+            // SAFETY: src is an aligned element inside the target's part; dst writable (caller).
+            Mode::Passive if acc.nelem == 1 => unsafe { load_element(dst, src, elem) },
+            // SAFETY: src..src+bytes inside the target's part; dst writable for bytes (caller).
+            Mode::Passive => self.with_lock(acc.target, false, || unsafe { std::ptr::copy(src, dst, bytes) })?,
+            // SAFETY: as above.
+            _ => unsafe { std::ptr::copy(src, dst, bytes) },
+        }
+        Ok(())
+    }
+
+    unsafe fn accumulate(&mut self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()> {
+        if acc.nelem == 0 {
+            return Ok(());
+        }
+        self.ensure_ready(acc.target, acc.epoch, acc.mode)?;
+        let base = self.element(acc.target, acc.offset);
+        let (dtype, elem, n) = (self.dtype, self.layout.elem, acc.nelem);
+        let run = || {
+            for i in 0..n {
+                // SAFETY: element i < nelem lies inside the target's part (checked bounds) and
+                // is aligned; src/fetch.dst hold nelem elements (caller). Each result element
+                // is written after its operand was read, so src and fetch.dst may alias.
+                unsafe {
+                    let at = base.add(i * elem);
+                    if elem == 4 {
+                        let operand = (src.add(i * 4) as *const u32).read_unaligned();
+                        let old = fetch_op32(at as *mut u32, operand, op, dtype);
+                        if let Some(f) = fetch {
+                            let v = if f.before { old } else { op.apply32(dtype, old, operand) };
+                            (f.dst.add(i * 4) as *mut u32).write_unaligned(v);
+                        }
+                    } else {
+                        let operand = (src.add(i * 8) as *const u64).read_unaligned();
+                        let old = fetch_op64(at as *mut u64, operand, op, dtype);
+                        if let Some(f) = fetch {
+                            let v = if f.before { old } else { op.apply64(dtype, old, operand) };
+                            (f.dst.add(i * 8) as *mut u64).write_unaligned(v);
+                        }
+                    }
+                }
+            }
+        };
+        // A multi-element passive accumulate is atomic as a whole: hold the target's lock.
+        if acc.mode == Mode::Passive && n > 1 {
+            self.with_lock(acc.target, true, run)?;
+        } else {
+            run();
+        }
+        Ok(())
+    }
+
+    fn create_secondary(&mut self, records: &[usize]) -> Result<()> {
+        if self.secondary.is_some() {
+            // Nobody may still write into the old records when they go away.
+            self.coll.barrier()?;
+            self.secondary = None;
+        }
+        self.secondary_seq += 1;
+        let name = format!("{}s{}", self.name, self.secondary_seq);
+        let (offsets, total) = secondary_offsets(records);
+        let header = [SECONDARY_MAGIC, records.len() as u64, total as u64];
+        let region = self.coll.create_region(&name, total, &header)?;
+        self.secondary = Some(Secondary { region, offsets, records: records.to_vec() });
+        self.reset_secondary(true);
+        // Every counter is initialised before anyone can claim a slot.
+        self.coll.barrier()
+    }
+
+    fn secondary_base(&self) -> *mut i32 {
+        self.records_of(self.rank()).map_or(std::ptr::null_mut(), |(p, _)| p)
+    }
+
+    fn claim_slot(&mut self, target: usize, epoch: u32) -> Result<u32> {
+        self.ensure_ready(target, epoch, Mode::Passive)?;
+        let (base, capacity) = self.records_of(target)?;
+        // SAFETY: the counter is the first, aligned integer of target's records (capacity >= 1).
+        let counter = unsafe { AtomicI32::from_ptr(base) };
+        counter
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |last| {
+                (last >= 1 && (last as usize) < capacity).then_some(last + 1)
+            })
+            .map(|last| last as u32 + 1)
+            .map_err(|last| match last {
+                l if l < 1 => Error::SharedMemory(format!("record counter of PE {target} is corrupt ({l})")),
+                _ => Error::SlotsExhausted { target, capacity },
+            })
+    }
+
+    fn write_record(&mut self, target: usize, epoch: u32, slot: u32, record: [i32; 5]) -> Result<()> {
+        self.ensure_ready(target, epoch, Mode::Passive)?;
+        let (base, capacity) = self.records_of(target)?;
+        let slot = slot as usize;
+        if slot < 2 || slot > capacity {
+            return Err(Error::SlotsExhausted { target, capacity });
+        }
+        for (i, v) in record.into_iter().enumerate() {
+            // SAFETY: 2 <= slot <= capacity, so the record lies inside target's records.
+            unsafe { AtomicI32::from_ptr(base.add((slot - 1) * RECORD + i)) }.store(v, Ordering::Release);
+        }
+        Ok(())
+    }
+
+    fn reset_secondary(&mut self, full: bool) {
+        let Ok((base, capacity)) = self.records_of(self.rank()) else { return };
+        let first = if full { 0 } else { RECORD };
+        for i in first..capacity * RECORD {
+            // SAFETY: i < capacity * 5 integers of our own records.
+            unsafe { AtomicI32::from_ptr(base.add(i)) }.store(0, Ordering::Relaxed);
+        }
+        if full {
+            // SAFETY: the counter is the first integer of our records.
+            unsafe { AtomicI32::from_ptr(base) }.store(1, Ordering::Release);
+        }
+    }
+
+    fn free(self: Box<Self>) -> Result<()> {
+        // Nobody may still touch the memory when it goes away.
+        self.coll.barrier()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_separates_pes_on_pages() {
+        let l = WindowLayout::new(4, &[10, 0, 5000]);
+        assert_eq!(size_of::<PeControl>(), 256);
+        assert!(l.data.iter().all(|o| o % PAGE == 0));
+        assert_eq!(l.data[1], l.data[0] + PAGE);
+        assert_eq!(l.data[2], l.data[1], "a 0-size part takes no room");
+        assert_eq!(l.total, l.data[2] + 20000usize.next_multiple_of(PAGE));
+        let (offsets, total) = secondary_offsets(&[3, 1]);
+        assert_eq!(offsets, vec![PAGE, 2 * PAGE]);
+        assert_eq!(total, 3 * PAGE);
+    }
+}
