@@ -1,0 +1,93 @@
+//! Runs the examples as real jobs under `rpnrun` with several PE counts (as rsmpi runs its
+//! examples under mpiexec), plus the launcher's failure paths: a PE that dies, a job that
+//! hangs, a stale segment. Every run must leave nothing of its own in /dev/shm.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn rpnrun() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_rpnrun"))
+}
+
+fn example(name: &str) -> PathBuf {
+    // Integration tests live in target/<profile>/deps; examples in target/<profile>/examples.
+    let exe = std::env::current_exe().unwrap();
+    let path = exe.parent().unwrap().parent().unwrap().join("examples").join(name);
+    assert!(path.exists(), "{} not built (cargo test builds examples)", path.display());
+    path
+}
+
+/// Files in /dev/shm that a launcher with this pid created.
+fn leftovers(launcher_pid: u32) -> Vec<String> {
+    let prefix = format!("rpncomm-{launcher_pid}-");
+    std::fs::read_dir("/dev/shm")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.starts_with(&prefix))
+        .collect()
+}
+
+fn run(args: &[&str], program: &PathBuf) -> (Output, Duration, u32) {
+    let start = Instant::now();
+    let child = Command::new(rpnrun())
+        .args(args)
+        .arg(program)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let out = child.wait_with_output().unwrap();
+    (out, start.elapsed(), pid)
+}
+
+#[test]
+fn ring_example_passes_on_1_2_3_4_8_pes() {
+    for n in [1, 2, 3, 4, 8] {
+        let (out, _, pid) = run(&["-n", &n.to_string()], &example("window_ring"));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{n} PEs: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains(&format!("{n} PEs, 0 errors")), "{stdout}");
+        assert_eq!(leftovers(pid), Vec::<String>::new());
+    }
+}
+
+#[test]
+fn dead_pe_ends_the_job_quickly_and_is_named() {
+    let (out, took, pid) = run(&["-n", "4"], &example("fault"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+    assert!(stderr.contains("PE 1") && stderr.contains("signal 6"), "{stderr}");
+    assert_eq!(leftovers(pid), Vec::<String>::new());
+}
+
+#[test]
+fn timeout_ends_a_hung_job() {
+    let (out, took, pid) = run(&["-n", "3", "--timeout", "1"], &example("hang"));
+    assert_eq!(out.status.code(), Some(124), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("timeout"));
+    assert_eq!(leftovers(pid), Vec::<String>::new());
+}
+
+#[test]
+fn stale_segment_of_a_dead_launcher_is_removed() {
+    // A pid far above pid_max cannot be alive.
+    let stale = "/dev/shm/rpncomm-2147483600-00000000deadbeef";
+    std::fs::write(stale, b"left by a killed job").unwrap();
+    let (out, _, _) = run(&["-n", "1"], &example("window_ring"));
+    assert!(out.status.success());
+    assert!(!std::path::Path::new(stale).exists(), "stale segment still there");
+}
+
+#[test]
+fn bad_command_lines_are_refused() {
+    let out = Command::new(rpnrun()).args(["-n", "0", "true"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = Command::new(rpnrun()).args(["-n", "2", "/nonexistent/program"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start"));
+}
