@@ -82,7 +82,11 @@ pub fn wait_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> 
             return Ok(());
         }
         if checked.elapsed() >= SLEEP_SLICE {
-            (ctx.alive)()?;
+            if let Err(e) = (ctx.alive)() {
+                // A PE publishes its last signal before it is marked finalized or exited:
+                // look once more so that its final signal is not mistaken for its absence.
+                return if done(signal.value.load(Ordering::SeqCst)) { Ok(()) } else { Err(e) };
+            }
             checked = Instant::now();
         }
     }
