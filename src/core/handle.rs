@@ -62,6 +62,12 @@ impl Handle {
         Handle { p: kind.signature(), t1: code as i32, t2: (code as i32) ^ kind.check_mask() }
     }
 
+    /// What a lookup of an unknown name returns: not the NULL handle (which means "default"
+    /// where a default exists) but one that every routine refuses.
+    pub fn refused(kind: HandleKind) -> Handle {
+        Self::encode(kind, 0)
+    }
+
     /// The code of a value-like handle, or `InvalidHandle`.
     pub fn decode(&self, kind: HandleKind) -> Result<u32> {
         if self.p != kind.signature() || self.t2 != self.t1 ^ kind.check_mask() || self.t1 < 0 {
@@ -152,6 +158,9 @@ mod tests {
         let mut forged = h;
         forged.t1 = 4;
         assert!(forged.decode(HandleKind::Datatype).is_err());
+        let refused = Handle::refused(HandleKind::Operator);
+        assert!(!refused.is_null(), "must not mean 'use the default'");
+        assert_eq!(refused.decode(HandleKind::Operator).unwrap(), 0, "code 0 designates nothing");
     }
 
     #[test]

@@ -114,8 +114,8 @@ pub extern "C" fn rpncomm_wtime() -> f64 {
 /// A communicator handle from its name ('GRID', 'WORLD', 'ALLGRIDS').
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_comm(name: *const c_char, name_len: usize, com: *mut Handle) -> c_int {
-    // SAFETY: out-parameter from the caller; cleared first so a refused name leaves an invalid handle.
-    unsafe { args::put(com, Handle::NULL) };
+    // SAFETY: out-parameter from the caller, set first to a handle every routine refuses.
+    unsafe { args::put(com, Handle::refused(HandleKind::Communicator)) };
     call("RPN_COMM_i_comm", || {
         // SAFETY: Fortran string argument.
         let c = Communicator::from_name(&unsafe { args::name(name, name_len) }?)?;
@@ -129,7 +129,7 @@ pub extern "C" fn rpncomm_comm(name: *const c_char, name_len: usize, com: *mut H
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_comm_mpi(_mcom: c_int, com: *mut Handle) -> c_int {
     // SAFETY: out-parameter from the caller.
-    unsafe { args::put(com, Handle::NULL) };
+    unsafe { args::put(com, Handle::refused(HandleKind::Communicator)) };
     call("RPN_COMM_i_comm", || Err(Error::Unsupported("an MPI communicator (mcom) needs the MPI transport")))
 }
 
@@ -158,7 +158,7 @@ pub extern "C" fn rpncomm_barrier(name: *const c_char, name_len: usize) -> c_int
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_datyp(name: *const c_char, name_len: usize, dtype: *mut Handle) -> c_int {
     // SAFETY: out-parameter from the caller.
-    unsafe { args::put(dtype, Handle::NULL) };
+    unsafe { args::put(dtype, Handle::refused(HandleKind::Datatype)) };
     call("RPN_COMM_i_datyp", || {
         // SAFETY: Fortran string argument.
         let t = ElementType::from_name(&unsafe { args::name(name, name_len) }?)?;
@@ -172,7 +172,7 @@ pub extern "C" fn rpncomm_datyp(name: *const c_char, name_len: usize, dtype: *mu
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_oper(name: *const c_char, name_len: usize, oper: *mut Handle) -> c_int {
     // SAFETY: out-parameter from the caller.
-    unsafe { args::put(oper, Handle::NULL) };
+    unsafe { args::put(oper, Handle::refused(HandleKind::Operator)) };
     call("RPN_COMM_i_oper", || {
         // SAFETY: Fortran string argument.
         let op = Operator::from_name(&unsafe { args::name(name, name_len) }?)?;
