@@ -1,0 +1,376 @@
+! rpn_comm_externals.F90 -- the RPN_COMM windows routines, as external procedures
+!
+! Each routine keeps the name and dummy arguments of the original RPN_COMM
+! package and only converts its arguments for the C ABI of the Rust core
+! (logical <-> int, character(len=*) -> pointer + length, assumed-shape ->
+! contiguous copy + count). All checking and error reporting happen in the core.
+! These are deliberately NOT module procedures: the link names are the plain
+! gfortran ones (rpn_comm_i_win_create_, ...).
+
+! ====================================================================== environment
+
+subroutine RPN_COMM_init(Userinit, Pelocal, Petotal, Pex, Pey)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  external :: Userinit
+  integer, intent(OUT)   :: Pelocal, Petotal
+  integer, intent(INOUT) :: Pex, Pey
+  integer(C_INT) :: rank, npes
+
+  if (rpncomm_init(rank, npes) /= RPN_COMM_OK) error stop 1
+  Pelocal = rank
+  Petotal = npes
+  if (Pex == 0 .or. Pey == 0) call Userinit(Pex, Pey)
+  ! on failure the core has already printed the reason
+  if (rpncomm_set_grid(int(Pex, C_INT), int(Pey, C_INT)) /= RPN_COMM_OK) error stop 1
+end subroutine RPN_COMM_init
+
+subroutine RPN_COMM_finalize(ierr)
+  use rpn_comm_c_binding
+  implicit none
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_finalize()
+end subroutine RPN_COMM_finalize
+
+function RPN_COMM_mype(Me, Me_x, Me_y) result(status)
+  use rpn_comm_c_binding
+  implicit none
+  integer, intent(OUT) :: Me, Me_x, Me_y
+  integer :: status
+  integer(C_INT) :: m, mx, my
+  status = rpncomm_mype(m, mx, my)
+  Me = m
+  Me_x = mx
+  Me_y = my
+end function RPN_COMM_mype
+
+subroutine RPN_COMM_size(com, size, ierr)
+  use rpn_comm_c_binding
+  implicit none
+  character(len=*), intent(IN) :: com
+  integer, intent(OUT) :: size
+  integer, intent(OUT) :: ierr
+  integer(C_INT) :: n
+  ierr = rpncomm_comm_size(com, len(com, kind=C_SIZE_T), n)
+  size = n
+end subroutine RPN_COMM_size
+
+subroutine RPN_COMM_i_comm(name, com, mcom)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  character(len=*), intent(IN) :: name
+  type(rpncomm_communicator), intent(OUT) :: com
+  integer, optional, intent(IN) :: mcom
+  integer(C_INT) :: status
+  ! on a refused name the core itself stores the (invalid) handle returned
+  if (present(mcom)) then
+    status = rpncomm_comm_mpi(int(mcom, C_INT), com)
+  else
+    status = rpncomm_comm(name, len(name, kind=C_SIZE_T), com)
+  endif
+end subroutine RPN_COMM_i_comm
+
+subroutine RPN_COMM_i_datyp(name, dtype)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  character(len=*), intent(IN) :: name
+  type(rpncomm_datatype), intent(OUT) :: dtype
+  integer(C_INT) :: status
+  status = rpncomm_datyp(name, len(name, kind=C_SIZE_T), dtype)
+end subroutine RPN_COMM_i_datyp
+
+subroutine RPN_COMM_i_oper(name, oper)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  character(len=*), intent(IN) :: name
+  type(rpncomm_operator), intent(OUT) :: oper
+  integer(C_INT) :: status
+  status = rpncomm_oper(name, len(name, kind=C_SIZE_T), oper)
+end subroutine RPN_COMM_i_oper
+
+function RPN_COMM_i_valid_oper(oper) result(is_valid)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_operator), intent(IN) :: oper
+  logical :: is_valid
+  is_valid = rpncomm_valid_oper(oper) /= 0
+end function RPN_COMM_i_valid_oper
+
+subroutine RPN_COMM_barrier(com, ierr)
+  use rpn_comm_c_binding
+  implicit none
+  character(len=*), intent(IN) :: com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_barrier(com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_barrier
+
+subroutine RPN_COMM_allreduce(sendbuf, recbuf, count, datatype, op, com, ierr)
+  use rpn_comm_c_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
+  type(*), dimension(*), intent(IN)    :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recbuf
+  integer, intent(IN) :: count
+  character(len=*), intent(IN) :: datatype, op, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_allreduce(sendbuf, recbuf, int(count, C_INT),       &
+                           datatype, len(datatype, kind=C_SIZE_T),   &
+                           op, len(op, kind=C_SIZE_T),               &
+                           com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_allreduce
+
+subroutine RPN_COMM_allgather(sendbuf, sendcount, sendtype, recbuf, reccount, rectype, com, ierr)
+  use rpn_comm_c_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
+  type(*), dimension(*), intent(IN)    :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recbuf
+  integer, intent(IN) :: sendcount, reccount
+  character(len=*), intent(IN) :: sendtype, rectype, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_allgather(sendbuf, int(sendcount, C_INT), sendtype, len(sendtype, kind=C_SIZE_T), &
+                           recbuf, int(reccount, C_INT), rectype, len(rectype, kind=C_SIZE_T),    &
+                           com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_allgather
+
+function RPN_COMM_wtime() result(t)
+  use rpn_comm_c_binding
+  implicit none
+  real(C_DOUBLE) :: t
+  t = rpncomm_wtime()
+end function RPN_COMM_wtime
+
+! ============================================================ window creation / freeing
+
+subroutine RPN_COMM_i_win_create(window, dtype, siz, com, array, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(OUT) :: window
+  type(rpncomm_datatype), intent(IN) :: dtype
+  integer, intent(IN) :: siz
+  type(rpncomm_communicator), intent(IN) :: com
+  type(C_PTR), intent(IN), value :: array
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_create(window, dtype, int(siz, C_INT), com, array)
+end subroutine RPN_COMM_i_win_create
+
+subroutine RPN_COMM_i_win_create_secondary(window, slots, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(IN) :: slots
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_create_secondary(window, int(slots, C_INT))
+end subroutine RPN_COMM_i_win_create_secondary
+
+subroutine RPN_COMM_i_win_free(window, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(INOUT) :: window
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_free(window)
+end subroutine RPN_COMM_i_win_free
+
+! ======================================================================= window queries
+
+function RPN_COMM_i_valid_win(window, ierr) result(is_valid)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(OUT) :: ierr
+  logical :: is_valid
+  integer(C_INT) :: flag
+  flag = 0
+  ierr = rpncomm_win_valid(window, flag)
+  is_valid = flag /= 0
+end function RPN_COMM_i_valid_win
+
+function RPN_COMM_i_win_check(window, ierr) result(is_open)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(OUT) :: ierr
+  logical :: is_open
+  integer(C_INT) :: flag
+  flag = 0
+  ierr = rpncomm_win_check(window, flag)
+  is_open = flag /= 0
+end function RPN_COMM_i_win_check
+
+function RPN_COMM_i_win_get_ptr(window, np, ierr) result(ptr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(IN) :: np
+  integer, intent(OUT) :: ierr
+  type(C_PTR) :: ptr
+  ptr = C_NULL_PTR
+  ierr = rpncomm_win_get_ptr(window, int(np, C_INT), ptr)
+end function RPN_COMM_i_win_get_ptr
+
+function RPN_COMM_i_win_get_size(window, ierr) result(siz)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(OUT) :: ierr
+  integer :: siz
+  integer(C_INT) :: n
+  n = -1
+  ierr = rpncomm_win_get_size(window, n)
+  siz = n
+end function RPN_COMM_i_win_get_size
+
+function RPN_COMM_i_win_get_size2(window, ierr) result(siz)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(OUT) :: ierr
+  integer :: siz
+  integer(C_INT) :: n
+  n = -1
+  ierr = rpncomm_win_get_size2(window, n)
+  siz = n
+end function RPN_COMM_i_win_get_size2
+
+! ===================================================================== exposure control
+
+subroutine RPN_COMM_i_win_open(window, active, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  logical, intent(IN) :: active
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_open(window, merge(1_C_INT, 0_C_INT, active))
+end subroutine RPN_COMM_i_win_open
+
+subroutine RPN_COMM_i_win_close(window, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_close(window)
+end subroutine RPN_COMM_i_win_close
+
+subroutine RPN_COMM_i_win_group(window, pes_to, pes_from, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, dimension(:), intent(IN) :: pes_to
+  integer, dimension(:), intent(IN) :: pes_from
+  integer, intent(OUT) :: ierr
+  integer(C_INT), dimension(size(pes_to))   :: to     ! contiguous copies
+  integer(C_INT), dimension(size(pes_from)) :: from
+  to   = pes_to
+  from = pes_from
+  ierr = rpncomm_win_group(window, to, int(size(to), C_INT), from, int(size(from), C_INT))
+end subroutine RPN_COMM_i_win_group
+
+subroutine RPN_COMM_i_win_oper(window, oper, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(rpncomm_operator), intent(IN) :: oper
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_oper(window, oper)
+end subroutine RPN_COMM_i_win_oper
+
+! ======================================================================== data movement
+
+subroutine RPN_COMM_i_win_get_r(window, larray, target, offset, nelem, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: larray
+  integer, intent(IN) :: target
+  integer, intent(IN) :: offset
+  integer, intent(IN) :: nelem
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_get_r(window, larray, int(target, C_INT), int(offset, C_INT), int(nelem, C_INT))
+end subroutine RPN_COMM_i_win_get_r
+
+subroutine RPN_COMM_i_win_get_l(window, larray, offset, nelem, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: larray
+  integer, intent(IN) :: offset
+  integer, intent(IN) :: nelem
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_get_l(window, larray, int(offset, C_INT), int(nelem, C_INT))
+end subroutine RPN_COMM_i_win_get_l
+
+subroutine RPN_COMM_i_win_put_r(window, larray, targetpe, offset, nelem, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: larray
+  integer, intent(IN) :: targetpe
+  integer, intent(IN) :: offset
+  integer, intent(IN) :: nelem
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_put_r(window, larray, int(targetpe, C_INT), int(offset, C_INT), int(nelem, C_INT))
+end subroutine RPN_COMM_i_win_put_r
+
+subroutine RPN_COMM_i_win_put_l(window, larray, offset, nelem, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: larray
+  integer, intent(IN) :: offset
+  integer, intent(IN) :: nelem
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_put_l(window, larray, int(offset, C_INT), int(nelem, C_INT))
+end subroutine RPN_COMM_i_win_put_l
+
+subroutine RPN_COMM_i_win_getacc_r(window, larray, garray, before, targetpe, offset, nelem, oper, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: larray
+  type(C_PTR), intent(IN), value :: garray
+  logical, intent(IN) :: before
+  integer, intent(IN) :: targetpe
+  integer, intent(IN) :: offset
+  integer, intent(IN) :: nelem
+  type(rpncomm_operator), intent(IN) :: oper
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_getacc_r(window, larray, garray, merge(1_C_INT, 0_C_INT, before), &
+                              int(targetpe, C_INT), int(offset, C_INT), int(nelem, C_INT), oper)
+end subroutine RPN_COMM_i_win_getacc_r
+
+subroutine RPN_COMM_i_win_post(window, pe, offseti, nelemi, offseto, nelemo, nreq, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(IN) :: nreq
+  integer, dimension(nreq), intent(IN) :: pe
+  integer, dimension(nreq), intent(IN) :: offseti
+  integer, dimension(nreq), intent(IN) :: nelemi
+  integer, dimension(nreq), intent(IN) :: offseto
+  integer, dimension(nreq), intent(IN) :: nelemo
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_post(window, pe, offseti, nelemi, offseto, nelemo, int(nreq, C_INT))
+end subroutine RPN_COMM_i_win_post
