@@ -7,6 +7,7 @@ pub mod futex;
 pub mod job;
 pub mod lock;
 pub mod region;
+pub mod remap;
 pub mod wait;
 pub mod window;
 

@@ -25,6 +25,8 @@ pub fn path_of(name: &str) -> PathBuf {
 pub struct SharedRegion {
     map: MmapRaw,
     len: usize,
+    /// Kept so parts of the region can be mapped again elsewhere (see `remap`).
+    file: Option<File>,
 }
 
 /// Mappings of length 0 are not allowed: every region holds at least one page.
@@ -49,7 +51,7 @@ impl SharedRegion {
             let _ = std::fs::remove_file(&path);
             return Err(e);
         }
-        Self::map(&file, len).inspect_err(|_| {
+        Self::map(file, len).inspect_err(|_| {
             let _ = std::fs::remove_file(&path);
         })
     }
@@ -70,7 +72,7 @@ impl SharedRegion {
                 path.display()
             )));
         }
-        Self::map(&file, len)
+        Self::map(file, len)
     }
 
     /// Private memory of `len` bytes, for a job of one PE that has no launcher segment.
@@ -80,15 +82,45 @@ impl SharedRegion {
             .len(len)
             .map_anon()
             .map_err(|e| Error::os("cannot allocate memory", e))?;
-        Ok(SharedRegion { map: MmapRaw::from(map), len })
+        Ok(SharedRegion { map: MmapRaw::from(map), len, file: None })
     }
 
-    fn map(file: &File, len: usize) -> Result<Self> {
+    fn map(file: File, len: usize) -> Result<Self> {
         let map = MmapOptions::new()
             .len(len)
-            .map_raw(file)
+            .map_raw(&file)
             .map_err(|e| Error::os("cannot map shared memory", e))?;
-        Ok(SharedRegion { map, len })
+        Ok(SharedRegion { map, len, file: Some(file) })
+    }
+
+    /// Maps `len` bytes of the region, from byte `offset`, over the caller's memory at `addr`
+    /// (replacing what was mapped there), after copying that memory into the region, so the
+    /// caller's data stays where it was and becomes shared.
+    ///
+    /// # Safety
+    /// `addr` and `offset` are page-aligned, `[addr, addr+len)` is mapped, readable and
+    /// writable memory of this process that nothing else will unmap or remap meanwhile,
+    /// and `offset + len <= self.len()`.
+    pub unsafe fn remap(&self, offset: usize, addr: usize, len: usize) -> Result<()> {
+        let file = self.file.as_ref().ok_or_else(|| Error::Internal("anonymous region cannot be remapped".into()))?;
+        // SAFETY: both ranges are valid for len bytes (caller) and distinct mappings.
+        unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, self.as_ptr().add(offset), len) };
+        // SAFETY: MAP_FIXED over memory the caller owns and vouches for; the new mapping
+        // shows the same bytes (copied just above).
+        let got = unsafe {
+            libc::mmap(
+                addr as *mut libc::c_void,
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_FIXED,
+                file.as_raw_fd(),
+                offset as libc::off_t,
+            )
+        };
+        if got == libc::MAP_FAILED || got as usize != addr {
+            return Err(Error::os("cannot map the window over the caller's array", std::io::Error::last_os_error()));
+        }
+        Ok(())
     }
 
     pub fn as_ptr(&self) -> *mut u8 {

@@ -7,8 +7,10 @@
 //! close publishes this PE's close and waits for the closes it depends on (everyone in
 //! fence and passive mode, the `pes_from` PEs in group mode).
 //!
-//! Windows on the caller's array are staged: the array is copied into the region at open
-//! and back at close (legal because local access is forbidden while exposed).
+//! Windows on the caller's array are zero-copy where possible: the array's pages are
+//! replaced by a mapping of the region (see `remap`). Where not (the pages are shared with
+//! another window, or the mapping is refused), the array is staged: copied into the region
+//! at open and back at close (legal because local access is forbidden while exposed).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, AtomicU8, AtomicU32, Ordering};
@@ -17,6 +19,7 @@ use super::atomic_ops::{fetch_op32, fetch_op64, load_element, store_element};
 use super::collectives::Collectives;
 use super::lock::{lock_exclusive, lock_shared, unlock_exclusive, unlock_shared};
 use super::region::SharedRegion;
+use super::remap;
 use super::wait::{Signal, wait_epoch};
 use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
@@ -54,12 +57,16 @@ pub struct WindowLayout {
     control: usize,
     bitsets: usize,
     bitset_bytes: usize,
+    /// Page-aligned start of each PE's data pages.
     data: Vec<usize>,
+    /// Offset of each PE's first element in its first page (that of the caller's array
+    /// when the window is mapped over it, else 0).
+    leads: Vec<usize>,
     total: usize,
 }
 
 impl WindowLayout {
-    pub fn new(elem: usize, sizes: &[usize]) -> Self {
+    pub fn new(elem: usize, sizes: &[usize], leads: &[usize]) -> Self {
         let npes = sizes.len();
         let control = PAGE;
         let bitsets = control + (npes * size_of::<PeControl>()).next_multiple_of(PAGE);
@@ -67,13 +74,14 @@ impl WindowLayout {
         let mut next = bitsets + (npes * bitset_bytes).next_multiple_of(PAGE);
         let data = sizes
             .iter()
-            .map(|&n| {
+            .zip(leads)
+            .map(|(&n, &lead)| {
                 let at = next;
-                next += (n * elem).next_multiple_of(PAGE);
+                next += (lead + n * elem).next_multiple_of(PAGE);
                 at
             })
             .collect();
-        WindowLayout { elem, control, bitsets, bitset_bytes, data, total: next }
+        WindowLayout { elem, control, bitsets, bitset_bytes, data, leads: leads.to_vec(), total: next }
     }
 
     pub fn total(&self) -> usize {
@@ -95,6 +103,17 @@ fn secondary_offsets(records: &[usize]) -> (Vec<usize>, usize) {
     (offsets, next)
 }
 
+/// Where this PE's elements live for the caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LocalMemory {
+    /// In the region (array = C_NULL_PTR).
+    Internal,
+    /// In the caller's array, copied in at open and out at close.
+    Staged(usize),
+    /// In the caller's array, whose pages `span` are mapped from the region.
+    Shared { addr: usize, span: (usize, usize) },
+}
+
 struct Secondary {
     region: SharedRegion,
     offsets: Vec<usize>,
@@ -107,7 +126,7 @@ pub struct ShmWindow {
     sizes: Vec<usize>,
     layout: WindowLayout,
     region: SharedRegion,
-    user_array: Option<usize>,
+    local: LocalMemory,
     /// Epoch in which each target was last seen open with a compatible mode.
     ready: Vec<u32>,
     secondary: Option<Secondary>,
@@ -124,9 +143,34 @@ unsafe impl Send for ShmWindow {}
 impl ShmWindow {
     /// Collective: creates the window region `name` for `sizes` elements of `dtype` per PE.
     pub fn create(coll: Arc<Collectives>, name: String, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Self> {
-        let layout = WindowLayout::new(dtype.size(), sizes);
-        let header = [WINDOW_MAGIC, sizes.len() as u64, dtype.code() as u64, layout.total as u64];
-        let region = coll.create_region(&name, layout.total, &header)?;
+        let elem = dtype.size();
+        let me = coll.rank;
+        let span = user_array.filter(|a| a % elem == 0).and_then(|a| remap::reserve(a, sizes[me] * elem));
+        let made = Self::create_region(&coll, &name, dtype, sizes, user_array.zip(span).map_or(0, |(a, s)| a - s.0));
+        let (layout, region) = match made {
+            Ok(made) => made,
+            Err(e) => {
+                span.map(remap::release);
+                return Err(e);
+            }
+        };
+        let local = match (user_array, span) {
+            (None, _) => LocalMemory::Internal,
+            (Some(addr), None) => LocalMemory::Staged(addr),
+            (Some(addr), Some(span)) => {
+                // SAFETY: the span holds the caller's array (API contract: the array is
+                // mapped and writable), is page-aligned, and is reserved for this window
+                // only; data[me] is page-aligned with room for the span (lead + elements).
+                match unsafe { region.remap(layout.data[me], span.0, span.1 - span.0) } {
+                    Ok(()) => LocalMemory::Shared { addr, span },
+                    Err(_) => {
+                        // The region still has room at the same place: stage instead.
+                        remap::release(span);
+                        LocalMemory::Staged(addr)
+                    }
+                }
+            }
+        };
         Ok(ShmWindow {
             ready: vec![0; sizes.len()],
             coll,
@@ -134,11 +178,20 @@ impl ShmWindow {
             sizes: sizes.to_vec(),
             layout,
             region,
-            user_array,
+            local,
             secondary: None,
             name,
             secondary_seq: 0,
         })
+    }
+
+    /// Collective: agrees on every PE's lead, then creates and maps the region.
+    fn create_region(coll: &Collectives, name: &str, dtype: ElementType, sizes: &[usize], lead: usize) -> Result<(WindowLayout, SharedRegion)> {
+        let leads: Vec<usize> = coll.allgather_u32(lead as u32)?.into_iter().map(|l| l as usize).collect();
+        let layout = WindowLayout::new(dtype.size(), sizes, &leads);
+        let header = [WINDOW_MAGIC, sizes.len() as u64, dtype.code() as u64, layout.total as u64];
+        let region = coll.create_region(name, layout.total, &header)?;
+        Ok((layout, region))
     }
 
     fn rank(&self) -> usize {
@@ -166,7 +219,7 @@ impl ShmWindow {
         debug_assert!(offset <= self.sizes[pe]);
         // SAFETY: offset <= sizes[pe] (checked by the core before any call), so the address
         // is inside (or one past) pe's data area of the region.
-        unsafe { self.region.as_ptr().add(self.layout.data[pe] + offset * self.layout.elem) }
+        unsafe { self.region.as_ptr().add(self.layout.data[pe] + self.layout.leads[pe] + offset * self.layout.elem) }
     }
 
     fn local_bytes(&self) -> usize {
@@ -219,14 +272,14 @@ impl ShmWindow {
 
 impl TransportWindow for ShmWindow {
     fn local_base(&self) -> *mut u8 {
-        match self.user_array {
-            Some(addr) => addr as *mut u8,
-            None => self.element(self.rank(), 0),
+        match self.local {
+            LocalMemory::Staged(addr) | LocalMemory::Shared { addr, .. } => addr as *mut u8,
+            LocalMemory::Internal => self.element(self.rank(), 0),
         }
     }
 
     fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {
-        if let Some(user) = self.user_array {
+        if let LocalMemory::Staged(user) = self.local {
             // SAFETY: the caller's array holds the window's elements (API contract) and our
             // part of the region holds as many; they do not overlap.
             unsafe { std::ptr::copy_nonoverlapping(user as *const u8, self.element(self.rank(), 0), self.local_bytes()) };
@@ -260,7 +313,7 @@ impl TransportWindow for ShmWindow {
             let closed = &self.control(pe).owner.closed;
             self.coll.with_wait(Some(pe), |ctx| wait_epoch(closed, epoch, ctx))?;
         }
-        if let Some(user) = self.user_array {
+        if let LocalMemory::Staged(user) = self.local {
             // SAFETY: as in `open`, in the other direction; every PE that could write our part
             // has closed this epoch.
             unsafe { std::ptr::copy_nonoverlapping(self.element(me, 0), user as *mut u8, self.local_bytes()) };
@@ -414,7 +467,11 @@ impl TransportWindow for ShmWindow {
 
     fn free(self: Box<Self>) -> Result<()> {
         // Nobody may still touch the memory when it goes away.
-        self.coll.barrier()
+        self.coll.barrier()?;
+        if let LocalMemory::Shared { span, .. } = self.local {
+            remap::restore(span, &self.name);
+        }
+        Ok(())
     }
 }
 
@@ -424,12 +481,14 @@ mod tests {
 
     #[test]
     fn layout_separates_pes_on_pages() {
-        let l = WindowLayout::new(4, &[10, 0, 5000]);
+        let l = WindowLayout::new(4, &[10, 0, 5000], &[0, 0, 0]);
         assert_eq!(size_of::<PeControl>(), 256);
         assert!(l.data.iter().all(|o| o % PAGE == 0));
         assert_eq!(l.data[1], l.data[0] + PAGE);
         assert_eq!(l.data[2], l.data[1], "a 0-size part takes no room");
         assert_eq!(l.total, l.data[2] + 20000usize.next_multiple_of(PAGE));
+        let shifted = WindowLayout::new(4, &[1024, 1], &[4092, 0]);
+        assert_eq!(shifted.data[1], shifted.data[0] + 2 * PAGE, "lead + 4 KiB spans two pages");
         let (offsets, total) = secondary_offsets(&[3, 1]);
         assert_eq!(offsets, vec![PAGE, 2 * PAGE]);
         assert_eq!(total, 3 * PAGE);
