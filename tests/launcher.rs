@@ -30,8 +30,13 @@ fn leftovers(launcher_pid: u32) -> Vec<String> {
 }
 
 fn run(args: &[&str], program: &PathBuf) -> (Output, Duration, u32) {
+    run_with(args, program, &[])
+}
+
+fn run_with(args: &[&str], program: &PathBuf, env: &[(&str, &str)]) -> (Output, Duration, u32) {
     let start = Instant::now();
     let child = Command::new(rpnrun())
+        .envs(env.iter().copied())
         .args(args)
         .arg(program)
         .stdout(std::process::Stdio::piped())
@@ -52,6 +57,13 @@ fn ring_example_passes_on_1_2_3_4_8_pes() {
         assert!(stdout.contains(&format!("{n} PEs, 0 errors")), "{stdout}");
         assert_eq!(leftovers(pid), Vec::<String>::new());
     }
+}
+
+#[test]
+fn ring_example_passes_with_staged_user_arrays() {
+    let (out, _, pid) = run_with(&["-n", "3"], &example("window_ring"), &[("RPNCOMM_USER_ARRAYS", "staged")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(leftovers(pid), Vec::<String>::new());
 }
 
 #[test]

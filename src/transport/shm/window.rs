@@ -150,7 +150,9 @@ impl ShmWindow {
         let (layout, region) = match made {
             Ok(made) => made,
             Err(e) => {
-                span.map(remap::release);
+                if let Some(span) = span {
+                    remap::release(span);
+                }
                 return Err(e);
             }
         };
