@@ -91,8 +91,13 @@ fn still_mapped_from(span: (usize, usize), name: &str) -> bool {
 pub fn restore(span: (usize, usize), region_name: &str) {
     if still_mapped_from(span, region_name) {
         let len = span.1 - span.0;
-        let mut saved = vec![0u8; len];
-        // SAFETY: the span is mapped (checked just above) and readable.
+        // Not on the heap: a heap buffer may lie inside the span being replaced.
+        let Ok(mut saved) = memmap2::MmapMut::map_anon(len) else {
+            release(span);
+            return;
+        };
+        // SAFETY: the span is mapped (checked just above) and readable; `saved` is a distinct
+        // fresh mapping of len bytes.
         unsafe { std::ptr::copy_nonoverlapping(span.0 as *const u8, saved.as_mut_ptr(), len) };
         // SAFETY: MAP_FIXED over our own window mapping (checked above), replaced by private
         // memory that receives the same bytes right after.
