@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
 use super::job::{JobSegment, MAILBOX_BYTES};
 use super::region::{self, SharedRegion};
@@ -14,8 +15,8 @@ pub struct Collectives {
     pub job: Arc<JobSegment>,
     pub rank: usize,
     pub npes: usize,
-    /// Spin iterations before sleeping while waiting.
-    pub spins: u32,
+    /// How long a waiter spins before it yields and sleeps.
+    pub spin: Duration,
     /// Number of barriers this PE has entered (process-local).
     barrier_epoch: AtomicU32,
 }
@@ -24,17 +25,19 @@ impl Collectives {
     pub fn new(job: Arc<JobSegment>, rank: usize) -> Self {
         let npes = job.npes();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let spins = std::env::var("RPNCOMM_SPINS")
+        // With a core each, a short spin catches the peer's answer without a system call;
+        // oversubscribed, the peer needs our core, so give it up at once.
+        let micros = std::env::var("RPNCOMM_SPIN_US")
             .ok()
             .and_then(|s| s.parse().ok())
-            .unwrap_or(if npes <= cores { 20_000 } else { 50 });
-        Collectives { job, rank, npes, spins, barrier_epoch: AtomicU32::new(0) }
+            .unwrap_or(if npes <= cores { 10 } else { 0 });
+        Collectives { job, rank, npes, spin: Duration::from_micros(micros), barrier_epoch: AtomicU32::new(0) }
     }
 
     /// Runs `f` with a wait context whose liveness check watches the job and `awaited`.
     pub fn with_wait<T>(&self, awaited: Option<usize>, f: impl FnOnce(&WaitContext<'_>) -> Result<T>) -> Result<T> {
         let alive = || self.job.check_alive(awaited);
-        f(&WaitContext { alive: &alive, spins: self.spins })
+        f(&WaitContext { alive: &alive, spin: self.spin })
     }
 
     pub fn barrier(&self) -> Result<()> {

@@ -44,8 +44,8 @@ impl Signal {
 pub struct WaitContext<'a> {
     /// Job-wide liveness check, called while sleeping: an error ends the wait.
     pub alive: &'a dyn Fn() -> Result<()>,
-    /// Spin iterations before sleeping (small when PEs outnumber cores).
-    pub spins: u32,
+    /// How long to spin before yielding and sleeping (zero when PEs outnumber cores).
+    pub spin: Duration,
 }
 
 /// How long one sleep lasts before the liveness check runs again.
@@ -58,12 +58,24 @@ pub fn epoch_reached(a: u32, b: u32) -> bool {
 
 /// Waits until `done(signal value)` holds.
 pub fn wait_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> bool) -> Result<()> {
-    for _ in 0..ctx.spins {
-        if done(signal.value.load(Ordering::Acquire)) {
-            return Ok(());
-        }
-        std::hint::spin_loop();
+    // Spinning is bounded in time, not in iterations: a peer that lost its core to another
+    // process must not cost a whole scheduler slice of spinning.
+    if done(signal.value.load(Ordering::Acquire)) {
+        return Ok(());
     }
+    let start = Instant::now();
+    let mut spins = 0u32;
+    while !done(signal.value.load(Ordering::Acquire)) {
+        std::hint::spin_loop();
+        spins = spins.wrapping_add(1);
+        if spins % 64 == 0 && start.elapsed() >= ctx.spin {
+            return sleep_until(signal, ctx, done);
+        }
+    }
+    Ok(())
+}
+
+fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> bool) -> Result<()> {
     let mut checked = Instant::now();
     loop {
         for _ in 0..4 {
@@ -122,7 +134,7 @@ mod tests {
         let s2 = Arc::clone(&s);
         let t = std::thread::spawn(move || {
             let alive = || Ok(());
-            let ctx = WaitContext { alive: &alive, spins: 0 };
+            let ctx = WaitContext { alive: &alive, spin: Duration::ZERO };
             wait_epoch(&s2, 3, &ctx).unwrap();
         });
         std::thread::sleep(Duration::from_millis(50));
@@ -134,7 +146,7 @@ mod tests {
     fn liveness_error_ends_the_wait() {
         let s = signal();
         let alive = || Err(Error::PeerGone { pe: 1, how: "died" });
-        let ctx = WaitContext { alive: &alive, spins: 10 };
+        let ctx = WaitContext { alive: &alive, spin: Duration::from_micros(1) };
         assert_eq!(wait_epoch(&s, 1, &ctx), Err(Error::PeerGone { pe: 1, how: "died" }));
     }
 }
