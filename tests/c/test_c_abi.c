@@ -1,0 +1,96 @@
+/* Smoke test of the C ABI against an installed rpncomm-windows:
+ *   cc test_c_abi.c $(pkg-config --cflags --libs rpncomm-windows) -o test_c_abi
+ *   rpnrun -n 2 ./test_c_abi        (also runs as a one-PE job without rpnrun)
+ * Exits 0 when every check passed on this PE, 1 otherwise. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rpncomm_windows.h"
+
+#define N 16
+#define S(str) str, strlen(str)
+
+static int me = -1, errors = 0;
+
+static void check(int ok, const char *what)
+{
+    if (!ok) {
+        errors++;
+        fprintf(stderr, "test_c_abi: PE %d: FAILED: %s\n", me, what);
+    }
+}
+
+int main(void)
+{
+    int npes = 0, me_x, me_y, is_valid, is_open, siz, i, st;
+    int vals[N], back[N], got[4], one[1], fetched[1], total = -1;
+    void *ptr = NULL;
+    rpncomm_handle dtype, com, oper, win;
+
+    memset(&win, 0, sizeof win);
+    check(rpncomm_init(&me, &npes) == 0, "rpncomm_init");
+    check(npes >= 1 && me >= 0 && me < npes, "rank/npes in range");
+    check(rpncomm_mype(&me, &me_x, &me_y) == 0, "rpncomm_mype");
+    check(rpncomm_wtime() >= 0.0, "rpncomm_wtime");
+    check(rpncomm_comm(S("GRID"), &com) == 0, "rpncomm_comm GRID");
+    check(rpncomm_comm_size(S("GRID"), &siz) == 0 && siz == npes, "rpncomm_comm_size");
+    check(rpncomm_datyp(S("MPI_INTEGER"), &dtype) == 0, "rpncomm_datyp MPI_INTEGER");
+    check(rpncomm_oper(S("MPI_SUM"), &oper) == 0, "rpncomm_oper MPI_SUM");
+    check(rpncomm_valid_oper(&oper) == 1, "rpncomm_valid_oper");
+
+    /* window over library-allocated memory */
+    check(rpncomm_win_create(&win, &dtype, N, &com, NULL) == 0, "rpncomm_win_create(array=NULL)");
+    check(rpncomm_win_valid(&win, &is_valid) == 0 && is_valid == 1, "rpncomm_win_valid");
+    check(rpncomm_win_get_size(&win, &siz) == 0 && siz == N, "rpncomm_win_get_size");
+    check(rpncomm_win_get_ptr(&win, 1, &ptr) == 0 && ptr != NULL, "rpncomm_win_get_ptr");
+    check(rpncomm_win_check(&win, &is_open) == 0 && is_open == 0, "window not exposed after create");
+
+    /* local put/get while not exposed */
+    for (i = 0; i < N; i++) vals[i] = 100 * me + i;
+    check(rpncomm_win_put_l(&win, vals, 0, N) == 0, "rpncomm_win_put_l");
+    memset(back, 0, sizeof back);
+    check(rpncomm_win_get_l(&win, back, 0, N) == 0, "rpncomm_win_get_l");
+    check(memcmp(vals, back, sizeof vals) == 0, "get_l returns what put_l wrote");
+    if (ptr) check(memcmp(vals, ptr, sizeof vals) == 0, "get_ptr memory holds the window data");
+
+    /* active (fence) epoch: put to the right neighbour, get from the left one */
+    {
+        int right = (me + 1) % npes, left = (me + npes - 1) % npes, mark = 1000 + me;
+        check(rpncomm_win_open(&win, 1) == 0, "rpncomm_win_open(active)");
+        check(rpncomm_win_check(&win, &is_open) == 0 && is_open == 1, "window exposed after open");
+        check(rpncomm_win_put_r(&win, &mark, right, N / 2, 1) == 0, "rpncomm_win_put_r");
+        check(rpncomm_win_get_r(&win, got, left, 0, 4) == 0, "rpncomm_win_get_r");
+        fprintf(stderr, "test_c_abi: PE %d: two error lines expected next\n", me);
+        check(rpncomm_win_get_r(&win, got, left, N - 1, 2) == -1, "get_r past the end is refused");
+        check(rpncomm_win_put_l(&win, vals, 0, 1) == -1, "put_l while exposed is refused");
+        check(rpncomm_win_close(&win) == 0, "rpncomm_win_close(active)");
+        check(rpncomm_win_get_l(&win, back, 0, N) == 0, "get_l after close");
+        check(back[N / 2] == 1000 + left, "put_r from the left neighbour landed");
+        for (i = 0; i < 4; i++) check(got[i] == 100 * left + i, "get_r data from the left neighbour");
+    }
+
+    /* passive epoch: every PE adds 1 to element 1 of PE 0, fetching the old value */
+    check(rpncomm_win_open(&win, 0) == 0, "rpncomm_win_open(passive)");
+    one[0] = 1;
+    fetched[0] = -1;
+    check(rpncomm_win_getacc_r(&win, one, fetched, 1, 0, 1, 1, &oper) == 0, "rpncomm_win_getacc_r");
+    check(fetched[0] >= 1 && fetched[0] < 1 + npes, "getacc_r fetched value in range");
+    check(rpncomm_win_close(&win) == 0, "rpncomm_win_close(passive)");
+    if (me == 0) {
+        check(rpncomm_win_get_l(&win, back, 1, 1) == 0, "get_l element 1");
+        check(back[0] == 1 + npes, "getacc_r SUM from every PE");
+    }
+
+    check(rpncomm_barrier(S("GRID")) == 0, "rpncomm_barrier");
+    check(rpncomm_win_free(&win) == 0, "rpncomm_win_free");
+    st = rpncomm_win_valid(&win, &is_valid);
+    check(st == -1 && is_valid == 0, "freed window is not valid");
+
+    st = rpncomm_allreduce(&errors, &total, 1, S("MPI_INTEGER"), S("MPI_SUM"), S("GRID"));
+    check(st == 0 && total >= errors, "rpncomm_allreduce");
+    check(rpncomm_finalize() == 0, "rpncomm_finalize");
+
+    printf("test_c_abi: PE %d of %d: %s (%d local errors, %d in total)\n", me, npes,
+           errors ? "FAILED" : "OK", errors, total);
+    return errors ? 1 : 0;
+}

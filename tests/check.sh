@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Body of `make check`. Builds with `make all` (a failed build counts as one failure and skips parts
+# 2 and 3), then three parts, totals summed over all of them:
+#   1. cargo test --release --no-fail-fast: every "test result: ... N passed; M failed" line is added up;
+#                                  a cargo failure with no failed test counted (build error, crash)
+#                                  counts as one failure
+#   2. tests/run_fortran_tests.sh  its "N passed, N failed" line is added (no such line, or a non-zero
+#                                  exit with 0 failed: one failure)
+#   3. install smoke tests         make install PREFIX=<tmp>, then with pkg-config only:
+#                                  demo/req_test.F90 built and run with the installed rpnrun on 2 PEs
+#                                  (one test), tests/c/test_c_abi.c built with cc and run as a
+#                                  one-PE job and with rpnrun -n 2 (one test each)
+# The last line printed is exactly "N passed, N failed"; the exit status is non-zero if N failed > 0.
+set -u
+
+cd "$(dirname "$0")/.." || exit 2
+ROOT=$(pwd)
+MAKE=${MAKE:-make}
+LOGDIR="$ROOT/build/check"
+SMOKE_TIMEOUT=${SMOKE_TIMEOUT:-120}
+CARGO_TEST_TIMEOUT=${CARGO_TEST_TIMEOUT:-2400}
+mkdir -p "$LOGDIR"
+
+total_pass=0
+total_fail=0
+
+section() { printf '\n==== %s\n' "$*"; }
+
+# ------------------------------------------------------------------------------------- build
+section "make all"
+"$MAKE" --no-print-directory all 2>&1 | tee "$LOGDIR/build.log"
+build_status=${PIPESTATUS[0]}
+if ((build_status != 0)); then
+    echo "make all failed (counted as one failure; Fortran and install tests skipped)"
+    total_fail=$((total_fail + 1))
+fi
+
+# ------------------------------------------------------------------------------ 1. Rust tests
+section "cargo test --release --no-fail-fast"
+# timeout puts the tests in their own process group: kill that group if we are interrupted
+tpid=""
+trap '[[ -n "$tpid" ]] && kill -TERM -- "-$tpid" 2>/dev/null; echo "check: interrupted" >&2; exit 130' INT TERM
+timeout -k 10 "$CARGO_TEST_TIMEOUT" cargo test --release --no-fail-fast < /dev/null > "$LOGDIR/cargo-test.log" 2>&1 &
+tpid=$!
+tail -n +1 -f --pid="$tpid" "$LOGDIR/cargo-test.log"
+wait "$tpid"
+cargo_status=$?
+tpid=""
+read -r p f < <(sed -n -E 's/^test result: .* ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/p' "$LOGDIR/cargo-test.log" |
+                awk '{ p += $1; f += $2 } END { print p + 0, f + 0 }')
+if ((cargo_status != 0 && f == 0)); then
+    if ((cargo_status == 124 || cargo_status == 137)); then
+        echo "cargo test: timed out after $CARGO_TEST_TIMEOUT s (counted as one failure)"
+    else
+        echo "cargo test: exit status $cargo_status without a failed test reported (counted as one failure)"
+    fi
+    f=1
+fi
+echo "cargo test: $p passed, $f failed"
+total_pass=$((total_pass + p))
+total_fail=$((total_fail + f))
+
+if ((build_status == 0)); then
+    # ---------------------------------------------------------------------------- 2. Fortran tests
+    section "tests/run_fortran_tests.sh"
+    bash tests/run_fortran_tests.sh 2>&1 | tee "$LOGDIR/fortran-tests.log"
+    fortran_status=${PIPESTATUS[0]}
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOGDIR/fortran-tests.log" | tail -n 1)
+    if [[ -n "$line" ]]; then
+        read -r p _ f _ <<< "$line"
+    else
+        p=0 f=0
+    fi
+    if ((fortran_status != 0 && f == 0)); then
+        echo "Fortran tests: exit status $fortran_status without a failed test reported (counted as one failure)"
+        f=1
+    fi
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+
+    # ------------------------------------------------------------------------ 3. install smoke tests
+    section "install smoke tests"
+    smoke_pass=0
+    smoke_fail=0
+    pass() { smoke_pass=$((smoke_pass + 1)); echo "PASS $*"; }
+    fail() {   # message [log]
+        smoke_fail=$((smoke_fail + 1))
+        echo "FAIL $1"
+        if [[ -n "${2:-}" && -s "$2" ]]; then
+            echo "---- last 30 lines of $2"
+            tail -n 30 "$2"
+            echo "----"
+        fi
+    }
+    shm_list() {
+        local s
+        for s in /dev/shm/rpncomm*; do [[ -e "$s" ]] && printf '%s\n' "${s##*/}"; done | LC_ALL=C sort
+    }
+    # run_case name log command...: passes on exit status 0 within SMOKE_TIMEOUT, leaving no
+    # /dev/shm/rpncomm-<pid>-* file of its own (pid = the launcher, or the program for a one-PE job;
+    # files of other jobs running at the same time are not counted)
+    run_case() {
+        local name=$1 log=$2 before status pid f left=()
+        shift 2
+        before=$(shm_list)
+        rm -f "$SMOKE/pid"
+        # shellcheck disable=SC2016
+        timeout -k 5 "$SMOKE_TIMEOUT" bash -c 'echo "$$" > "$1"; shift; exec "$@"' _ "$SMOKE/pid" "$@" \
+            < /dev/null > "$log" 2>&1
+        status=$?
+        pid=$(cat "$SMOKE/pid" 2>/dev/null)
+        while IFS= read -r f; do
+            [[ -n "$f" && "$f" == "rpncomm-${pid:-none}-"* ]] && left+=("$f")
+        done < <(LC_ALL=C comm -13 <(printf '%s\n' "$before") <(shm_list))
+        if ((${#left[@]} > 0)); then
+            for f in "${left[@]}"; do rm -f -- "/dev/shm/$f"; done
+        fi
+        if ((status != 0)); then
+            fail "$name (exit status $status)" "$log"
+        elif ((${#left[@]} > 0)); then
+            fail "$name (left in /dev/shm: ${left[*]})" "$log"
+        else
+            pass "$name"
+        fi
+    }
+
+    SMOKE=$(mktemp -d "${TMPDIR:-/tmp}/rpncomm-check.XXXXXX")
+    PREFIX="$SMOKE/prefix"
+    if "$MAKE" --no-print-directory install PREFIX="$PREFIX" > "$LOGDIR/install.log" 2>&1; then
+        export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+        if flags=$(pkg-config --cflags --libs rpncomm-windows 2> "$LOGDIR/pkg-config.log"); then
+            read -r -a pc_flags <<< "$flags"
+            echo "pkg-config --cflags --libs rpncomm-windows: $flags"
+
+            # Fortran demo, installed layout, 2 PEs
+            if gfortran -O2 "$ROOT/demo/req_test.F90" -o "$SMOKE/req_test" "${pc_flags[@]}" \
+                    > "$LOGDIR/install-demo.compile.log" 2>&1; then
+                run_case "installed demo: rpnrun -n 2 req_test" "$LOGDIR/install-demo.np2.log" \
+                    "$PREFIX/bin/rpnrun" -n 2 "$SMOKE/req_test"
+            else
+                fail "installed demo: compilation of demo/req_test.F90 with pkg-config flags" \
+                    "$LOGDIR/install-demo.compile.log"
+            fi
+
+            # C ABI, installed header + archive, 1 PE (no launcher) and 2 PEs
+            if cc -O1 -g "$ROOT/tests/c/test_c_abi.c" -o "$SMOKE/test_c_abi" "${pc_flags[@]}" \
+                    > "$LOGDIR/install-c.compile.log" 2>&1; then
+                run_case "installed C ABI: test_c_abi without rpnrun (1 PE)" "$LOGDIR/install-c.np1.log" \
+                    "$SMOKE/test_c_abi"
+                run_case "installed C ABI: rpnrun -n 2 test_c_abi" "$LOGDIR/install-c.np2.log" \
+                    "$PREFIX/bin/rpnrun" -n 2 "$SMOKE/test_c_abi"
+            else
+                fail "installed C ABI: compilation of tests/c/test_c_abi.c (2 runs not done)" \
+                    "$LOGDIR/install-c.compile.log"
+                smoke_fail=$((smoke_fail + 1))
+            fi
+        else
+            fail "pkg-config does not find rpncomm-windows in $PREFIX/lib/pkgconfig (3 tests counted as failed)" \
+                "$LOGDIR/pkg-config.log"
+            smoke_fail=$((smoke_fail + 2))
+        fi
+    else
+        fail "make install PREFIX=$PREFIX (3 tests counted as failed)" "$LOGDIR/install.log"
+        smoke_fail=$((smoke_fail + 2))
+    fi
+    rm -rf -- "$SMOKE"
+    echo "install smoke tests: $smoke_pass passed, $smoke_fail failed"
+    total_pass=$((total_pass + smoke_pass))
+    total_fail=$((total_fail + smoke_fail))
+fi
+
+# ---------------------------------------------------------------------------------- totals
+echo
+echo "summary: cargo test, Fortran tests and install smoke tests (logs in build/check, build/tests/logs)"
+echo "$total_pass passed, $total_fail failed"
+((total_fail == 0))

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Compile and run every tests/fortran/test_*.F90 against the library in build/ (run `make` first).
+#
+#   tests/run_fortran_tests.sh [name ...]     (names without .F90 restrict the run, e.g. test_put)
+#
+# Header comments read from each test file (first match of each):
+#   ! PES: 1 2 3 4 8      numbers of PEs to run it on (default: 1 2 4)
+#   ! EXPECT: fail        the run must exit non-zero (default: pass = exit status 0;
+#                         a number N means exactly exit status N)
+#   ! TIMEOUT: 60         seconds per run (default 60); the whole process group is killed after that
+# A case passes when its exit status matches the expectation within the timeout, its job left no
+# /dev/shm/rpncomm* file behind and no process of the test program is still alive. Those leftovers
+# are removed (files by name, processes by id) so later cases start clean; files of other jobs
+# running at the same time are recognised by the launcher pid in their names and left alone.
+# Output: one line per case, the last 30 lines of its log on failure, then "N passed, N failed".
+# Logs: build/tests/logs/<test>.compile.log and build/tests/logs/<test>.np<P>.log
+set -u
+
+cd "$(dirname "$0")/.." || exit 2
+ROOT=$(pwd)
+BUILD="$ROOT/build"
+LIB="$BUILD/lib/librpncomm_windows.a"
+RPNRUN="$BUILD/bin/rpnrun"
+TESTBIN="$BUILD/tests"
+LOGDIR="$BUILD/tests/logs"
+FC=${FC:-gfortran}
+NATIVE_LIBS=${NATIVE_LIBS:--lgcc_s -lutil -lrt -lpthread -lm -ldl -lc}
+KILL_GRACE=5          # seconds between TERM and KILL on timeout
+
+if [[ ! -f "$LIB" || ! -x "$RPNRUN" ]]; then
+    echo "run_fortran_tests: $LIB or $RPNRUN missing; run 'make' first" >&2
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+mkdir -p "$TESTBIN" "$LOGDIR"
+pidfile="$LOGDIR/.launcher.pid"
+read -r -a native_libs <<< "$NATIVE_LIBS"
+
+passed=0
+failed=0
+tpid=""
+# on interrupt, also end the running job (its own process group, led by timeout)
+trap '[[ -n "$tpid" ]] && kill -TERM -- "-$tpid" 2>/dev/null; echo "run_fortran_tests: interrupted" >&2; exit 130' INT TERM
+
+now() { printf '%s\n' "${EPOCHREALTIME/,/.}"; }
+
+# header value of "! KEY: value" in file $1 (first occurrence, case-insensitive key)
+header() {
+    sed -n -E "s/^[[:space:]]*![[:space:]]*$2[[:space:]]*:[[:space:]]*(.*[^[:space:]])[[:space:]]*\$/\\1/Ip" "$1" | head -n 1
+}
+
+# names of /dev/shm entries starting with rpncomm
+shm_list() {
+    local f
+    for f in /dev/shm/rpncomm*; do
+        [[ -e "$f" ]] && printf '%s\n' "${f##*/}"
+    done | LC_ALL=C sort
+}
+
+# true if a live process maps /dev/shm/$1 or holds it open (it belongs to a running job)
+shm_in_use() {
+    local fd
+    grep -qsF "/dev/shm/$1" /proc/[0-9]*/maps 2>/dev/null && return 0
+    for fd in /proc/[0-9]*/fd/*; do
+        [[ "$(readlink "$fd" 2>/dev/null)" == "/dev/shm/$1" ]] && return 0
+    done
+    return 1
+}
+
+# New /dev/shm/rpncomm* files (names in $1 = listing before the run) that belong to the job whose
+# launcher had pid $2. The library names its files rpncomm-<launcher pid>-<random>...; other jobs
+# (someone else's tests running at the same time) are left alone. A name without a pid is counted
+# as ours unless a live process uses it.
+job_leftovers() {
+    local f
+    while IFS= read -r f; do
+        [[ -n "$f" ]] || continue
+        if [[ "$f" =~ ^rpncomm-([0-9]+)- ]]; then
+            [[ "${BASH_REMATCH[1]}" == "$2" ]] && printf '%s\n' "$f"
+        elif ! shm_in_use "$f"; then
+            printf '%s\n' "$f"
+        fi
+    done < <(LC_ALL=C comm -13 <(printf '%s\n' "$1") <(shm_list))
+}
+
+# pids of live processes running the executable $1 (our test program)
+procs_of() {
+    local p exe
+    for p in /proc/[0-9]*; do
+        exe=$(readlink "$p/exe" 2>/dev/null) || continue
+        [[ "$exe" == "$1" ]] && printf '%s\n' "${p##*/}"
+    done
+}
+
+report_fail() {   # name np reason log
+    failed=$((failed + 1))
+    echo "FAIL $1 np=$2 $3"
+    if [[ -n "${4:-}" && -s "$4" ]]; then
+        echo "---- last 30 lines of $4"
+        tail -n 30 "$4"
+        echo "----"
+    fi
+}
+
+shopt -s nullglob
+tests=(tests/fortran/test_*.F90)
+if (($# > 0)); then
+    sel=()
+    for t in "$@"; do
+        t=${t##*/}; t=${t%.F90}
+        if [[ -f "tests/fortran/$t.F90" ]]; then
+            sel+=("tests/fortran/$t.F90")
+        else
+            echo "run_fortran_tests: no tests/fortran/$t.F90" >&2
+            failed=$((failed + 1))
+        fi
+    done
+    tests=("${sel[@]}")
+fi
+
+for src in "${tests[@]}"; do
+    name=$(basename "$src" .F90)
+    pes=$(header "$src" PES)
+    pes=${pes:-1 2 4}
+    expect=$(header "$src" EXPECT)
+    expect=${expect%%[[:space:]]*}
+    expect=${expect,,}
+    expect=${expect:-pass}
+    tmo=$(header "$src" TIMEOUT)
+    tmo=${tmo%%[[:space:]]*}
+    [[ "$tmo" =~ ^[0-9]+$ ]] || tmo=60
+    read -r -a pe_list <<< "$pes"
+
+    exe="$TESTBIN/$name"
+    clog="$LOGDIR/$name.compile.log"
+    if ! "$FC" -O1 -g -I"$BUILD/include" "$src" -o "$exe" "$LIB" "${native_libs[@]}" > "$clog" 2>&1; then
+        for np in "${pe_list[@]}"; do
+            report_fail "$name" "$np" "(compilation failed)" "$clog"
+        done
+        continue
+    fi
+
+    for np in "${pe_list[@]}"; do
+        log="$LOGDIR/$name.np$np.log"
+        before=$(shm_list)
+        t0=$(now)
+        # timeout runs the job in its own process group and signals the whole group
+        # (bash -c writes the launcher's pid, then becomes the launcher)
+        rm -f "$pidfile"
+        # shellcheck disable=SC2016
+        timeout -k "$KILL_GRACE" "$tmo" bash -c 'echo "$$" > "$1"; shift; exec "$@"' _ "$pidfile" \
+            "$RPNRUN" -n "$np" "$exe" < /dev/null > "$log" 2>&1 &
+        tpid=$!
+        wait "$tpid"
+        status=$?
+        tpid=""
+        t1=$(now)
+        secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+
+        reason=""
+        if ((status == 124 || status == 137)) && awk -v s="$secs" -v t="$tmo" 'BEGIN { exit !(s >= t) }'; then
+            reason="timed out after ${tmo} s"
+        else
+            case "$expect" in
+                pass|ok|success|0) ((status == 0)) || reason="exit status $status, expected 0" ;;
+                fail|error)        ((status != 0)) || reason="exit status 0, expected failure" ;;
+                *[!0-9]*)          reason="bad EXPECT header '$expect'" ;;
+                *)                 ((status == expect)) || reason="exit status $status, expected $expect" ;;
+            esac
+        fi
+
+        # stray processes of the test program
+        mapfile -t strays < <(procs_of "$exe")
+        if ((${#strays[@]} > 0)); then
+            reason="${reason:+$reason; }${#strays[@]} process(es) left running (killed: ${strays[*]})"
+            kill -KILL "${strays[@]}" 2>/dev/null
+            sleep 0.2
+        fi
+
+        # shared-memory leftovers
+        jobpid=$(cat "$pidfile" 2>/dev/null)
+        mapfile -t leftovers < <(job_leftovers "$before" "${jobpid:-none}")
+        if ((${#leftovers[@]} > 0)); then
+            reason="${reason:+$reason; }left in /dev/shm: ${leftovers[*]}"
+            for f in "${leftovers[@]}"; do rm -f -- "/dev/shm/$f"; done
+        fi
+
+        if [[ -z "$reason" ]]; then
+            passed=$((passed + 1))
+            echo "PASS $name np=$np ($secs s)"
+        else
+            report_fail "$name" "$np" "($secs s): $reason" "$log"
+        fi
+    done
+done
+
+echo "$passed passed, $failed failed"
+((failed == 0))
