@@ -1,0 +1,14 @@
+# bench/bench.mk -- `make bench`: the performance benchmark of the windows API (included by the Makefile).
+#
+#   make bench        builds the library (target all), then runs bench/run.sh: the floor (memcpy,
+#                     cache-line round trip), the Fortran benchmark under rpnrun on 1, 2, 4, 8 and
+#                     16 PEs, memory of 100 windows of 1 MiB; prints the table and writes
+#                     build/bench/results.json, results.csv, table.txt and bench.png.
+#                     Knobs: BENCH_TRIALS=11 BENCH_MS=10 (trial length, ms) BENCH_SCALE_PES="1 8 16".
+# Timings are medians on a possibly shared machine: `make bench` fails only on data errors, never on
+# a missed target; no test depends on it.
+
+.PHONY: bench
+
+bench: all
+	@MAKE="$(MAKE)" FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/run.sh

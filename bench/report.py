@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Turns the raw output of bench/run.sh into the results table (terminal), results.json and
+results.csv, comparing every figure with the hardware floor, with the original RPN_COMM over
+Open MPI (figures of /work/shared/ANCHORS.md) and with the project's targets.
+
+    report.py RAW_DIR OUT_DIR
+
+RAW_DIR holds floor.txt (FLOOR lines of bench/floor.c) and np*.txt / mem_*.txt (RESULT and MEM
+lines of bench/rpncomm_bench.F90). Only the standard library is used.
+Exit status: 0, or 1 when a measurement reported data errors (the table is written anyway).
+"""
+import csv
+import glob
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+# --------------------------------------------------------------------------- reference figures
+# ANCHORS.md: original RPN_COMM windows over Open MPI 4.1.4 (np2) and Open MPI np4 (oversubscribed).
+ORIGINAL = {  # key: (np2, np4)
+    "passive_put": (1.49, 6.0),
+    "passive_get": (1.49, 6.1),
+    "passive_acc": (0.38, 5.9),
+    "passive_fetch": (1.95, 9.4),
+    "fence_empty": (0.33, 10.2),
+    "fence_put": (1.84, 13.8),
+    "group_put": (0.76, 5.9),
+    "bw_8k": (3640.0, 548.0),
+    "bw_1m": (16700.0, 7580.0),
+    "bw_16m": (8840.0, 3980.0),
+    "req_fresh": (9.8, 178.0),
+    "req_kept": (5.7, 116.0),
+}
+ANCHOR_FLOOR = {"memcpy_8k": 162000.0, "memcpy_1m": 64000.0, "memcpy_16m": 38000.0, "cacheline_rtt": 82.0}
+
+LABEL = {
+    "passive_put": "passive put_r, 1 element",
+    "passive_get": "passive get_r, 1 element",
+    "passive_acc": "passive getacc_r SUM, 1 element",
+    "passive_fetch": "passive getacc_r SUM + fetch",
+    "fence_empty": "fence, empty epoch",
+    "fence_put": "fence, epoch with one put_r",
+    "group_put": "group epoch with one put_r",
+    "bw_8k": "fence put_r 8 KiB",
+    "bw_1m": "fence put_r 1 MiB",
+    "bw_16m": "fence put_r 16 MiB",
+    "req_fresh": "request/reply round, fresh slots",
+    "req_kept": "request/reply round, kept slots",
+}
+ORDER = list(LABEL)
+BW_FLOOR = {"bw_8k": "memcpy_8k", "bw_1m": "memcpy_1m", "bw_16m": "memcpy_16m"}
+LATENCY_OPS = {"passive_put", "passive_get", "passive_acc", "passive_fetch"}
+
+
+def target_of(op, npes, window):
+    """(kind, value, text): kind 'max_us' (median <= value) or 'min_frac' (median >= value x memcpy)."""
+    if npes == 2:
+        t = {
+            "passive_put": 0.15, "passive_get": 0.15, "passive_acc": 0.15, "passive_fetch": 0.2,
+            "fence_empty": 0.25, "fence_put": 0.3, "group_put": 0.3, "req_kept": 1.0, "req_fresh": 1.5,
+        }
+        if op in t:
+            return ("max_us", t[op], "<= %g us" % t[op])
+        frac = {("bw_1m", "internal"): 0.6, ("bw_16m", "internal"): 0.5,
+                ("bw_1m", "user"): 0.4, ("bw_16m", "user"): 0.4}.get((op, window))
+        if frac:
+            return ("min_frac", frac, ">= %d%% memcpy" % round(frac * 100))
+    if npes == 4:
+        t = {"passive_put": 0.3, "passive_get": 0.3, "passive_acc": 0.3, "passive_fetch": 0.3,
+             "fence_empty": 5.0, "req_kept": 20.0, "req_fresh": 20.0}
+        if op in t:
+            return ("max_us", t[op], "<= %g us" % t[op])
+    return None
+
+
+def parse(raw_dir):
+    floor, results, memory, errors, load = {}, [], {}, [], {}
+    path = os.path.join(raw_dir, "floor.txt")
+    if os.path.exists(path):
+        for line in open(path):
+            f = line.split()
+            if len(f) >= 8 and f[0] == "FLOOR":
+                floor[f[1]] = {"median": float(f[2]), "min": float(f[3]), "max": float(f[4]),
+                               "unit": f[5], "iterations": int(f[6]), "errors": int(f[7])}
+                if int(f[7]):
+                    errors.append("floor %s: %s errors" % (f[1], f[7]))
+    path = os.path.join(raw_dir, "load.txt")
+    if os.path.exists(path):
+        for line in open(path):
+            f = line.split()
+            if len(f) >= 4 and f[0] == "LOAD":
+                load[f[1]] = {"foreign_cpus": float(f[2]), "wall_s": float(f[3])}
+    for path in sorted(glob.glob(os.path.join(raw_dir, "np*.txt")) + glob.glob(os.path.join(raw_dir, "mem_*.txt"))):
+        for line in open(path, errors="replace"):
+            f = line.split()
+            if len(f) >= 9 and f[0] == "RESULT":
+                op, _, window = f[1].partition(".")
+                r = {"op": op, "window": window, "npes": int(f[2]), "median": float(f[3]),
+                     "min": float(f[4]), "max": float(f[5]), "unit": f[6], "niter": int(f[7]),
+                     "errors": int(f[8]), "source": os.path.basename(path)}
+                results.append(r)
+                if r["errors"]:
+                    errors.append("%s.%s np%d: %d data errors" % (op, window, r["npes"], r["errors"]))
+            elif len(f) >= 5 and f[0] == "MEM":
+                what, _, field = f[1].partition(".")
+                memory.setdefault(what, {"npes": int(f[2])})[field] = {"value": int(f[3]), "unit": f[4]}
+                if field == "errors" and int(f[3]):
+                    errors.append("%s: %s data errors" % (what, f[3]))
+            elif line.startswith("BENCH ERROR"):
+                errors.append(line.strip())
+    for r in results:
+        r["foreign_cpus"] = load.get(r["source"][:-4], {}).get("foreign_cpus")
+    return floor, results, memory, errors, load
+
+
+def enrich(floor, results):
+    rtt = floor.get("cacheline_rtt", {}).get("median")
+    for r in results:
+        op, n = r["op"], r["npes"]
+        r["label"] = LABEL.get(op, op)
+        # floor
+        r["floor"] = None
+        if r["unit"] == "us" and rtt:
+            r["floor"] = {"what": "cache-line round trip", "value": rtt, "unit": "ns",
+                          "ratio": r["median"] * 1000.0 / rtt, "text": "%.1fx RTT" % (r["median"] * 1000.0 / rtt)}
+        elif op in BW_FLOOR and BW_FLOOR[op] in floor:
+            m = floor[BW_FLOOR[op]]["median"]
+            r["floor"] = {"what": BW_FLOOR[op], "value": m, "unit": "MB/s", "ratio": r["median"] / m,
+                          "text": "%.0f%% memcpy" % (100.0 * r["median"] / m)}
+            pair = floor.get(BW_FLOOR[op].replace("memcpy", "memcpy2"))
+            if pair:
+                r["floor"]["pair_ratio"] = r["median"] / pair["median"]
+        # original (Open MPI, np2 or np4 oversubscribed)
+        r["original"] = None
+        if op in ORIGINAL and n in (2, 4):
+            o = ORIGINAL[op][0 if n == 2 else 1]
+            faster = (r["median"] / o) if r["unit"] != "us" else (o / r["median"])
+            r["original"] = {"value": o, "what": "Open MPI np%d" % n, "x_faster": faster,
+                             "text": "%.1fx faster" % faster if faster >= 1 else "%.1fx SLOWER" % (1 / faster)}
+        # target
+        r["target"] = None
+        t = target_of(op, n, r["window"])
+        if t:
+            kind, value, text = t
+            if kind == "max_us":
+                met = r["median"] <= value
+            else:
+                fl = r["floor"]["value"] if r["floor"] else None
+                met = fl is not None and r["median"] >= value * fl
+            r["target"] = {"text": text, "kind": kind, "value": value, "met": bool(met)}
+
+
+def fmt_num(x):
+    if x >= 1000:
+        return "%.0f" % x
+    if x >= 10:
+        return "%.1f" % x
+    if x >= 1:
+        return "%.2f" % x
+    return "%.3f" % x
+
+
+def table(floor, results, memory, meta):
+    out = []
+    w = out.append
+    w("rpncomm-windows benchmark  (%s; %s; %d CPUs; %d trials of ~%s ms; median of the slowest PE, [min..max] over trials)"
+      % (meta["date"], meta["cpu"], meta["ncpu"], meta["trials"], meta["ms"]))
+    load = meta.get("foreign_load_cpus") or {}
+    if load:
+        w("CPU used by other processes during each run (in CPUs): " +
+          ", ".join("%s %.2f" % (k, v["foreign_cpus"]) for k, v in load.items()))
+        busy = [k for k, v in load.items() if v["foreign_cpus"] > 0.25]
+        if busy:
+            w("WARNING: the machine was busy during %s: those timings measure the sharing of the CPUs more than "
+              "the library; rerun when it is idle." % ", ".join(busy))
+    w("")
+    w("Hardware floor (this run; ANCHORS.md machine in brackets)")
+    names = {"memcpy_8k": "memcpy 8 KiB, one process", "memcpy_1m": "memcpy 1 MiB, one process",
+             "memcpy_16m": "memcpy 16 MiB, one process", "memcpy2_8k": "memcpy 8 KiB, two processes at once",
+             "memcpy2_1m": "memcpy 1 MiB, two processes at once", "memcpy2_16m": "memcpy 16 MiB, two processes at once",
+             "cacheline_rtt": "cache-line round trip, two processes"}
+    for k in ["memcpy_8k", "memcpy_1m", "memcpy_16m", "memcpy2_8k", "memcpy2_1m", "memcpy2_16m", "cacheline_rtt"]:
+        if k not in floor:
+            continue
+        f = floor[k]
+        anch = ANCHOR_FLOOR.get(k)
+        if f["unit"] == "MB/s":
+            s = "%8.1f GB/s  [%.1f..%.1f]" % (f["median"] / 1e3, f["min"] / 1e3, f["max"] / 1e3)
+            a = "  (%g GB/s)" % (anch / 1e3) if anch else ""
+        else:
+            s = "%8.1f ns    [%.1f..%.1f]" % (f["median"], f["min"], f["max"])
+            a = "  (%g ns)" % anch if anch else ""
+        w("  %-40s %s%s" % (names[k], s, a))
+    w("")
+    hdr = "%-34s %3s %-8s %9s  %-19s %-5s %-15s %-22s %-16s %s" % (
+        "operation", "PEs", "window", "median", "[min..max]", "unit", "vs floor", "vs original (Open MPI)", "target", "")
+    w(hdr)
+    w("-" * len(hdr))
+    key = lambda r: (r["npes"], ORDER.index(r["op"]) if r["op"] in ORDER else 99, r["window"] != "user")
+    last_n = None
+    for r in sorted(results, key=key):
+        if last_n is not None and r["npes"] != last_n:
+            w("")
+        last_n = r["npes"]
+        rng = "[%s..%s]" % (fmt_num(r["min"]), fmt_num(r["max"]))
+        fl = r["floor"]["text"] if r["floor"] else ""
+        orig = ("%s (%s)" % (r["original"]["text"], fmt_num(r["original"]["value"]))) if r["original"] else ""
+        if r["target"]:
+            tg, met = r["target"]["text"], ("met" if r["target"]["met"] else "MISSED")
+        else:
+            tg, met = "", ""
+        err = "  DATA ERRORS: %d" % r["errors"] if r["errors"] else ""
+        w("%-34s %3d %-8s %9s  %-19s %-5s %-15s %-22s %-16s %s%s" % (
+            r["label"], r["npes"], r["window"], fmt_num(r["median"]), rng, r["unit"], fl, orig, tg, met, err))
+    # scaling
+    sc = {}
+    for r in results:
+        if r["window"] == "user" and r["op"] in ("fence_empty", "req_fresh", "req_kept"):
+            sc.setdefault(r["op"], {})[r["npes"]] = r
+    if sc:
+        npes_list = sorted({n for d in sc.values() for n in d})
+        w("")
+        w("Scaling (user-array windows, us; PEs > 2 are oversubscribed on %d CPUs)" % meta["ncpu"])
+        w("  %-34s" % "operation" + "".join("%10s" % ("np%d" % n) for n in npes_list))
+        for op in ("fence_empty", "req_fresh", "req_kept"):
+            if op in sc:
+                w("  %-34s" % LABEL[op] + "".join(
+                    "%10s" % (fmt_num(sc[op][n]["median"]) if n in sc[op] else "-") for n in npes_list))
+    # memory
+    if memory:
+        w("")
+        w("Memory (job of %s windows of 1 MiB per PE; RSS counts the pages of a caller's array remapped onto its "
+          "region twice, PSS once)" % next(iter(memory.values())).get("windows", {}).get("value", "?"))
+        for what, m in sorted(memory.items()):
+            g = lambda f: m.get(f, {}).get("value")
+            w("  %-20s np%d: shared segment %s per window for %s of data (overhead %s = %s per window per PE);"
+              % (what[4:] + " windows", m["npes"], human(g("shm_per_window")), human(g("data_per_window")),
+                 human(g("overhead_per_window")), human((g("overhead_per_window") or 0) // max(1, m["npes"]))))
+            w("  %-20s       peak RSS per PE %s, PSS after %s (RSS before the windows %s; data of its own windows %s;"
+              % ("", human(1024 * (g("peak_rss") or 0)), human(1024 * (g("pss_after") or 0)),
+                 human(1024 * (g("hwm_before") or 0)),
+                 human((g("data_per_window") or 0) // max(1, m["npes"]) * (g("windows") or 0))))
+            w("  %-20s       %s mappings of window regions)" % ("", g("shm_mappings")))
+    # targets summary
+    tg = [r for r in results if r["target"]]
+    met = [r for r in tg if r["target"]["met"]]
+    w("")
+    w("Targets: %d met, %d missed" % (len(met), len(tg) - len(met)))
+    for r in sorted(tg, key=key):
+        if not r["target"]["met"]:
+            w("  MISSED: np%d %-8s %-34s %s %s (target %s)" % (r["npes"], r["window"], r["label"],
+                                                           fmt_num(r["median"]), r["unit"], r["target"]["text"]))
+    return "\n".join(out)
+
+
+def human(b):
+    if b is None:
+        return "?"
+    for unit, f in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if abs(b) >= f:
+            return "%.1f %s" % (b / f, unit)
+    return "%d B" % b
+
+
+def meta_info(raw_dir):
+    cpu = platform.processor() or "?"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    commit = "?"
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                timeout=10).stdout.strip() or "?"
+    except Exception:
+        pass
+    trials, ms = os.environ.get("BENCH_TRIALS", "11"), os.environ.get("BENCH_MS", "10")
+    return {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "cpu": cpu, "ncpu": os.cpu_count() or 0,
+            "trials": int(trials), "ms": ms, "git_commit": commit, "host": platform.node(),
+            "definitions": "median over trials of the slowest PE's time (all PEs work at once, each on its "
+                           "right neighbour); latency/epoch/request windows: 1024 integers; bandwidth "
+                           "windows: 16 MiB; MB = 1e6 bytes; see bench/rpncomm_bench.F90"}
+
+
+def main():
+    raw_dir, out_dir = sys.argv[1], sys.argv[2]
+    floor, results, memory, errors, load = parse(raw_dir)
+    enrich(floor, results)
+    meta = meta_info(raw_dir)
+    meta["foreign_load_cpus"] = load
+    text = table(floor, results, memory, meta)
+    print(text)
+    tg = [r for r in results if r["target"]]
+    doc = {"meta": meta, "floor": floor, "anchors": {"original_openmpi_np2_np4": ORIGINAL, "floor": ANCHOR_FLOOR},
+           "results": results, "memory": memory, "errors": errors,
+           "targets": {"met": sum(r["target"]["met"] for r in tg), "missed": sum(not r["target"]["met"] for r in tg)}}
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "results.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+    with open(os.path.join(out_dir, "results.csv"), "w", newline="") as f:
+        c = csv.writer(f)
+        c.writerow(["kind", "operation", "npes", "window", "median", "min", "max", "unit", "niter", "errors",
+                    "floor_ratio", "original_openmpi", "x_faster_than_original", "target", "target_met"])
+        for k, v in floor.items():
+            c.writerow(["floor", k, 2 if k == "cacheline_rtt" or k.startswith("memcpy2") else 1, "",
+                        v["median"], v["min"], v["max"], v["unit"], v["iterations"], v["errors"], "", "", "", "", ""])
+        for r in results:
+            c.writerow(["result", r["op"], r["npes"], r["window"], r["median"], r["min"], r["max"], r["unit"],
+                        r["niter"], r["errors"], "%.4g" % r["floor"]["ratio"] if r["floor"] else "",
+                        r["original"]["value"] if r["original"] else "",
+                        "%.4g" % r["original"]["x_faster"] if r["original"] else "",
+                        r["target"]["text"] if r["target"] else "",
+                        ("met" if r["target"]["met"] else "missed") if r["target"] else ""])
+        for what, m in memory.items():
+            for field, v in m.items():
+                if field != "npes":
+                    c.writerow(["memory", what + "." + field, m["npes"], what[4:], v["value"], "", "", v["unit"],
+                                "", "", "", "", "", "", ""])
+    with open(os.path.join(out_dir, "table.txt"), "w") as f:
+        f.write(text + "\n")
+    if errors:
+        print("\nBENCH DATA ERRORS:", file=sys.stderr)
+        for e in errors:
+            print("  " + e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# bench/run.sh -- build and run the rpncomm-windows benchmark, write the results and the plot.
+#
+#   bench/run.sh            (from anywhere; `make bench` runs it after building the library)
+#
+# Uses the installed build tree: build/lib/librpncomm_windows.a, build/include (Fortran modules),
+# build/bin/rpnrun (runs `make all` first when one is missing). Writes into build/bench/:
+#   rpncomm_bench, floor           the two programs
+#   raw/*.txt                      their raw output (one file per run)
+#   results.json, results.csv      every figure with its ratio to the floor, to the original, target met
+#   table.txt                      the table printed on the terminal
+#   bench.png                      latency per operation, bandwidth per size, cost against PEs
+# Runs: the floor (memcpy, cache-line round trip); the full benchmark on 2 and 4 PEs; the scaling
+# subset (fence empty epoch, request/reply rounds) on 1, 8 and 16 PEs; memory with 100 windows of
+# 1 MiB (internal, user arrays allocated one by one, user arrays packed in one array) on 2 PEs.
+# Environment: BENCH_TRIALS (11), BENCH_MS (trial length in ms, 10), BENCH_TIMEOUT (per run, 120 s),
+#              BENCH_SCALE_PES ("1 8 16"), FC (gfortran), CC (gcc), PYTHON (python3).
+# Exit status: 0 when every run ended normally and every moved datum was verified (missed timing
+# targets do not fail: timings on a shared machine are noise-prone); 1 otherwise.
+set -u
+
+cd "$(dirname "$0")/.." || exit 2
+ROOT=$(pwd)
+BUILD="$ROOT/build"
+OUT="$BUILD/bench"
+RAW="$OUT/raw"
+LIB="$BUILD/lib/librpncomm_windows.a"
+INC="$BUILD/include"
+RPNRUN="$BUILD/bin/rpnrun"
+FC=${FC:-gfortran}
+CC=${CC:-gcc}
+PYTHON=${PYTHON:-python3}
+NATIVE_LIBS=${NATIVE_LIBS:--lgcc_s -lutil -lrt -lpthread -lm -ldl -lc}
+TRIALS=${BENCH_TRIALS:-11}
+MS=${BENCH_MS:-10}
+TIMEOUT=${BENCH_TIMEOUT:-120}
+SCALE_PES=${BENCH_SCALE_PES:-1 8 16}
+export BENCH_TRIALS=$TRIALS BENCH_MS=$MS
+
+failures=0
+fail() { echo "bench: FAILED: $*" >&2; failures=$((failures + 1)); }
+
+# ------------------------------------------------------------------------------------ build
+if [[ ! -f "$LIB" || ! -x "$RPNRUN" || ! -f "$INC/rpn_comm_windows.mod" ]]; then
+    echo "bench: library build tree incomplete, running make all"
+    ${MAKE:-make} -C "$ROOT" all || { echo "bench: make all failed" >&2; exit 1; }
+fi
+mkdir -p "$RAW"
+rm -f "$RAW"/*.txt "$OUT/results.json" "$OUT/results.csv" "$OUT/table.txt" "$OUT/bench.png"
+read -r -a native_libs <<< "$NATIVE_LIBS"
+
+echo "bench: compiling bench/floor.c and bench/rpncomm_bench.F90"
+"$CC" -O2 -Wall -o "$OUT/floor" bench/floor.c || { echo "bench: cannot compile floor.c" >&2; exit 1; }
+# the Rust staticlib carries LLVM bitcode the system linker plugin cannot read: harmless noise, dropped
+"$FC" -O2 -Wall -I"$INC" bench/rpncomm_bench.F90 -o "$OUT/rpncomm_bench" "$LIB" "${native_libs[@]}" \
+    2> "$OUT/compile.log"
+rc=$?
+grep -v 'bfd plugin: LLVM gold plugin' "$OUT/compile.log" >&2
+if (( rc != 0 )); then
+    echo "bench: cannot compile rpncomm_bench.F90" >&2
+    exit 1
+fi
+
+# ----------------------------------------------------------------------------------- run
+# CPU time used by other processes while we measure (the machine may be shared): busy ticks of
+# /proc/stat minus the ticks of our own waited-for children (fields cutime+cstime of /proc/$$/stat,
+# which include the PEs reaped by rpnrun), in CPUs, over the wall time of a job.
+cpu_busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+our_ticks() { awk '{ print $16 + $17 }' "/proc/$$/stat"; }
+load_start() { L_T0=${EPOCHREALTIME/,/.}; L_B0=$(cpu_busy); L_O0=$(our_ticks); }
+# prints the foreign load in CPUs since load_start, for a job that ran in this shell's child
+load_end() {
+    local t1 b1 o1 hz
+    t1=${EPOCHREALTIME/,/.}; b1=$(cpu_busy); o1=$(our_ticks); hz=$(getconf CLK_TCK)
+    awk -v t0="$L_T0" -v t1="$t1" -v b0="$L_B0" -v b1="$b1" -v o0="$L_O0" -v o1="$o1" -v hz="$hz" \
+        'BEGIN { w = t1 - t0; if (w <= 0) w = 1e-3; x = ((b1 - b0) - (o1 - o0)) / hz / w; if (x < 0) x = 0;
+                 printf "%.2f %.2f\n", x, w }'
+}
+
+# run_job NAME NPES ARGS...: rpnrun -n NPES rpncomm_bench ARGS > raw/NAME.txt; checks the status,
+# BENCH ERROR lines and that the job left nothing in /dev/shm (segments are named rpncomm-<rpnrun pid>-*).
+run_job() {
+    local name=$1 n=$2 pid rc left load wall
+    shift 2
+    load_start
+    "$RPNRUN" -n "$n" --timeout "$TIMEOUT" -- "$OUT/rpncomm_bench" "$@" trials="$TRIALS" ms="$MS" \
+        > "$RAW/$name.txt" 2> "$RAW/$name.err" &
+    pid=$!
+    wait "$pid"
+    rc=$?
+    read -r load wall < <(load_end)
+    echo "LOAD $name $load $wall" >> "$RAW/load.txt"
+    printf 'bench: %-15s %2d PEs  %-16s %6.1f s  status %d  other processes used %s CPUs meanwhile\n' \
+        "$name" "$n" "$*" "$wall" "$rc" "$load"
+    if (( rc != 0 )); then
+        fail "$name: exit status $rc; last lines of its stderr:"
+        tail -n 15 "$RAW/$name.err" >&2
+    fi
+    if grep -q 'BENCH ERROR' "$RAW/$name.txt" "$RAW/$name.err"; then
+        fail "$name: data verification errors:"
+        grep -h 'BENCH ERROR' "$RAW/$name.txt" "$RAW/$name.err" | head -n 20 >&2
+    fi
+    left=$(compgen -G "/dev/shm/rpncomm-$pid-*")
+    if [[ -n "$left" ]]; then
+        fail "$name: the job left shared-memory files behind (removed): $left"
+        rm -f /dev/shm/rpncomm-"$pid"-*
+    fi
+}
+
+echo "bench: floor (memcpy, cache-line round trip)"
+load_start
+if ! "$OUT/floor" "$TRIALS" "$MS" > "$RAW/floor.txt"; then
+    fail "floor: verification errors or crash"
+fi
+read -r load wall < <(load_end)
+echo "LOAD floor $load $wall" >> "$RAW/load.txt"
+echo "bench: floor done in $wall s, other processes used $load CPUs meanwhile"
+
+run_job np2 2 lat bw req
+run_job np4 4 lat bw req
+for n in $SCALE_PES; do
+    run_job "np$n" "$n" scale
+done
+run_job mem_internal 2 mem_internal
+run_job mem_user 2 mem_user
+run_job mem_user_packed 2 mem_user_packed
+
+# ------------------------------------------------------------------------------ results
+echo
+if ! "$PYTHON" bench/report.py "$RAW" "$OUT"; then
+    fail "report: data errors in the results"
+fi
+echo
+if ! "$PYTHON" -c 'import matplotlib' 2>/dev/null; then
+    echo "bench: matplotlib missing, installing it with pip (for the plot)"
+    "$PYTHON" -m pip install --quiet matplotlib >/dev/null 2>&1 || true
+fi
+if "$PYTHON" bench/plot.py "$OUT/results.json" "$OUT/bench.png"; then
+    echo "bench: plot in $OUT/bench.png"
+else
+    echo "bench: no plot (python3 with matplotlib needed: pip install matplotlib)" >&2
+fi
+echo "bench: results in $OUT/results.json, $OUT/results.csv, $OUT/table.txt"
+
+if (( failures > 0 )); then
+    echo "bench: $failures failure(s): see above" >&2
+    exit 1
+fi
+exit 0
