@@ -68,7 +68,7 @@ pub fn wait_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> 
     while !done(signal.value.load(Ordering::Acquire)) {
         std::hint::spin_loop();
         spins = spins.wrapping_add(1);
-        if spins % 64 == 0 && start.elapsed() >= ctx.spin {
+        if spins.is_multiple_of(64) && start.elapsed() >= ctx.spin {
             return sleep_until(signal, ctx, done);
         }
     }
