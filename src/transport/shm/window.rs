@@ -249,6 +249,15 @@ impl ShmWindow {
         Ok(())
     }
 
+    /// Waits until `pe` (another PE) has closed `epoch`.
+    fn wait_closed(&self, pe: usize, epoch: u32) -> Result<()> {
+        if pe == self.rank() {
+            return Ok(());
+        }
+        let closed = &self.control(pe).owner.closed;
+        self.coll.with_wait(Some(pe), |ctx| wait_epoch(closed, epoch, ctx))
+    }
+
     fn with_lock<T>(&self, target: usize, exclusive: bool, f: impl FnOnce() -> T) -> Result<T> {
         let lock = &self.control(target).lock.lock;
         self.coll.with_wait(Some(target), |ctx| if exclusive { lock_exclusive(lock, ctx) } else { lock_shared(lock, ctx) })?;
@@ -303,17 +312,9 @@ impl TransportWindow for ShmWindow {
     fn close(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {
         let me = self.rank();
         self.control(me).owner.closed.store(epoch);
-        let all: Vec<usize>;
-        let awaited: &[usize] = match (mode, group) {
-            (Mode::Group, Some(g)) => &g.from,
-            _ => {
-                all = (0..self.sizes.len()).collect();
-                &all
-            }
-        };
-        for &pe in awaited.iter().filter(|&&pe| pe != me) {
-            let closed = &self.control(pe).owner.closed;
-            self.coll.with_wait(Some(pe), |ctx| wait_epoch(closed, epoch, ctx))?;
+        match (mode, group) {
+            (Mode::Group, Some(g)) => g.from.iter().try_for_each(|&pe| self.wait_closed(pe, epoch))?,
+            _ => (0..self.sizes.len()).try_for_each(|pe| self.wait_closed(pe, epoch))?,
         }
         if let LocalMemory::Staged(user) = self.local {
             // SAFETY: as in `open`, in the other direction; every PE that could write our part
