@@ -1,18 +1,12 @@
 //! PE 1 aborts in the middle of an exposure epoch while the others wait in close:
 //! the launcher must end the job, non-zero, and name PE 1. Run with at least 2 PEs.
 
-use std::ptr::null_mut;
+mod common;
 
-use rpncomm_windows::core::Handle;
 use rpncomm_windows::ffi::*;
 
 fn main() {
-    let (mut me, mut npes) = (0, 0);
-    rpncomm_init(&mut me, &mut npes);
-    let (mut int, mut grid, mut win) = (Handle::NULL, Handle::NULL, Handle::NULL);
-    rpncomm_datyp("MPI_INTEGER".as_ptr() as *const _, 11, &mut int);
-    rpncomm_comm("GRID".as_ptr() as *const _, 4, &mut grid);
-    rpncomm_win_create(&mut win, &int, 16, &grid, null_mut());
+    let (me, _, win) = common::start_with_window(16);
     rpncomm_win_open(&win, 1);
     if me == 1 {
         std::process::abort();
