@@ -153,6 +153,38 @@ def enrich(floor, results):
             r["target"] = {"text": text, "kind": kind, "value": value, "met": bool(met)}
 
 
+# Window-size independence: a one-element operation on a 16 MiB window ("big") may cost at most this
+# much more than on a 4 KiB one (two separate measurements on a shared machine differ by 10-20%).
+SIZE_NOISE = 1.5
+
+
+def checks_of(results):
+    """The targets that compare measurements with each other: cost against window size (np2,
+    'big' vs 'internal' window) and fence cost against PEs (no faster than linear from np4 on,
+    where every count is oversubscribed)."""
+    by = {(r["op"], r["window"], r["npes"]): r for r in results}
+    checks = []
+    for op in ("passive_put", "passive_acc", "fence_empty", "fence_put", "group_put"):
+        big, small = by.get((op, "big", 2)), by.get((op, "internal", 2))
+        if big and small:
+            ratio = big["median"] / small["median"]
+            checks.append({"what": "%s: 16 MiB window vs 4 KiB window (np2)" % LABEL[op],
+                           "value": "%s vs %s us = %.2fx" % (fmt_num(big["median"]), fmt_num(small["median"]), ratio),
+                           "criterion": "<= %gx (size-independent within noise)" % SIZE_NOISE,
+                           "met": ratio <= SIZE_NOISE})
+    base = by.get(("fence_empty", "user", 4))
+    for n in (8, 16):
+        r = by.get(("fence_empty", "user", n))
+        if base and r:
+            growth = r["median"] / base["median"]
+            checks.append({"what": "fence, empty epoch: np%d vs np4 (oversubscribed)" % n,
+                           "value": "%s vs %s us = %.2fx for %dx the PEs" % (fmt_num(r["median"]), fmt_num(base["median"]),
+                                                                           growth, n // 4),
+                           "criterion": "<= %dx (no faster than linear)" % (n // 4),
+                           "met": growth <= n // 4})
+    return checks
+
+
 def fmt_num(x):
     if x >= 1000:
         return "%.0f" % x
@@ -244,11 +276,21 @@ def table(floor, results, memory, meta):
                  human(1024 * (g("hwm_before") or 0)),
                  human((g("data_per_window") or 0) // max(1, m["npes"]) * (g("windows") or 0))))
             w("  %-20s       %s mappings of window regions)" % ("", g("shm_mappings")))
+    checks = checks_of(results)
+    if checks:
+        w("")
+        w("Window size and PE scaling")
+        for c in checks:
+            w("  %-58s %-36s %-40s %s" % (c["what"], c["value"], c["criterion"], "met" if c["met"] else "MISSED"))
     # targets summary
     tg = [r for r in results if r["target"]]
     met = [r for r in tg if r["target"]["met"]]
     w("")
-    w("Targets: %d met, %d missed" % (len(met), len(tg) - len(met)))
+    nmet = len(met) + sum(c["met"] for c in checks)
+    w("Targets: %d met, %d missed" % (nmet, len(tg) + len(checks) - nmet))
+    for c in checks:
+        if not c["met"]:
+            w("  MISSED: %s: %s (target %s)" % (c["what"], c["value"], c["criterion"]))
     for r in sorted(tg, key=key):
         if not r["target"]["met"]:
             w("  MISSED: np%d %-8s %-34s %s %s (target %s)" % (r["npes"], r["window"], r["label"],
@@ -297,9 +339,12 @@ def main():
     text = table(floor, results, memory, meta)
     print(text)
     tg = [r for r in results if r["target"]]
+    checks = checks_of(results)
     doc = {"meta": meta, "floor": floor, "anchors": {"original_openmpi_np2_np4": ORIGINAL, "floor": ANCHOR_FLOOR},
            "results": results, "memory": memory, "errors": errors,
-           "targets": {"met": sum(r["target"]["met"] for r in tg), "missed": sum(not r["target"]["met"] for r in tg)}}
+           "checks": checks,
+           "targets": {"met": sum(r["target"]["met"] for r in tg) + sum(c["met"] for c in checks),
+                       "missed": sum(not r["target"]["met"] for r in tg) + sum(not c["met"] for c in checks)}}
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "results.json"), "w") as f:
         json.dump(doc, f, indent=1)

@@ -10,7 +10,8 @@
 #   results.json, results.csv      every figure with its ratio to the floor, to the original, target met
 #   table.txt                      the table printed on the terminal
 #   bench.png                      latency per operation, bandwidth per size, cost against PEs
-# Runs: the floor (memcpy, cache-line round trip); the full benchmark on 2 and 4 PEs; the scaling
+# Runs: the floor (memcpy, cache-line round trip); the full benchmark on 2 and 4 PEs (on 2 PEs also
+# the one-element operations on a 16 MiB window, to show no cost depends on the window's size); the scaling
 # subset (fence empty epoch, request/reply rounds) on 1, 8 and 16 PEs; memory with 100 windows of
 # 1 MiB (internal, user arrays allocated one by one, user arrays packed in one array) on 2 PEs.
 # Environment: BENCH_TRIALS (11), BENCH_MS (trial length in ms, 10), BENCH_TIMEOUT (per run, 120 s),
@@ -116,7 +117,7 @@ read -r load wall < <(load_end)
 echo "LOAD floor $load $wall" >> "$RAW/load.txt"
 echo "bench: floor done in $wall s, other processes used $load CPUs meanwhile"
 
-run_job np2 2 lat bw req
+run_job np2 2 lat bw req size
 run_job np4 4 lat bw req
 for n in $SCALE_PES; do
     run_job "np$n" "$n" scale
