@@ -11,6 +11,7 @@
 //! - `lock`: inside a passive put, while it holds PE 0's lock (its source buffer runs into
 //!   an unreadable page: the fault is turned into SIGKILL by a handler);
 //! - `slot`: after its posts took slots in every PE's mailbox, with the window open.
+//!
 //! FAULT_SURVIVORS_IGNORE_TERM=1: the other PEs ignore SIGTERM, so that they must notice the
 //! death by themselves (a refused call: they print it and exit with status 5).
 //! FAULT_ITERATIONS (default 1000000): the job ends by itself after that many iterations.

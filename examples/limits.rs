@@ -88,7 +88,7 @@ fn main() {
             let mut small = Win::new("MPI_INTEGER", 16);
             use_window(&small, me, npes, 16, 7, &mut r);
             must(small.free(), "free");
-            format!("{npes} PEs, {} MiB requested with {} MiB free: refused on every PE", 8 * per_pe as u64 * npes as u64 >> 20, free >> 20)
+            format!("{npes} PEs, {} MiB requested with {} MiB free: refused on every PE", (8 * per_pe as u64 * npes as u64) >> 20, free >> 20)
         }
         "largest" => {
             let free = free_shm_bytes();
@@ -101,7 +101,7 @@ fn main() {
             if rc == 0 {
                 huge.free();
             }
-            format!("{npes} PEs, largest window {} MiB in total ({} MiB free), every element written", 4 * per_pe as u64 * npes as u64 >> 20, free >> 20)
+            format!("{npes} PEs, largest window {} MiB in total ({} MiB free), every element written", (4 * per_pe as u64 * npes as u64) >> 20, free >> 20)
         }
         "many" => {
             let count = if count == 0 { 1000 } else { count };

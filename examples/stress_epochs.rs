@@ -38,7 +38,7 @@ fn main() {
         }
         let mut got = [0i32; 3];
         must(win.get_l(&mut got, 0), "get_l");
-        let to_pe0 = epoch - (epoch + 2) / 3; // epochs so far not in group mode (k % 3 != 1)
+        let to_pe0 = epoch - epoch.div_ceil(3); // epochs so far not in group mode (k % 3 != 1)
         let want = [epoch as i32, epoch as i32, if me == 0 { (npes * to_pe0) as i32 } else { 0 }];
         if got != want {
             if errors < 10 {

@@ -171,11 +171,14 @@ fn generate(rng: &mut Rng, sizes: &[usize], max_ops: usize) -> Epoch {
     Epoch { mode, to, ops }
 }
 
+/// Per target PE: (client, its latest record, None once cleared) in the model's mailbox.
+type Mailbox = Vec<(usize, Option<[i32; 5]>)>;
+
 /// What PE `me` must observe while running its calls: the values of its gets and fetches.
 type Expected = Vec<Option<Vec<i32>>>;
 
 /// Applies every PE's calls to the model; returns what `me` must observe.
-fn run_model(model: &mut [Vec<i32>], mail: &mut [Vec<(usize, Option<[i32; 5]>)>], e: &Epoch, me: usize) -> Expected {
+fn run_model(model: &mut [Vec<i32>], mail: &mut [Mailbox], e: &Epoch, me: usize) -> Expected {
     let mut expected = Vec::new();
     for (p, ops) in e.ops.iter().enumerate() {
         for op in ops {
@@ -225,7 +228,7 @@ fn main() {
     let ops: Vec<_> = OPERATORS.iter().map(|n| operator(n)).collect();
 
     let mut model: Vec<Vec<i32>> = sizes.iter().map(|&n| vec![0; n]).collect();
-    let mut mail: Vec<Vec<(usize, Option<[i32; 5]>)>> = vec![Vec::new(); npes];
+    let mut mail: Vec<Mailbox> = vec![Vec::new(); npes];
     // The window's initial contents are not specified: set them.
     let init_vals: Vec<Vec<i32>> = sizes.iter().map(|&n| (0..n).map(|_| rng.next_u64() as i32).collect()).collect();
     must(win.put_l(&init_vals[me], 0), "put_l");
