@@ -5,7 +5,8 @@
 //! The test driver kills a random PE with SIGKILL at a random time.
 //!
 //! Deterministic deaths, for the cases a random kill hits too rarely:
-//! FAULT_DIE=<rank>:<point> makes PE <rank> die with SIGKILL at iteration 3 at <point>:
+//! FAULT_DIE=<rank>:<point>[:<iteration>] makes PE <rank> die with SIGKILL at that iteration
+//! (default 3) at <point>:
 //! - `put`: in a fence epoch, after its puts, before close;
 //! - `barrier`: instead of entering a barrier the others are in;
 //! - `lock`: inside a passive put, while it holds PE 0's lock (its source buffer runs into
@@ -59,10 +60,14 @@ fn main() {
     let (me, npes) = init();
     let iterations: usize = knob("FAULT_ITERATIONS", 1_000_000);
     let die_at = std::env::var("FAULT_DIE").ok().and_then(|v| {
-        let (rank, point) = v.split_once(':')?;
-        Some((rank.parse::<usize>().ok()?, point.to_string()))
+        let mut parts = v.split(':');
+        let rank = parts.next()?.parse::<usize>().ok()?;
+        let point = parts.next()?.to_string();
+        let iteration = parts.next().map_or(Some(3), |i| i.parse::<usize>().ok())?;
+        Some((rank, point, iteration))
     });
-    let my_death = die_at.as_ref().filter(|(r, _)| *r == me).map(|(_, p)| p.as_str());
+    let my_death = die_at.as_ref().filter(|(r, _, _)| *r == me).map(|(_, p, _)| p.as_str());
+    let death_iteration = die_at.as_ref().map_or(0, |d| d.2);
     if my_death.is_none() && std::env::var("FAULT_SURVIVORS_IGNORE_TERM").is_ok_and(|v| v == "1") {
         // SAFETY: sets the disposition of SIGTERM to ignored.
         unsafe { libc::signal(libc::SIGTERM, libc::SIG_IGN) };
@@ -83,7 +88,7 @@ fn main() {
         println!("fault_busy: {npes} PEs running");
     }
     for it in 0..iterations {
-        let dies_here = |point: &str| it == 3 && my_death == Some(point);
+        let dies_here = |point: &str| it == death_iteration && my_death == Some(point);
         // fence epoch: puts and accumulates everywhere
         check(win.open(true), "open", me);
         for t in 0..npes {
