@@ -494,14 +494,15 @@ fn job_segment_is_private_unguessable_and_closed_to_others() {
 
 #[test]
 fn forged_or_corrupted_job_segments_are_refused() {
-    use rpncomm_windows::transport::shm::job::JobSegment;
+    use rpncomm_windows::transport::shm::job::{JOB_VERSION, JobSegment};
     let _s = serial();
     let probe = example("isolation_probe");
     let stem = format!("rpncomm-{}-forged", std::process::id());
     // (what, byte offset in the header, bytes written there)
+    let other_version = (JOB_VERSION + 1).to_le_bytes();
     let corruptions: [(&str, usize, &[u8]); 7] = [
         ("magic", 0, b"NOTRPNC!"),
-        ("version", 8, &[2, 0, 0, 0]),
+        ("version", 8, &other_version),
         ("number of PEs", 12, &[3, 0, 0, 0]),
         ("header size", 16, &[0xff, 0xff, 0, 0]),
         ("PE block size", 20, &[64, 0, 0, 0]),
