@@ -569,3 +569,31 @@ fn nonsense_in_shared_metadata_makes_calls_fail_not_write_outside() {
     let refusals = job.stderr().lines().filter(|l| l.starts_with("RPN_COMM_i_win_post:")).count();
     assert_eq!(refusals, 2 * 5, "{}", job.stderr());
 }
+
+// ------------------------------------------------------------------------------------- hangs
+
+#[test]
+fn pe_missing_from_a_collective_is_diagnosed_and_the_job_ended() {
+    let _s = serial();
+    // (case of examples/hang_cases.rs, routine PE 1 waits in, what it must say)
+    let cases = [
+        ("passive-close", "RPN_COMM_i_win_close", "for PE 0 to close epoch 1 of window 1 in passive mode"),
+        ("group-close", "RPN_COMM_i_win_close", "for PE 0 to close epoch 1 of window 1 in active (group) mode"),
+        ("free", "RPN_COMM_i_win_free", "for PE 0 to reach the same collective call"),
+        ("create", "RPN_COMM_i_win_create", "for PE 0 to reach the same collective call"),
+        ("secondary", "RPN_COMM_i_win_create_secondary", "for PE 0 to reach the same collective call"),
+        ("allreduce", "RPN_COMM_allreduce", "for PE 0 to reach the same collective call"),
+    ];
+    for (case, routine, says) in cases {
+        let mut cmd = Command::new(rpnrun());
+        cmd.args(["-n", "3", "--timeout", "1.2", "--hang-report", "0.3", "--"]).arg(example("hang_cases")).arg(case);
+        let job = finish(spawn(&mut cmd), Duration::from_secs(30), case);
+        let stderr = job.stderr();
+        assert_eq!(job.out.status.code(), Some(124), "{case}: {stderr}");
+        let report = format!("{routine}: PE 1: still waiting after ");
+        assert!(stderr.lines().any(|l| l.starts_with(&report) && l.contains(says)), "{case}: no report '{report}... {says}' in:\n{stderr}");
+        assert!(!stderr.contains(&format!("{routine}: PE 0:")), "{case}: PE 0 does not wait:\n{stderr}");
+        assert_eq!(leftovers(job.pid), Vec::<String>::new(), "{case}: files left in /dev/shm");
+        println!("hang '{case}': diagnosed ({routine}, {says}), job ended by --timeout");
+    }
+}
