@@ -559,6 +559,29 @@ fn forged_or_corrupted_job_segments_are_refused() {
     println!("forged segments: {refused} forged or corrupted cases refused with one line, the valid one accepted");
 }
 
+/// KNOWN DEFECT (reproducer for src/transport/shm/job.rs, not fixed here): a process of the
+/// same user that knows the segment name and the job size attaches as a rank that is already
+/// running (the rank's slot is not claimed atomically), and could then take part in the
+/// job's collectives. Run: `cargo test --release --test stress -- --ignored`.
+/// Suggested fix: claim the rank in `attach` with a compare-and-swap of its PeBlock state
+/// NotStarted -> Running (refuse "rank N is already taken"), and let the launcher check
+/// that the pid recorded there is its child.
+#[test]
+#[ignore = "known defect, see the comment: a second process can attach as a running rank"]
+fn a_rank_already_running_cannot_be_taken_by_another_process() {
+    let _s = serial();
+    let mut cmd = Command::new(rpnrun());
+    cmd.args(["-n", "2"]).arg(example("isolation_probe")).arg("hold");
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.as_mut().unwrap()).read_line(&mut line).unwrap();
+    let name = leftovers(child.id()).pop().expect("job segment");
+    let (code, stderr) = attach(&example("isolation_probe"), &name, "1", "2", false);
+    drop(child.stdin.take());
+    let _ = finish(child, Duration::from_secs(30), "isolation_probe hold");
+    assert_eq!(code, Some(4), "a second process attached as the running rank 1: {stderr}");
+}
+
 #[test]
 fn nonsense_in_shared_metadata_makes_calls_fail_not_write_outside() {
     let _s = serial();
