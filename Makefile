@@ -4,6 +4,7 @@
 #   make install PREFIX=d  install into d/{lib,include,bin,lib/pkgconfig}
 #   make demo              build and run the request/reply demo on 4 PEs
 #   make check             run every test; last line "N passed, N failed"
+#   make stress            the reliability tests at full size (tests/stress/stress.mk)
 #   make clean
 #
 # `deps` installs gfortran and pkg-config when they are missing (as root, with apt-get) or says what
@@ -56,7 +57,7 @@ FORTRAN_OBJS  := $(patsubst fortran/%.F90,$(OBJDIR)/%.o,$(FORTRAN_SRCS))
 INSTALLED_INC := $(addprefix $(INCDIR)/,$(notdir $(FORTRAN_INCS) $(RUST_HDR)))
 MODS_STAMP    := $(OBJDIR)/.mods
 
-.PHONY: all deps cargo-build install demo check clean
+.PHONY: all deps cargo-build install demo check stress clean
 
 all: deps $(LIB) $(RPNRUN) $(INSTALLED_INC) $(MODS_STAMP) $(PCFILE)
 
@@ -161,3 +162,6 @@ clean:
 
 # `make bench`: the performance benchmark (bench/).
 include bench/bench.mk
+
+# `make stress`: stress, faults, resource limits and isolation at full size.
+include tests/stress/stress.mk
