@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use crate::core::{ElementType, Handle, HandleKind, HandleTable, Operator, PostPlan, PostRequest, WindowState};
 use crate::core::datatype::normalize_name;
+use crate::diagnostics;
 use crate::error::{Error, Result};
 use crate::transport::shm::ShmTransport;
 use crate::transport::{Fetch, Transport, TransportWindow};
@@ -192,7 +193,13 @@ impl Runtime {
         self.windows.get_mut(h)
     }
 
+    /// Names the window `h` in the reports of long waits of the calling thread.
+    fn about_window(&self, h: &Handle) -> Option<diagnostics::SubjectGuard> {
+        self.windows.get(h).ok().map(|w| diagnostics::about(w.memory.label()))
+    }
+
     pub fn win_create_secondary(&mut self, h: &Handle, slots: i32) -> Result<()> {
+        let _subject = self.about_window(h);
         let checked = self.windows.get(h).and_then(|w| w.state.check_secondary(slots));
         let records = checked.as_ref().map_or(0, |&(r, _)| r as u32);
         let rows = self.agree(&checked.as_ref().map(|_| ()).map_err(Clone::clone), &[records])?;
@@ -205,6 +212,7 @@ impl Runtime {
     }
 
     pub fn win_free(&mut self, h: &Handle) -> Result<()> {
+        let _subject = self.about_window(h);
         let checked = self.windows.get(h).and_then(|w| {
             if w.state.is_open() { Err(Error::Exposed { op: "RPN_COMM_i_win_free" }) } else { Ok(()) }
         });

@@ -397,9 +397,10 @@ fn window_larger_than_dev_shm_fails_at_create_on_every_pe() {
         let (stdout, stderr) = (job.stdout(), job.stderr());
         print!("{stdout}");
         assert!(job.out.status.success(), "{stdout}\n{stderr}");
-        // One clear line per PE, naming the cause.
+        // One clear line per PE, each naming the cause.
         for pe in 0..npes {
-            assert!(stderr.contains(&format!("RPN_COMM_i_win_create: PE {pe}: ")), "PE {pe} reports nothing:\n{stderr}");
+            let line = stderr.lines().find(|l| l.starts_with(&format!("RPN_COMM_i_win_create: PE {pe}: ")));
+            assert!(line.is_some_and(|l| l.contains("No space left on device")), "PE {pe} does not give the cause:\n{stderr}");
         }
         assert!(stderr.contains("No space left on device") && stderr.contains("is /dev/shm large enough?"), "{stderr}");
         assert!(stdout.contains("left in /dev/shm: /dev/shm/rpncomm-*"), "files left: {stdout}");
@@ -559,15 +560,10 @@ fn forged_or_corrupted_job_segments_are_refused() {
     println!("forged segments: {refused} forged or corrupted cases refused with one line, the valid one accepted");
 }
 
-/// KNOWN DEFECT (reproducer for src/transport/shm/job.rs, not fixed here): a process of the
-/// same user that knows the segment name and the job size attaches as a rank that is already
-/// running (the rank's slot is not claimed atomically), and could then take part in the
-/// job's collectives. Run: `cargo test --release --test stress -- --ignored`.
-/// Suggested fix: claim the rank in `attach` with a compare-and-swap of its PeBlock state
-/// NotStarted -> Running (refuse "rank N is already taken"), and let the launcher check
-/// that the pid recorded there is its child.
+/// A process of the same user that knows the segment name and the job size must not attach
+/// as a rank that is already running (and so take part in the job's collectives): ranks are
+/// claimed with a compare-and-swap (found by this test, fixed in job.rs).
 #[test]
-#[ignore = "known defect, see the comment: a second process can attach as a running rank"]
 fn a_rank_already_running_cannot_be_taken_by_another_process() {
     let _s = serial();
     let mut cmd = Command::new(rpnrun());
@@ -580,6 +576,7 @@ fn a_rank_already_running_cannot_be_taken_by_another_process() {
     drop(child.stdin.take());
     let _ = finish(child, Duration::from_secs(30), "isolation_probe hold");
     assert_eq!(code, Some(4), "a second process attached as the running rank 1: {stderr}");
+    assert!(stderr.contains("rank 1 of this job is already taken"), "{stderr}");
 }
 
 #[test]
@@ -602,9 +599,9 @@ fn pe_missing_from_a_collective_is_diagnosed_and_the_job_ended() {
     let cases = [
         ("passive-close", "RPN_COMM_i_win_close", "for PE 0 to close epoch 1 of window 1 in passive mode"),
         ("group-close", "RPN_COMM_i_win_close", "for PE 0 to close epoch 1 of window 1 in active (group) mode"),
-        ("free", "RPN_COMM_i_win_free", "for PE 0 to reach the same collective call"),
+        ("free", "RPN_COMM_i_win_free", "for PE 0 to reach the same collective call on window 1"),
         ("create", "RPN_COMM_i_win_create", "for PE 0 to reach the same collective call"),
-        ("secondary", "RPN_COMM_i_win_create_secondary", "for PE 0 to reach the same collective call"),
+        ("secondary", "RPN_COMM_i_win_create_secondary", "for PE 0 to reach the same collective call on window 1"),
         ("allreduce", "RPN_COMM_allreduce", "for PE 0 to reach the same collective call"),
     ];
     for (case, routine, says) in cases {

@@ -31,6 +31,10 @@ pub trait Transport: Send {
 
 /// One PE's view of one window. Arguments have been validated by `core::WindowState`.
 pub trait TransportWindow: Send {
+    /// How messages name the window ("window 3": the 3rd created in the job).
+    fn label(&self) -> &str {
+        "the window"
+    }
     /// Address of this PE's elements as the caller sees them while the window is closed.
     fn local_base(&self) -> *mut u8;
     fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()>;
