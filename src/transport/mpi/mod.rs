@@ -24,8 +24,22 @@ pub struct MpiTransport {
     registry: SharedRegistry,
     /// MPI_Init was called by us (then finalize calls MPI_Finalize).
     started_mpi: bool,
-    /// `RPNCOMM_USER_ARRAYS=staged`: windows over user arrays go through MPI-allocated memory.
+    /// Windows over user arrays go through MPI-allocated memory (see `stage_user_arrays`).
     force_staged: bool,
+}
+
+/// Whether windows over the caller's array are staged through MPI-allocated memory instead of
+/// created over the array (MPI_Win_create). `RPNCOMM_USER_ARRAYS=staged` or `direct` decides;
+/// by default Open MPI stages: its osc/rdma component (4.1) silently drops MPI_LAND, MPI_LOR and
+/// MPI_LXOR accumulates on windows made by MPI_Win_create (the call succeeds, the target is
+/// unchanged, fetched values are 0), while its MPI_Win_allocate windows are right (and on one
+/// node get the faster osc/sm component).
+fn stage_user_arrays(library: &str, setting: Option<&str>) -> bool {
+    match setting.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+        Some("staged") => true,
+        Some("direct") => false,
+        _ => library.contains("Open MPI"),
+    }
 }
 
 impl MpiTransport {
@@ -43,7 +57,7 @@ impl MpiTransport {
                 return Err(e);
             }
         };
-        let force_staged = std::env::var("RPNCOMM_USER_ARRAYS").is_ok_and(|v| v.trim().eq_ignore_ascii_case("staged"));
+        let force_staged = stage_user_arrays(&shim::library_version(), std::env::var("RPNCOMM_USER_ARRAYS").ok().as_deref());
         Ok(MpiTransport {
             world: Arc::new(world),
             wrapped: Vec::new(),
@@ -123,5 +137,18 @@ impl Transport for MpiTransport {
     fn create_window_in(&mut self, comm: CommId, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Box<dyn TransportWindow>> {
         let comm = Arc::clone(self.comm(comm)?);
         Ok(Box::new(MpiWindow::create(comm, Arc::clone(&self.registry), dtype, sizes, user_array, self.force_staged)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stage_user_arrays;
+
+    #[test]
+    fn user_arrays_staged_on_open_mpi_unless_told() {
+        assert!(stage_user_arrays("Open MPI v4.1.4, package: Debian OpenMPI", None));
+        assert!(!stage_user_arrays("MPICH Version:      4.0.2", None));
+        assert!(!stage_user_arrays("Open MPI v4.1.4", Some("direct")));
+        assert!(stage_user_arrays("MPICH Version: 4.0.2", Some(" Staged")));
     }
 }

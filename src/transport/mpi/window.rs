@@ -2,8 +2,12 @@
 //!
 //! Memory: `MPI_Win_allocate` for internal windows, `MPI_Win_create` over the caller's array.
 //! Where an MPI cannot create a window over user memory (Debian's Open MPI at one rank, or over
-//! TCP, with its pt2pt component disabled), or `RPNCOMM_USER_ARRAYS=staged`, the window is
-//! allocated by MPI and the caller's array is staged: copied in at open, out at close.
+//! TCP, with its pt2pt component disabled), or the transport chose so (see
+//! `mpi::stage_user_arrays`), the window is allocated by MPI and the caller's array is staged:
+//! copied in at open, out at close. MPICH 4.0 (ch4:ucx) moves data to the wrong place in a
+//! window whose base is not 16-byte aligned (it rounds the base down): a caller's array that is
+//! not aligned is staged through an aligned buffer of ours, and every MPI-allocated part is a
+//! multiple of ALIGN bytes long so that the parts MPI packs one after the other stay aligned.
 //!
 //! Synchronisation: fence mode is MPI_Win_fence; group mode is post(pes_from) + start(pes_to)
 //! at open (post first: no deadlock) and complete + wait at close; passive mode is a barrier at
@@ -23,6 +27,34 @@ use crate::error::{Error, Result};
 use crate::transport::{Fetch, TransportWindow};
 
 const RECORD: usize = 5;
+/// Alignment of window bases handed to MPI, and granule of MPI-allocated sizes.
+const ALIGN: usize = 64;
+
+/// Window memory of our own, ALIGN-aligned, for a caller's array MPI cannot take as it is.
+struct AlignedBuffer {
+    ptr: *mut u8,
+    layout: std::alloc::Layout,
+}
+
+impl AlignedBuffer {
+    fn new(bytes: usize) -> Result<Self> {
+        let layout = std::alloc::Layout::from_size_align(bytes.max(1).next_multiple_of(ALIGN), ALIGN)
+            .map_err(|_| Error::BadArgument(format!("window of {bytes} bytes")))?;
+        // SAFETY: the layout has a non-zero size.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Err(Error::Mpi(format!("cannot allocate {bytes} bytes of window memory")));
+        }
+        Ok(AlignedBuffer { ptr, layout })
+    }
+}
+
+impl Drop for AlignedBuffer {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout, freed once.
+        unsafe { std::alloc::dealloc(self.ptr, self.layout) };
+    }
+}
 
 /// The MPI windows not yet freed, in creation order, so that finalize can free them collectively
 /// before MPI_Finalize (MPICH's UCX device aborts in MPI_Finalize otherwise).
@@ -77,7 +109,10 @@ impl MpiWin {
     fn create(comm: &Comm, registry: &SharedRegistry, base: Option<usize>, bytes: usize, disp_unit: usize) -> std::result::Result<MpiWin, c_int> {
         let mut raw = std::ptr::null_mut();
         let mut local = std::ptr::null_mut();
-        let base = base.map_or(std::ptr::null_mut(), |a| a as *mut c_void);
+        let (base, bytes) = match base {
+            Some(a) => (a as *mut c_void, bytes),
+            None => (std::ptr::null_mut(), bytes.next_multiple_of(ALIGN)),
+        };
         // SAFETY: comm is live; base is null or the caller's array of `bytes` bytes (API
         // contract); out-parameters.
         let rc = unsafe { shim::rpnmpi_win_create(comm.raw(), base, bytes, disp_unit as c_int, &mut local, &mut raw) };
@@ -142,8 +177,10 @@ pub struct MpiWindow {
     dtype: ElementType,
     sizes: Vec<usize>,
     win: MpiWin,
-    /// The caller's array when it is staged through MPI-allocated memory.
+    /// The caller's array when it is staged (through MPI-allocated memory or `own`).
     staged: Option<usize>,
+    /// Our aligned window memory for a caller's array that is not aligned (freed after the window).
+    own: Option<AlignedBuffer>,
     secondary: Option<Secondary>,
     pending: Vec<PendingFetch>,
 }
@@ -166,9 +203,17 @@ impl MpiWindow {
         let elem = dtype.size();
         let bytes = sizes[comm.rank] * elem;
         let mut staged = None;
+        let mut own = None;
         let win = match user_array {
             Some(addr) if !force_staged => {
-                let made = MpiWin::create(&comm, &registry, Some(addr), bytes, elem);
+                // a local choice: every PE still calls MPI_Win_create
+                let base = if addr % 16 == 0 {
+                    addr
+                } else {
+                    staged = Some(addr);
+                    own.insert(AlignedBuffer::new(bytes)?).ptr as usize
+                };
+                let made = MpiWin::create(&comm, &registry, Some(base), bytes, elem);
                 // MPI_Win_create is collective: decide together whether to fall back.
                 let (any_failed, all_failed) = comm.agree_flag(made.is_err())?;
                 match made {
@@ -177,6 +222,7 @@ impl MpiWindow {
                     Err(rc) if !all_failed => return Err(Error::Mpi(format!("MPI_Win_create: {}", shim::error_text(rc)))),
                     Err(_) => {
                         staged = Some(addr);
+                        own = None;
                         MpiWin::create(&comm, &registry, None, bytes, elem).map_err(|rc| Error::Mpi(format!("MPI_Win_allocate: {}", shim::error_text(rc))))?
                     }
                 }
@@ -186,7 +232,7 @@ impl MpiWindow {
                 MpiWin::create(&comm, &registry, None, bytes, elem).map_err(|rc| Error::Mpi(format!("MPI_Win_allocate: {}", shim::error_text(rc))))?
             }
         };
-        Ok(MpiWindow { comm, registry, dtype, sizes: sizes.to_vec(), win, staged, secondary: None, pending: Vec::new() })
+        Ok(MpiWindow { comm, registry, dtype, sizes: sizes.to_vec(), win, staged, own, secondary: None, pending: Vec::new() })
     }
 
     fn rank(&self) -> usize {
@@ -388,10 +434,15 @@ impl TransportWindow for MpiWindow {
     }
 
     fn free(self: Box<Self>) -> Result<()> {
-        let MpiWindow { registry, win, secondary, .. } = *self;
+        let MpiWindow { registry, win, secondary, own, .. } = *self;
         if let Some(s) = secondary {
             s.win.free(&registry)?;
         }
-        win.free(&registry)
+        let freed = win.free(&registry);
+        // `own` may only go once MPI no longer uses it; if MPI_Win_free failed, leak it.
+        if freed.is_err() {
+            std::mem::forget(own);
+        }
+        freed
     }
 }
