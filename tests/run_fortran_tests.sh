@@ -22,6 +22,7 @@
 #   TEST_DIRS   directories of test_*.F90 files (default tests/fortran; tutil.inc is always found)
 #   LOG_DIR     where the logs go (default BUILD_DIR/tests/logs)
 #   FC          the Fortran compiler (default gfortran; mpifort.<impl> for MPI builds)
+#   TIMEOUT_SCALE  multiplies every TIMEOUT (default 1; MPICH busy-polls when oversubscribed)
 set -u
 
 cd "$(dirname "$0")/.." || exit 2
@@ -147,6 +148,7 @@ for src in "${tests[@]}"; do
     tmo=$(header "$src" TIMEOUT)
     tmo=${tmo%%[[:space:]]*}
     [[ "$tmo" =~ ^[0-9]+$ ]] || tmo=60
+    tmo=$((tmo * ${TIMEOUT_SCALE:-1}))
     read -r -a pe_list <<< "$pes"
 
     exe="$TESTBIN/$name"
