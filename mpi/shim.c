@@ -161,8 +161,13 @@ int rpnmpi_allgather(const rpnmpi_comm *c, const void *mine, void *all, int byte
 int rpnmpi_win_create(const rpnmpi_comm *c, void *base, size_t bytes, int disp_unit,
                       void **local, rpnmpi_win **out) {
     rpnmpi_win *w = calloc(1, sizeof *w);
+    MPI_Errhandler saved;
     int rc;
     if (!w) return RPNMPI_E_NOMEM;
+    /* A failed creation is reported on the communicator, which may be the caller's (fatal by
+     * default): make it return for this call. */
+    MPI_Comm_get_errhandler(c->comm, &saved);
+    MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
     if (base) {
         rc = MPI_Win_create(base, (MPI_Aint)bytes, disp_unit, MPI_INFO_NULL, c->comm, &w->win);
         *local = base;
@@ -171,6 +176,8 @@ int rpnmpi_win_create(const rpnmpi_comm *c, void *base, size_t bytes, int disp_u
         rc = MPI_Win_allocate((MPI_Aint)bytes, disp_unit, MPI_INFO_NULL, c->comm, &mem, &w->win);
         *local = mem;
     }
+    MPI_Comm_set_errhandler(c->comm, saved);
+    MPI_Errhandler_free(&saved);
     if (rc != MPI_SUCCESS) { free(w); return rc; }
     MPI_Win_set_errhandler(w->win, MPI_ERRORS_RETURN);
     *out = w;
