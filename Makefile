@@ -6,6 +6,7 @@
 #   make check             run every test; last line "N passed, N failed"
 #   make stress            the reliability tests at full size (tests/stress/stress.mk)
 #   make clean
+#   make ... MPI=1         the same over MPI (mpi/mpi.mk: build-mpi-<impl>/ for Open MPI and MPICH)
 #
 # `deps` installs gfortran and pkg-config when they are missing (as root, with apt-get) or says what
 # to install; all, demo and check run it first.
@@ -37,8 +38,15 @@ NATIVE_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 
 VERSION := $(shell sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
 
-RUST_LIB := target/release/librpncomm_windows.a
-RUST_BIN := target/release/rpnrun
+ifeq ($(MPI),1)
+include mpi/mpi.mk
+else
+
+# The MPI builds (mpi/mpi.mk) set RUST_TARGET, CARGO_FEATURES=mpi, MPICC, FC and BUILD.
+RUST_TARGET    ?= target
+CARGO_FEATURES ?=
+RUST_LIB := $(RUST_TARGET)/release/librpncomm_windows.a
+RUST_BIN := $(RUST_TARGET)/release/rpnrun
 RUST_HDR := include/rpncomm_windows.h
 
 BUILD   := build
@@ -80,7 +88,7 @@ deps:
 # ------------------------------------------------------------------------------------------ Rust
 # cargo decides what to rebuild; make only looks at the files' times afterwards.
 cargo-build: | deps
-	$(CARGO) build --release
+	$(if $(MPICC),MPICC=$(MPICC)) $(CARGO) build --release --target-dir $(RUST_TARGET) $(if $(CARGO_FEATURES),--features $(CARGO_FEATURES))
 
 $(RUST_LIB) $(RUST_BIN) $(RUST_HDR): cargo-build ;
 
@@ -165,3 +173,4 @@ include bench/bench.mk
 
 # `make stress`: stress, faults, resource limits and isolation at full size.
 include tests/stress/stress.mk
+endif
