@@ -9,6 +9,7 @@ pub mod job;
 pub mod lock;
 pub mod region;
 pub mod remap;
+pub mod spin;
 pub mod wait;
 pub mod window;
 

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use super::futex;
+use super::spin;
 use crate::diagnostics;
 use crate::error::Result;
 
@@ -62,20 +63,30 @@ pub fn epoch_reached(a: u32, b: u32) -> bool {
 
 /// Waits until `done(signal value)` holds.
 pub fn wait_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> bool) -> Result<()> {
-    // Spinning is bounded in time, not in iterations: a peer that lost its core to another
-    // process must not cost a whole scheduler slice of spinning.
     if done(signal.value.load(Ordering::Acquire)) {
         return Ok(());
     }
+    // Spinning is bounded in time, not in iterations, and adapts to whether it pays (see
+    // `spin`): a peer that lost its core to another process must not cost a spin per wait.
     let start = Instant::now();
+    let limit = spin::BUDGET.limit(ctx.spin);
+    if limit.is_zero() {
+        return sleep_until(signal, ctx, done, start);
+    }
     let mut spins = 0u32;
     while !done(signal.value.load(Ordering::Acquire)) {
         std::hint::spin_loop();
         spins = spins.wrapping_add(1);
-        if spins.is_multiple_of(64) && start.elapsed() >= ctx.spin {
-            return sleep_until(signal, ctx, done, start);
+        if spins.is_multiple_of(64) && start.elapsed() >= limit {
+            let yielded = Instant::now();
+            let result = sleep_until(signal, ctx, done, start);
+            if yielded.elapsed() < spin::SOON_AFTER_YIELD {
+                spin::BUDGET.wasted(ctx.spin);
+            }
+            return result;
         }
     }
+    spin::BUDGET.hit(ctx.spin);
     Ok(())
 }
 

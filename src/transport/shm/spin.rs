@@ -1,0 +1,102 @@
+//! How long a waiter spins before it yields the core: adaptive, one budget per process.
+//!
+//! Spinning pays when the awaited PE runs on another core: its answer arrives within a
+//! microsecond and no system call is made. It costs a whole spin when the awaited PE needs
+//! this very core (other processes share the machine, or PEs outnumber cores): the answer only
+//! comes after we yield. The budget tells the two apart by outcome: a wait that ends while
+//! spinning doubles it (up to the maximum), a spin that ran out but whose wait then ended soon
+//! after yielding halves it. A wait that ends long after (the peer was busy computing) says
+//! nothing about spinning and leaves it alone. At a budget of zero, one wait in PROBE_EVERY
+//! still spins briefly, so the budget recovers when the cores free up.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+/// A wait that ends within this time after its spin ran out shows the spin was wasted.
+pub const SOON_AFTER_YIELD: Duration = Duration::from_micros(200);
+const PROBE_EVERY: u32 = 16;
+const PROBE_NS: u32 = 1_000;
+/// Below this a budget counts as zero (no spin).
+const OFF_NS: u32 = 200;
+const GROW_NS: u32 = 500;
+
+pub struct SpinBudget {
+    nanos: AtomicU32,
+    waits: AtomicU32,
+}
+
+/// The budget of this process's waits.
+pub static BUDGET: SpinBudget = SpinBudget::new();
+
+fn nanos_of(d: Duration) -> u32 {
+    d.as_nanos().min(u32::MAX as u128) as u32
+}
+
+impl SpinBudget {
+    pub const fn new() -> Self {
+        SpinBudget { nanos: AtomicU32::new(u32::MAX), waits: AtomicU32::new(0) }
+    }
+
+    fn current(&self, max: Duration) -> u32 {
+        self.nanos.load(Ordering::Relaxed).min(nanos_of(max))
+    }
+
+    /// How long the next wait may spin, given the most it may (zero: do not spin).
+    pub fn limit(&self, max: Duration) -> Duration {
+        if max.is_zero() {
+            return Duration::ZERO;
+        }
+        match self.current(max) {
+            n if n >= OFF_NS => Duration::from_nanos(n as u64),
+            _ if self.waits.fetch_add(1, Ordering::Relaxed).is_multiple_of(PROBE_EVERY) => {
+                Duration::from_nanos(PROBE_NS.min(nanos_of(max)) as u64)
+            }
+            _ => Duration::ZERO,
+        }
+    }
+
+    /// The wait ended while spinning.
+    pub fn hit(&self, max: Duration) {
+        let n = self.current(max);
+        self.nanos.store(n.saturating_mul(2).saturating_add(GROW_NS).min(nanos_of(max)), Ordering::Relaxed);
+    }
+
+    /// The spin ran out and the wait ended soon after yielding.
+    pub fn wasted(&self, max: Duration) {
+        self.nanos.store(self.current(max) / 2, Ordering::Relaxed);
+    }
+}
+
+impl Default for SpinBudget {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MAX: Duration = Duration::from_micros(10);
+
+    #[test]
+    fn wasted_spins_turn_spinning_off_and_hits_bring_it_back() {
+        let b = SpinBudget::new();
+        assert_eq!(b.limit(MAX), MAX, "starts at the maximum");
+        for _ in 0..10 {
+            b.wasted(MAX);
+        }
+        let spins = (0..PROBE_EVERY * 4).filter(|_| !b.limit(MAX).is_zero()).count();
+        assert_eq!(spins, 4, "off, but for one probe in {PROBE_EVERY}");
+        for _ in 0..6 {
+            b.hit(MAX);
+        }
+        assert_eq!(b.limit(MAX), MAX, "back at the maximum");
+    }
+
+    #[test]
+    fn no_spin_when_the_maximum_is_zero() {
+        let b = SpinBudget::new();
+        assert!((0..100).all(|_| b.limit(Duration::ZERO).is_zero()));
+    }
+}
