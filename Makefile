@@ -4,6 +4,8 @@
 #   make install PREFIX=d  install into d/{lib,include,bin,lib/pkgconfig}
 #   make demo              build and run the request/reply demo on 4 PEs
 #   make check             run every test; last line "N passed, N failed"
+#   make fuzz              fuzz the C ABI and the window core under AddressSanitizer,
+#                          FUZZ_SECONDS (default 60) per target (tests/fuzz.sh)
 #   make clean
 #
 # `deps` installs gfortran and pkg-config when they are missing (as root, with apt-get) or says what
@@ -56,7 +58,7 @@ FORTRAN_OBJS  := $(patsubst fortran/%.F90,$(OBJDIR)/%.o,$(FORTRAN_SRCS))
 INSTALLED_INC := $(addprefix $(INCDIR)/,$(notdir $(FORTRAN_INCS) $(RUST_HDR)))
 MODS_STAMP    := $(OBJDIR)/.mods
 
-.PHONY: all deps cargo-build install demo check clean
+.PHONY: all deps cargo-build install demo check fuzz clean
 
 all: deps $(LIB) $(RPNRUN) $(INSTALLED_INC) $(MODS_STAMP) $(PCFILE)
 
@@ -155,9 +157,15 @@ demo: deps all $(DEMO)
 check: deps
 	@MAKE="$(MAKE)" NATIVE_LIBS="$(NATIVE_LIBS)" bash tests/check.sh
 
+# tests/fuzz.sh installs cargo-fuzz when missing; runs on the stable toolchain (RUSTC_BOOTSTRAP=1).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@FUZZ_SECONDS="$(FUZZ_SECONDS)" bash tests/fuzz.sh
+
 clean:
 	rm -rf $(BUILD)
 	$(CARGO) clean
+	rm -rf fuzz/target
 
 # `make bench`: the performance benchmark (bench/).
 include bench/bench.mk
