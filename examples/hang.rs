@@ -1,15 +1,46 @@
-//! A program bug: PE 0 never closes the window, the others wait in close forever.
-//! `rpnrun --timeout` must end the job.
+//! Program bugs that leave PEs waiting forever; `rpnrun --timeout` must end the job, and the
+//! waiting PEs must say whom they wait for, in which routine, on which window.
+//!
+//!   hang close     PE 0 never closes the window (fence): the others wait in close
+//!   hang barrier   PE 0 skips a barrier: the others wait in RPN_COMM_barrier
+//!   hang open      PE 0 never opens the window: PE 1 waits in its put into PE 0
 
 mod common;
 
 use rpncomm_windows::ffi::*;
 
+fn stall() {
+    std::thread::sleep(std::time::Duration::from_secs(3600));
+}
+
 fn main() {
+    let case = std::env::args().nth(1).unwrap_or_else(|| "close".into());
     let (me, _, win) = common::start_with_window(16);
-    rpncomm_win_open(&win, 1);
-    if me == 0 {
-        std::thread::sleep(std::time::Duration::from_secs(3600));
+    match case.as_str() {
+        "close" => {
+            rpncomm_win_open(&win, 1);
+            if me == 0 {
+                stall();
+            }
+            rpncomm_win_close(&win);
+        }
+        "barrier" => {
+            if me == 0 {
+                stall();
+            }
+            rpncomm_barrier("GRID".as_ptr() as *const _, 4);
+        }
+        "open" => {
+            if me == 0 {
+                stall();
+            }
+            rpncomm_win_open(&win, 1);
+            let value = 7i32;
+            if me == 1 {
+                rpncomm_win_put_r(&win, &value as *const i32 as *const _, 0, 0, 1);
+            }
+            rpncomm_win_close(&win);
+        }
+        other => panic!("unknown case {other}"),
     }
-    rpncomm_win_close(&win);
 }

@@ -4,9 +4,11 @@
 //! - `ffi`: the C ABI (thin, unsafe edge) that the Fortran module `rpn_comm_windows` calls;
 //! - `runtime`: the API calls over one transport, with the per-process tables;
 //! - `core`: transport-independent, safe window logic (states, modes, bounds, slots, handles);
-//! - `transport`: how bytes move and PEs synchronise (`shm`: processes of one node).
+//! - `transport`: how bytes move and PEs synchronise (`shm`: processes of one node);
+//! - `diagnostics`: the messages a PE writes (refused calls, waits that last too long).
 
 pub mod core;
+pub mod diagnostics;
 pub mod error;
 pub mod ffi;
 pub mod launcher;

@@ -85,6 +85,34 @@ fn timeout_ends_a_hung_job() {
     assert_eq!(leftovers(pid), Vec::<String>::new());
 }
 
+/// Runs `hang CASE` on 3 PEs with reports after 0.3 s and a timeout of 1.5 s; returns stderr.
+fn hang_report(case: &str) -> String {
+    let mut cmd = Command::new(rpnrun());
+    cmd.args(["-n", "3", "--timeout", "1.5", "--hang-report", "0.3", "--"]).arg(example("hang")).arg(case);
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(124));
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn waiting_pes_report_whom_they_wait_for() {
+    let stderr = hang_report("close");
+    for pe in [1, 2] {
+        let line = format!("RPN_COMM_i_win_close: PE {pe}: still waiting after ");
+        assert!(stderr.contains(&line), "no report of PE {pe} in:\n{stderr}");
+    }
+    assert!(stderr.contains("for PE 0 to close epoch 1 of window 1 in active (fence) mode"), "{stderr}");
+    assert!(!stderr.contains("RPN_COMM_i_win_close: PE 0:"), "PE 0 does not wait:\n{stderr}");
+
+    let stderr = hang_report("barrier");
+    assert!(stderr.contains("RPN_COMM_barrier: PE 2: still waiting after "), "{stderr}");
+    assert!(stderr.contains("for PE 0 to reach the same collective call"), "{stderr}");
+
+    let stderr = hang_report("open");
+    assert!(stderr.contains("RPN_COMM_i_win_put_r: PE 1: still waiting after "), "{stderr}");
+    assert!(stderr.contains("for PE 0 to open epoch 1 of window 1"), "{stderr}");
+}
+
 #[test]
 fn stale_segment_of_a_dead_launcher_is_removed() {
     // A pid far above pid_max cannot be alive.

@@ -17,6 +17,7 @@ use std::ffi::{c_char, c_int, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::core::{ElementType, Handle, HandleKind, Operator, PostRequest};
+use crate::diagnostics;
 use crate::error::{Error, Result};
 use crate::runtime::{self, Communicator, with_runtime};
 
@@ -32,19 +33,14 @@ fn quiet() -> bool {
 
 /// Prints the one-line message of a refused call.
 pub fn report(routine: &str, err: &Error) {
-    if quiet() {
-        return;
+    if !quiet() {
+        diagnostics::write_line(routine, &err.to_string());
     }
-    let line = match runtime::current_rank() {
-        r if r >= 0 => format!("{routine}: PE {r}: {err}\n"),
-        _ => format!("{routine}: {err}\n"),
-    };
-    // One write per message, so lines of different PEs do not interleave.
-    let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
 }
 
 /// Runs one API call: status 0 on success, -1 (with its message) on error or panic.
-fn call(routine: &str, f: impl FnOnce() -> Result<()>) -> c_int {
+fn call(routine: &'static str, f: impl FnOnce() -> Result<()>) -> c_int {
+    let _routine = diagnostics::enter(routine);
     let outcome = catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()

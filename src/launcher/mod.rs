@@ -78,6 +78,9 @@ impl Job {
                 .env(ENV_RANK, rank.to_string())
                 .env(ENV_NPES, opts.npes.to_string())
                 .process_group(job.pgid);
+            if let Some(secs) = opts.hang_report {
+                cmd.env(crate::diagnostics::ENV_HANG_REPORT, secs.to_string());
+            }
             // SAFETY: prctl is async-signal-safe; it makes the PE die with the launcher.
             unsafe {
                 cmd.pre_exec(|| {

@@ -6,9 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use super::job::{JobSegment, MAILBOX_BYTES};
+use super::job::{Awaited, JobSegment, MAILBOX_BYTES};
 use super::region::{self, SharedRegion};
-use super::wait::{WaitContext, wait_epoch};
+use super::wait::WaitContext;
+use crate::diagnostics::list_pes;
 use crate::error::{Error, Result};
 
 pub struct Collectives {
@@ -18,7 +19,7 @@ pub struct Collectives {
     /// How long a waiter spins before it yields and sleeps.
     pub spin: Duration,
     /// Number of barriers this PE has entered (process-local).
-    barrier_epoch: AtomicU32,
+    barrier_round: AtomicU32,
 }
 
 impl Collectives {
@@ -31,22 +32,31 @@ impl Collectives {
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(if npes <= cores { 10 } else { 0 });
-        Collectives { job, rank, npes, spin: Duration::from_micros(micros), barrier_epoch: AtomicU32::new(0) }
+        Collectives { job, rank, npes, spin: Duration::from_micros(micros), barrier_round: AtomicU32::new(0) }
     }
 
-    /// Runs `f` with a wait context whose liveness check watches the job and `awaited`.
-    pub fn with_wait<T>(&self, awaited: Option<usize>, f: impl FnOnce(&WaitContext<'_>) -> Result<T>) -> Result<T> {
-        let alive = || self.job.check_alive(awaited);
-        f(&WaitContext { alive: &alive, spin: self.spin })
+    /// Runs `f` with a wait context whose liveness check watches the job and `awaited`
+    /// (plus `extra_check`), and whose hang report says `waiting_for`.
+    pub fn with_wait<T>(
+        &self,
+        awaited: Awaited,
+        waiting_for: &dyn Fn() -> String,
+        extra_check: Option<&dyn Fn() -> Result<()>>,
+        f: impl FnOnce(&WaitContext<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let alive = || {
+            self.job.check_alive(awaited)?;
+            extra_check.map_or(Ok(()), |check| check())
+        };
+        f(&WaitContext { alive: &alive, spin: self.spin, waiting_for: Some(waiting_for) })
     }
 
+    /// Blocks until every PE of the job has called it (a central barrier in the job segment).
     pub fn barrier(&self) -> Result<()> {
-        let epoch = self.barrier_epoch.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
-        self.job.pe(self.rank).barrier.store(epoch);
-        for p in (0..self.npes).filter(|&p| p != self.rank) {
-            self.with_wait(Some(p), |ctx| wait_epoch(&self.job.pe(p).barrier, epoch, ctx))?;
-        }
-        Ok(())
+        let round = self.barrier_round.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+        self.job.pe(self.rank).barrier_round.store(round, Ordering::Relaxed);
+        let late = || format!("{} to reach the same collective call (job barrier {round})", list_pes(&self.job.late_for_barrier(round)));
+        self.with_wait(Awaited::All, &late, None, |ctx| self.job.barrier().arrive_and_wait(round, self.npes, ctx))
     }
 
     pub fn allgather(&self, mine: &[u8], all: &mut [u8]) -> Result<()> {

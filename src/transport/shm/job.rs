@@ -1,15 +1,17 @@
 //! The job segment: the shared control block of one job, created by the launcher before the
-//! PEs start. It holds a validated header, one block per PE (barrier signal, liveness state)
-//! and one mailbox per PE for the collectives (allgather, allreduce, window creation).
+//! PEs start. It holds a validated header and the job barrier, one block per PE (liveness
+//! state, last barrier round reached) and one mailbox per PE for the collectives (allgather,
+//! allreduce, window creation).
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use super::barrier::BarrierWords;
 use super::region::SharedRegion;
-use super::wait::Signal;
+use super::wait::epoch_reached;
 use crate::error::{Error, Result};
 
 pub const JOB_MAGIC: u64 = u64::from_le_bytes(*b"RPNCJOB\x01");
-pub const JOB_VERSION: u32 = 1;
+pub const JOB_VERSION: u32 = 2;
 /// Bytes a PE can publish per collective step.
 pub const MAILBOX_BYTES: usize = 64 * 1024;
 /// Largest job the shared-memory transport accepts (one node).
@@ -36,6 +38,13 @@ struct JobHeader {
     dead_pe: AtomicU32,
 }
 
+/// The first page of the segment.
+#[repr(C)]
+struct JobControl {
+    header: JobHeader,
+    barrier: BarrierWords,
+}
+
 /// Liveness of a PE, as the launcher and the PE itself record it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u32)]
@@ -46,10 +55,18 @@ pub enum PeState {
     Exited = 3,
 }
 
+/// Whom a waiter waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Awaited {
+    One(usize),
+    All,
+}
+
 /// One PE's block, alone on its cache lines.
 #[repr(C, align(128))]
 pub struct PeBlock {
-    pub barrier: Signal,
+    /// The last job-barrier round this PE reached (for the report of a hang).
+    pub barrier_round: AtomicU32,
     state: AtomicU32,
     pid: AtomicU32,
 }
@@ -114,9 +131,10 @@ impl JobSegment {
             total_bytes: layout.total as u64,
             dead_pe: AtomicU32::new(0),
         };
-        // SAFETY: the region is at least layout.total >= PAGE bytes, page-aligned, freshly
-        // created and zero-filled, and nobody else maps it yet.
-        unsafe { (region.as_ptr() as *mut JobHeader).write(header) };
+        const { assert!(size_of::<JobControl>() <= PAGE) };
+        // SAFETY: the region is at least layout.total >= PAGE >= size_of::<JobControl>() bytes,
+        // page-aligned, freshly created and zero-filled, and nobody else maps it yet.
+        unsafe { (region.as_ptr() as *mut JobControl).write(JobControl { header, barrier: BarrierWords::new() }) };
         JobSegment { region, layout }
     }
 
@@ -147,10 +165,24 @@ impl JobSegment {
         Ok(seg)
     }
 
+    fn control(&self) -> &JobControl {
+        // SAFETY: the region starts with a JobControl (written by `initialise`, header checked
+        // by `attach`); it is page-aligned, at least a page long, and lives as long as `self`.
+        unsafe { &*(self.region.as_ptr() as *const JobControl) }
+    }
+
     fn header(&self) -> &JobHeader {
-        // SAFETY: the region starts with a JobHeader (written by `initialise`, checked by
-        // `attach`); it is page-aligned and lives as long as `self`.
-        unsafe { &*(self.region.as_ptr() as *const JobHeader) }
+        &self.control().header
+    }
+
+    /// The barrier of all the job's PEs.
+    pub fn barrier(&self) -> &BarrierWords {
+        &self.control().barrier
+    }
+
+    /// The PEs that have not reached job-barrier `round` yet.
+    pub fn late_for_barrier(&self, round: u32) -> Vec<usize> {
+        (0..self.npes()).filter(|&p| !epoch_reached(self.pe(p).barrier_round.load(Ordering::Relaxed), round)).collect()
     }
 
     pub fn npes(&self) -> usize {
@@ -196,9 +228,7 @@ impl JobSegment {
     pub fn mark_dead(&self, rank: usize) {
         let _ = self.header().dead_pe.compare_exchange(0, rank as u32 + 1, Ordering::SeqCst, Ordering::SeqCst);
         self.set_state(rank, PeState::Exited);
-        for p in 0..self.layout.npes {
-            super::futex::wake_all(&self.pe(p).barrier.value);
-        }
+        super::futex::wake_all(self.barrier().release_word());
     }
 
     /// The first PE found dead, if any.
@@ -209,19 +239,21 @@ impl JobSegment {
         }
     }
 
-    /// Liveness check used by waiters: fails once the job lost a PE or `awaited` left.
-    pub fn check_alive(&self, awaited: Option<usize>) -> Result<()> {
+    /// Liveness check used by waiters: fails once the job lost a PE or one of the `awaited`
+    /// PEs left (ended or finalized).
+    pub fn check_alive(&self, awaited: Awaited) -> Result<()> {
         if let Some(pe) = self.dead_pe() {
             return Err(Error::PeerGone { pe, how: "died; the job is ending" });
         }
-        if let Some(pe) = awaited {
-            match self.state(pe) {
-                PeState::Exited => return Err(Error::PeerGone { pe, how: "exited while others wait for it" }),
-                PeState::Finalized => return Err(Error::PeerGone { pe, how: "called RPN_COMM_finalize while others wait for it" }),
-                _ => {}
-            }
+        let left = |pe| match self.state(pe) {
+            PeState::Exited => Err(Error::PeerGone { pe, how: "exited while others wait for it" }),
+            PeState::Finalized => Err(Error::PeerGone { pe, how: "called RPN_COMM_finalize while others wait for it" }),
+            _ => Ok(()),
+        };
+        match awaited {
+            Awaited::One(pe) => left(pe),
+            Awaited::All => (0..self.npes()).try_for_each(left),
         }
-        Ok(())
     }
 }
 
@@ -247,10 +279,10 @@ mod tests {
         assert!(JobSegment::attach(&name, 2).is_err(), "npes must match");
         other.set_state(1, PeState::Running);
         assert_eq!(seg.state(1), PeState::Running);
-        assert!(seg.check_alive(Some(1)).is_ok());
+        assert!(seg.check_alive(Awaited::One(1)).is_ok());
         seg.mark_dead(2);
         assert_eq!(other.dead_pe(), Some(2));
-        assert!(other.check_alive(None).is_err());
+        assert!(other.check_alive(Awaited::All).is_err());
         // Corrupt the magic: attach must refuse.
         // SAFETY: test-only write into the mapped header of a segment we own.
         unsafe { (seg.region.as_ptr() as *mut u64).write(0x1234) };

@@ -2,6 +2,7 @@
 //! `rpnrun` with a job segment; windows live in shared regions every PE maps.
 
 pub mod atomic_ops;
+pub mod barrier;
 pub mod collectives;
 pub mod futex;
 pub mod job;
@@ -85,7 +86,8 @@ impl Transport for ShmTransport {
     fn create_window(&mut self, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Box<dyn TransportWindow>> {
         self.windows_created += 1;
         let name = format!("{}.w{}", self.prefix, self.windows_created);
-        Ok(Box::new(ShmWindow::create(Arc::clone(&self.coll), name, dtype, sizes, user_array)?))
+        let label = format!("window {}", self.windows_created);
+        Ok(Box::new(ShmWindow::create(Arc::clone(&self.coll), name, label, dtype, sizes, user_array)?))
     }
 
     fn finalize(&mut self) -> Result<()> {

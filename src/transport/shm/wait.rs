@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use super::futex;
+use crate::diagnostics;
 use crate::error::Result;
 
 /// A word others wait on, with the count of its sleepers (so a writer only pays for a
@@ -46,6 +47,9 @@ pub struct WaitContext<'a> {
     pub alive: &'a dyn Fn() -> Result<()>,
     /// How long to spin before yielding and sleeping (zero when PEs outnumber cores).
     pub spin: Duration,
+    /// Describes whom the PE waits for ("PE 3 to close epoch 7 of window 2"), for the
+    /// report of a wait that lasts too long; evaluated only then.
+    pub waiting_for: Option<&'a dyn Fn() -> String>,
 }
 
 /// How long one sleep lasts before the liveness check runs again.
@@ -69,14 +73,16 @@ pub fn wait_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> 
         std::hint::spin_loop();
         spins = spins.wrapping_add(1);
         if spins.is_multiple_of(64) && start.elapsed() >= ctx.spin {
-            return sleep_until(signal, ctx, done);
+            return sleep_until(signal, ctx, done, start);
         }
     }
     Ok(())
 }
 
-fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> bool) -> Result<()> {
+fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> bool, start: Instant) -> Result<()> {
     let mut checked = Instant::now();
+    let report_every = diagnostics::hang_report_interval();
+    let mut next_report = report_every.map(|every| start + every);
     loop {
         for _ in 0..4 {
             if done(signal.value.load(Ordering::Acquire)) {
@@ -100,6 +106,12 @@ fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> boo
                 return if done(signal.value.load(Ordering::SeqCst)) { Ok(()) } else { Err(e) };
             }
             checked = Instant::now();
+            if let (Some(at), Some(every), Some(what)) = (next_report, report_every, ctx.waiting_for)
+                && checked >= at
+            {
+                diagnostics::report_hang(checked - start, &what());
+                next_report = Some(at + every);
+            }
         }
     }
 }
@@ -134,7 +146,7 @@ mod tests {
         let s2 = Arc::clone(&s);
         let t = std::thread::spawn(move || {
             let alive = || Ok(());
-            let ctx = WaitContext { alive: &alive, spin: Duration::ZERO };
+            let ctx = WaitContext { alive: &alive, spin: Duration::ZERO, waiting_for: None };
             wait_epoch(&s2, 3, &ctx).unwrap();
         });
         std::thread::sleep(Duration::from_millis(50));
@@ -146,7 +158,7 @@ mod tests {
     fn liveness_error_ends_the_wait() {
         let s = signal();
         let alive = || Err(Error::PeerGone { pe: 1, how: "died" });
-        let ctx = WaitContext { alive: &alive, spin: Duration::from_micros(1) };
+        let ctx = WaitContext { alive: &alive, spin: Duration::from_micros(1), waiting_for: None };
         assert_eq!(wait_epoch(&s, 1, &ctx), Err(Error::PeerGone { pe: 1, how: "died" }));
     }
 }

@@ -4,8 +4,9 @@
 //!
 //! Synchronisation: each PE publishes the epoch it opened and the epoch it closed.
 //! An operation on target T waits (once per epoch) until T has opened the same epoch;
-//! close publishes this PE's close and waits for the closes it depends on (everyone in
-//! fence and passive mode, the `pes_from` PEs in group mode).
+//! close publishes this PE's close and waits for the closes it depends on: in fence and
+//! passive mode everyone's, through the window's central barrier (one wake-up per PE even
+//! oversubscribed); in group mode those of its `pes_from` PEs.
 //!
 //! Windows on the caller's array are zero-copy where possible: the array's pages are
 //! replaced by a mapping of the region (see `remap`). Where not (the pages are shared with
@@ -16,11 +17,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, AtomicU8, AtomicU32, Ordering};
 
 use super::atomic_ops::{fetch_op32, fetch_op64, load_element, store_element};
+use super::barrier::BarrierWords;
 use super::collectives::Collectives;
+use super::job::Awaited;
 use super::lock::{lock_exclusive, lock_shared, unlock_exclusive, unlock_shared};
 use super::region::SharedRegion;
 use super::remap;
-use super::wait::{Signal, wait_epoch};
+use super::wait::{Signal, epoch_reached, wait_epoch};
+use crate::diagnostics::list_pes;
 use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
 use crate::transport::{Fetch, TransportWindow};
@@ -29,6 +33,9 @@ const WINDOW_MAGIC: u64 = u64::from_le_bytes(*b"RPNCWIN\x01");
 const SECONDARY_MAGIC: u64 = u64::from_le_bytes(*b"RPNCSEC\x01");
 const PAGE: usize = 4096;
 const RECORD: usize = 5;
+/// Where the fence/passive close barrier lies in the region's first page (after the header).
+const CLOSE_BARRIER: usize = 256;
+const _: () = assert!(CLOSE_BARRIER + size_of::<BarrierWords>() <= PAGE);
 
 /// Written only by the owning PE.
 #[repr(C, align(128))]
@@ -132,7 +139,11 @@ pub struct ShmWindow {
     secondary: Option<Secondary>,
     /// Name stem for this window's regions.
     name: String,
+    /// "window 3": the window as messages name it (the 3rd created in the job).
+    label: String,
     secondary_seq: u32,
+    /// Fence and passive closes so far (the rounds of the close barrier).
+    close_rounds: u32,
 }
 
 // SAFETY: the raw pointers inside (region base, caller's array address) designate memory
@@ -142,7 +153,7 @@ unsafe impl Send for ShmWindow {}
 
 impl ShmWindow {
     /// Collective: creates the window region `name` for `sizes` elements of `dtype` per PE.
-    pub fn create(coll: Arc<Collectives>, name: String, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Self> {
+    pub fn create(coll: Arc<Collectives>, name: String, label: String, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Self> {
         let elem = dtype.size();
         let me = coll.rank;
         let span = user_array.filter(|a| a % elem == 0).and_then(|a| remap::reserve(a, sizes[me] * elem));
@@ -183,7 +194,9 @@ impl ShmWindow {
             local,
             secondary: None,
             name,
+            label,
             secondary_seq: 0,
+            close_rounds: 0,
         })
     }
 
@@ -228,15 +241,22 @@ impl ShmWindow {
         self.sizes[self.rank()] * self.layout.elem
     }
 
+    fn close_barrier(&self) -> &BarrierWords {
+        // SAFETY: CLOSE_BARRIER + the barrier's size lies inside the region's first page,
+        // 128-byte aligned; the page was zero-filled at creation (a barrier before round 1).
+        unsafe { &*(self.region.as_ptr().add(CLOSE_BARRIER) as *const BarrierWords) }
+    }
+
     /// Waits (once per epoch) until `target` has opened `epoch` in a mode that matches ours.
     fn ensure_ready(&mut self, target: usize, epoch: u32, mode: Mode) -> Result<()> {
         if self.ready[target] == epoch {
             return Ok(());
         }
         let ctl = self.control(target);
-        self.coll.with_wait(Some(target), |ctx| wait_epoch(&ctl.owner.opened, epoch, ctx))?;
+        let what = || format!("PE {target} to open epoch {epoch} of {}", self.label);
+        self.coll.with_wait(Awaited::One(target), &what, None, |ctx| wait_epoch(&ctl.owner.opened, epoch, ctx))?;
         let theirs = Mode::from_code(ctl.owner.mode.load(Ordering::Acquire)).unwrap_or(Mode::Fence);
-        if (theirs == Mode::Passive) != (mode == Mode::Passive) {
+        if theirs != mode {
             return Err(Error::ModeMismatch { target, theirs: theirs.name(), ours: mode.name() });
         }
         if theirs == Mode::Group {
@@ -249,18 +269,45 @@ impl ShmWindow {
         Ok(())
     }
 
-    /// Waits until `pe` (another PE) has closed `epoch`.
+    /// Waits until `pe` (another PE) has closed `epoch` (group mode).
     fn wait_closed(&self, pe: usize, epoch: u32) -> Result<()> {
         if pe == self.rank() {
             return Ok(());
         }
         let closed = &self.control(pe).owner.closed;
-        self.coll.with_wait(Some(pe), |ctx| wait_epoch(closed, epoch, ctx))
+        let what = || format!("PE {pe} to close epoch {epoch} of {} in {} mode", self.label, Mode::Group.name());
+        self.coll.with_wait(Awaited::One(pe), &what, None, |ctx| wait_epoch(closed, epoch, ctx))
+    }
+
+    /// Fence and passive close: every PE closes the epoch before any goes on.
+    fn close_all(&mut self, epoch: u32, mode: Mode) -> Result<()> {
+        self.close_rounds = self.close_rounds.wrapping_add(1);
+        let npes = self.sizes.len();
+        let late = || {
+            let pes: Vec<usize> = (0..npes).filter(|&p| !epoch_reached(self.control(p).owner.closed.load(), epoch)).collect();
+            format!("{} to close epoch {epoch} of {} in {} mode", list_pes(&pes), self.label, mode.name())
+        };
+        // Only looked at while sleeping: a PE that opened this epoch in another mode would
+        // never arrive at this barrier (its close waits for its pes_from instead).
+        let modes_agree = || {
+            (0..npes).try_for_each(|p| {
+                let owner = &self.control(p).owner;
+                let theirs = Mode::from_code(owner.mode.load(Ordering::Acquire)).unwrap_or(mode);
+                match owner.opened.load() == epoch && theirs != mode {
+                    true => Err(Error::ModeMismatch { target: p, theirs: theirs.name(), ours: mode.name() }),
+                    false => Ok(()),
+                }
+            })
+        };
+        let round = self.close_rounds;
+        self.coll.with_wait(Awaited::All, &late, Some(&modes_agree), |ctx| self.close_barrier().arrive_and_wait(round, npes, ctx))
     }
 
     fn with_lock<T>(&self, target: usize, exclusive: bool, f: impl FnOnce() -> T) -> Result<T> {
         let lock = &self.control(target).lock.lock;
-        self.coll.with_wait(Some(target), |ctx| if exclusive { lock_exclusive(lock, ctx) } else { lock_shared(lock, ctx) })?;
+        let what = || format!("the passive lock of PE {target} on {} (another PE holds it)", self.label);
+        self.coll
+            .with_wait(Awaited::One(target), &what, None, |ctx| if exclusive { lock_exclusive(lock, ctx) } else { lock_shared(lock, ctx) })?;
         let out = f();
         if exclusive {
             unlock_exclusive(lock)
@@ -314,7 +361,7 @@ impl TransportWindow for ShmWindow {
         self.control(me).owner.closed.store(epoch);
         match (mode, group) {
             (Mode::Group, Some(g)) => g.from.iter().try_for_each(|&pe| self.wait_closed(pe, epoch))?,
-            _ => (0..self.sizes.len()).try_for_each(|pe| self.wait_closed(pe, epoch))?,
+            _ => self.close_all(epoch, mode)?,
         }
         if let LocalMemory::Staged(user) = self.local {
             // SAFETY: as in `open`, in the other direction; every PE that could write our part

@@ -1,0 +1,113 @@
+//! Messages a PE writes on stderr: the one-line error of a refused call and the report of a
+//! wait that lasts too long (a hang: typically a PE that skipped a collective call). Both
+//! name the RPN_COMM routine being executed, which the C ABI records on entry.
+
+use std::cell::Cell;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use crate::runtime;
+
+/// Environment variable: seconds a PE waits before it reports whom it waits for (0 = never).
+pub const ENV_HANG_REPORT: &str = "RPNCOMM_HANG_REPORT";
+const DEFAULT_HANG_REPORT: Duration = Duration::from_secs(30);
+
+thread_local! {
+    static ROUTINE: Cell<&'static str> = const { Cell::new("RPN_COMM") };
+}
+
+/// Records the routine the calling thread executes until the guard is dropped.
+pub struct RoutineGuard {
+    previous: &'static str,
+}
+
+pub fn enter(routine: &'static str) -> RoutineGuard {
+    RoutineGuard { previous: ROUTINE.with(|r| r.replace(routine)) }
+}
+
+impl Drop for RoutineGuard {
+    fn drop(&mut self) {
+        ROUTINE.with(|r| r.set(self.previous));
+    }
+}
+
+/// The routine the calling thread executes (for messages).
+pub fn routine() -> &'static str {
+    ROUTINE.with(Cell::get)
+}
+
+/// Writes "ROUTINE: PE n: text" as one line (one write, so lines of different PEs do not
+/// interleave).
+pub fn write_line(routine: &str, text: &str) {
+    let line = match runtime::current_rank() {
+        r if r >= 0 => format!("{routine}: PE {r}: {text}\n"),
+        _ => format!("{routine}: {text}\n"),
+    };
+    let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), line.as_bytes());
+}
+
+fn parse_interval(text: Option<&str>) -> Option<Duration> {
+    match text.map(str::trim) {
+        None | Some("") => Some(DEFAULT_HANG_REPORT),
+        Some(t) => match t.parse::<f64>() {
+            Ok(s) if s > 0.0 && s.is_finite() => Some(Duration::from_secs_f64(s)),
+            Ok(_) => None,
+            Err(_) => Some(DEFAULT_HANG_REPORT),
+        },
+    }
+}
+
+/// How long a wait lasts before it is reported, and again between reports (None: never).
+pub fn hang_report_interval() -> Option<Duration> {
+    static INTERVAL: OnceLock<Option<Duration>> = OnceLock::new();
+    *INTERVAL.get_or_init(|| parse_interval(std::env::var(ENV_HANG_REPORT).ok().as_deref()))
+}
+
+/// Reports a wait of `waited` so far for `what` ("PE 3 to close epoch 7 of window 2").
+pub fn report_hang(waited: Duration, what: &str) {
+    write_line(routine(), &format!("still waiting after {:.1} s for {what}", waited.as_secs_f64()));
+}
+
+/// "PE 3" or "PEs 1, 4, 7" (at most 16 listed).
+pub fn list_pes(pes: &[usize]) -> String {
+    const SHOWN: usize = 16;
+    let mut text = pes.iter().take(SHOWN).map(usize::to_string).collect::<Vec<_>>().join(", ");
+    if pes.len() > SHOWN {
+        text.push_str(&format!(" and {} more", pes.len() - SHOWN));
+    }
+    if pes.len() == 1 { format!("PE {text}") } else { format!("PEs {text}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interval_parsing() {
+        assert_eq!(parse_interval(None), Some(DEFAULT_HANG_REPORT));
+        assert_eq!(parse_interval(Some("2.5")), Some(Duration::from_millis(2500)));
+        assert_eq!(parse_interval(Some("0")), None);
+        assert_eq!(parse_interval(Some("junk")), Some(DEFAULT_HANG_REPORT));
+    }
+
+    #[test]
+    fn routine_is_restored_on_exit() {
+        assert_eq!(routine(), "RPN_COMM");
+        {
+            let _outer = enter("RPN_COMM_i_win_close");
+            {
+                let _inner = enter("RPN_COMM_barrier");
+                assert_eq!(routine(), "RPN_COMM_barrier");
+            }
+            assert_eq!(routine(), "RPN_COMM_i_win_close");
+        }
+        assert_eq!(routine(), "RPN_COMM");
+    }
+
+    #[test]
+    fn pe_lists() {
+        assert_eq!(list_pes(&[3]), "PE 3");
+        assert_eq!(list_pes(&[1, 4]), "PEs 1, 4");
+        assert!(list_pes(&(0..20).collect::<Vec<_>>()).ends_with("and 4 more"));
+    }
+}
