@@ -6,6 +6,7 @@
 #   make check             run every test; last line "N passed, N failed"
 #   make fuzz              fuzz the C ABI and the window core under AddressSanitizer,
 #                          FUZZ_SECONDS (default 60) per target (tests/fuzz.sh)
+#   make loom              model-check the shared-memory protocols with loom (tests/loom.sh)
 #   make clean
 #
 # `deps` installs gfortran and pkg-config when they are missing (as root, with apt-get) or says what
@@ -58,7 +59,7 @@ FORTRAN_OBJS  := $(patsubst fortran/%.F90,$(OBJDIR)/%.o,$(FORTRAN_SRCS))
 INSTALLED_INC := $(addprefix $(INCDIR)/,$(notdir $(FORTRAN_INCS) $(RUST_HDR)))
 MODS_STAMP    := $(OBJDIR)/.mods
 
-.PHONY: all deps cargo-build install demo check fuzz clean
+.PHONY: all deps cargo-build install demo check fuzz loom clean
 
 all: deps $(LIB) $(RPNRUN) $(INSTALLED_INC) $(MODS_STAMP) $(PCFILE)
 
@@ -161,6 +162,9 @@ check: deps
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	@FUZZ_SECONDS="$(FUZZ_SECONDS)" bash tests/fuzz.sh
+
+loom: deps
+	@bash tests/loom.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -3,10 +3,10 @@
 //! While sleeping, the waiter checks that the job is still alive, so a dead PE never
 //! leaves the others waiting forever.
 
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use super::futex;
+use super::sync::{self, AtomicU32, Ordering};
 use crate::diagnostics;
 use crate::error::Result;
 
@@ -22,6 +22,7 @@ impl Signal {
     /// Publishes `v` and wakes sleepers.
     pub fn store(&self, v: u32) {
         self.value.store(v, Ordering::SeqCst);
+        sync::order_store_before_load();
         if self.sleepers.load(Ordering::SeqCst) != 0 {
             futex::wake_all(&self.value);
         }
@@ -30,6 +31,7 @@ impl Signal {
     /// Adds `delta` (wrapping), wakes sleepers, returns the previous value.
     pub fn fetch_add(&self, delta: u32) -> u32 {
         let old = self.value.fetch_add(delta, Ordering::SeqCst);
+        sync::order_store_before_load();
         if self.sleepers.load(Ordering::SeqCst) != 0 {
             futex::wake_all(&self.value);
         }
@@ -68,6 +70,10 @@ pub fn wait_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> 
         return Ok(());
     }
     let start = Instant::now();
+    if cfg!(loom) {
+        // the model checker explores every interleaving of a spin: go to the sleep at once
+        return sleep_until(signal, ctx, done, start);
+    }
     let mut spins = 0u32;
     while !done(signal.value.load(Ordering::Acquire)) {
         std::hint::spin_loop();
@@ -88,9 +94,10 @@ fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> boo
             if done(signal.value.load(Ordering::Acquire)) {
                 return Ok(());
             }
-            std::thread::yield_now();
+            sync::yield_now();
         }
         signal.sleepers.fetch_add(1, Ordering::SeqCst);
+        sync::order_store_before_load();
         let seen = signal.value.load(Ordering::SeqCst);
         if !done(seen) {
             futex::wait(&signal.value, seen, SLEEP_SLICE);
@@ -99,7 +106,8 @@ fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> boo
         if done(signal.value.load(Ordering::Acquire)) {
             return Ok(());
         }
-        if checked.elapsed() >= SLEEP_SLICE {
+        // (not in the model: its executions must not depend on the clock)
+        if !cfg!(loom) && checked.elapsed() >= SLEEP_SLICE {
             if let Err(e) = (ctx.alive)() {
                 // A PE publishes its last signal before it is marked finalized or exited:
                 // look once more so that its final signal is not mistaken for its absence.
