@@ -21,6 +21,8 @@ use crate::{MAX_ELEMENTS, MAX_SLOTS, bounded};
 /// An integer argument: mostly small (the interesting values are near 0 on one PE).
 #[derive(Arbitrary, Debug, Clone, Copy)]
 pub enum Int {
+    /// 0..=3: ranks, offsets and counts that fit small windows.
+    Tiny(u8),
     Small(i8),
     Any(i32),
 }
@@ -28,6 +30,7 @@ pub enum Int {
 impl Int {
     pub fn get(self) -> i32 {
         match self {
+            Int::Tiny(v) => (v % 4) as i32,
             Int::Small(v) => v as i32,
             Int::Any(v) => v,
         }
@@ -97,6 +100,8 @@ fn kind_of(k: u8) -> HandleKind {
 /// A handle argument passed by reference.
 #[derive(Arbitrary, Debug, Clone, Copy)]
 pub enum HandleArg {
+    /// A valid handle of the kind the argument needs (a live window for a window).
+    Right(u8),
     NullPtr,
     Zero,
     /// A live window of this input.
@@ -173,6 +178,9 @@ pub enum Call {
     Group { win: HandleArg, to: List, from: List },
     WinOper { win: HandleArg, oper: HandleArg },
     Post { win: HandleArg, requests: Vec<[Int; 5]>, negative_nreq: Option<Int>, null_arrays: bool },
+    /// A short cut to deep states: a valid create, a secondary window of 1..=8 records when
+    /// `slots` is set, and an open (each made as its own call above, with the same checks).
+    Ready { dtype: u8, siz: u8, array: ArrayArg, slots: Option<u8>, active: bool, fill: u8 },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -275,8 +283,16 @@ fn status_ok(status: c_int, what: &str) -> bool {
     status == RPN_COMM_OK
 }
 
+thread_local! {
+    /// Accepted calls per routine in the current input, for FUZZ_STATS (see `Driver::finish`).
+    static ACCEPTED: std::cell::RefCell<std::collections::BTreeMap<String, u32>> = Default::default();
+}
+
 fn expect(status: c_int, predicted: bool, what: &str) -> bool {
     let ok = status_ok(status, what);
+    if ok {
+        ACCEPTED.with(|a| *a.borrow_mut().entry(what.to_string()).or_default() += 1);
+    }
     assert_eq!(ok, predicted, "{what}: status {status}, expected {}", if predicted { "success" } else { "an error" });
     ok
 }
@@ -286,9 +302,17 @@ impl Driver {
         Driver { windows: Vec::new(), freed: Vec::new(), arrays: Vec::new(), pool: PageBlock::new(4 * 4096), pool_used: 0, finalized }
     }
 
-    fn handle(&self, arg: HandleArg) -> Option<Handle> {
+    /// The handle `arg` designates where a handle of kind `expected` is due.
+    fn handle(&self, arg: HandleArg, expected: HandleKind) -> Option<Handle> {
         let pick = |n: usize, i: u8| (n > 0).then(|| i as usize % n);
         Some(match arg {
+            HandleArg::Right(which) => {
+                let kind = [HandleKind::Datatype, HandleKind::Operator, HandleKind::Communicator, HandleKind::Window]
+                    .iter()
+                    .position(|&k| k == expected)
+                    .unwrap() as u8;
+                return self.handle(HandleArg::Valid { kind, which }, expected);
+            }
             HandleArg::NullPtr => return None,
             HandleArg::Zero => Handle::NULL,
             HandleArg::Live(i) => pick(self.windows.len(), i).map_or(Handle::NULL, |i| self.windows[i].handle),
@@ -463,7 +487,7 @@ impl Driver {
                 }
             }
             Call::ValidOper(arg) => {
-                let h = self.handle(*arg);
+                let h = self.handle(*arg, HandleKind::Operator);
                 let valid = h.is_some_and(|h| h.decode(HandleKind::Operator).is_ok_and(|c| (1..=12).contains(&c)));
                 assert_eq!(Self::with_handle(h, |p| rpncomm_valid_oper(p)), valid as c_int, "valid_oper {h:?}");
             }
@@ -473,7 +497,7 @@ impl Driver {
             }
             Call::Create { dtype, siz, com, array, fill } => self.create(*dtype, *siz, *com, *array, *fill),
             Call::CreateSecondary { win, slots } => {
-                let h = self.handle(*win);
+                let h = self.handle(*win, HandleKind::Window);
                 let slots = bounded(slots.get(), MAX_SLOTS);
                 let w = self.live(h);
                 let predicted = w.is_some_and(|i| {
@@ -486,7 +510,7 @@ impl Driver {
                 }
             }
             Call::Free(win) => {
-                let mut h = self.handle(*win);
+                let mut h = self.handle(*win, HandleKind::Window);
                 let w = self.live(h);
                 let predicted = w.is_some_and(|i| self.windows[i].open.is_none());
                 let st = match h.as_mut() {
@@ -500,14 +524,14 @@ impl Driver {
                 }
             }
             Call::Valid(win) => {
-                let h = self.handle(*win);
+                let h = self.handle(*win, HandleKind::Window);
                 let live = self.live(h).is_some();
                 let mut v = -5;
                 expect(Self::with_handle(h, |p| rpncomm_win_valid(p, &mut v)), live, "win_valid");
                 assert_eq!(v, live as c_int);
             }
             Call::Check(win) => {
-                let h = self.handle(*win);
+                let h = self.handle(*win, HandleKind::Window);
                 let w = self.live(h);
                 let mut o = -5;
                 if expect(Self::with_handle(h, |p| rpncomm_win_check(p, &mut o)), w.is_some(), "win_check") {
@@ -518,7 +542,7 @@ impl Driver {
             }
             Call::GetPtr { win, np, write } => self.get_ptr(*win, np.get(), *write),
             Call::GetSize(win) => {
-                let h = self.handle(*win);
+                let h = self.handle(*win, HandleKind::Window);
                 let w = self.live(h);
                 let mut s = -5;
                 if expect(Self::with_handle(h, |p| rpncomm_win_get_size(p, &mut s)), w.is_some(), "get_size") {
@@ -528,7 +552,7 @@ impl Driver {
                 }
             }
             Call::GetSize2(win) => {
-                let h = self.handle(*win);
+                let h = self.handle(*win, HandleKind::Window);
                 let w = self.live(h);
                 let records = w.and_then(|i| self.windows[i].secondary.as_ref().map(|s| s.records));
                 let mut s = -5;
@@ -539,7 +563,7 @@ impl Driver {
                 }
             }
             Call::Open { win, active } => {
-                let h = self.handle(*win);
+                let h = self.handle(*win, HandleKind::Window);
                 let w = self.live(h);
                 let predicted = w.is_some_and(|i| self.windows[i].open.is_none());
                 if expect(Self::with_handle(h, |p| rpncomm_win_open(p, active.get())), predicted, "open") {
@@ -552,7 +576,7 @@ impl Driver {
                 }
             }
             Call::Close(win) => {
-                let h = self.handle(*win);
+                let h = self.handle(*win, HandleKind::Window);
                 let w = self.live(h);
                 let predicted = w.is_some_and(|i| self.windows[i].open.is_some());
                 if expect(Self::with_handle(h, |p| rpncomm_win_close(p)), predicted, "close") {
@@ -572,9 +596,9 @@ impl Driver {
             }
             Call::Group { win, to, from } => self.group(*win, to, from),
             Call::WinOper { win, oper } => {
-                let h = self.handle(*win);
+                let h = self.handle(*win, HandleKind::Window);
                 let w = self.live(h);
-                let o = self.handle(*oper);
+                let o = self.handle(*oper, HandleKind::Operator);
                 let op = o.and_then(|o| o.decode(HandleKind::Operator).ok()).and_then(Operator::from_code);
                 let predicted = w.is_some_and(|i| op.is_some_and(|op| op.check_type(self.windows[i].dtype).is_ok()));
                 let st = Self::with_handle(h, |hp| Self::with_handle(o, |op| rpncomm_win_oper(hp, op)));
@@ -583,6 +607,23 @@ impl Driver {
                 }
             }
             Call::Post { win, requests, negative_nreq, null_arrays } => self.post(*win, requests, *negative_nreq, *null_arrays),
+            Call::Ready { dtype, siz, array, slots, active, fill } => {
+                let before = self.windows.len();
+                self.step(&Call::Create {
+                    dtype: HandleArg::Valid { kind: 0, which: *dtype },
+                    siz: Int::Any(*siz as i32 % 64),
+                    com: HandleArg::Valid { kind: 2, which: 0 },
+                    array: *array,
+                    fill: *fill,
+                });
+                if self.windows.len() > before {
+                    let win = HandleArg::Live((self.windows.len() - 1) as u8);
+                    if let Some(n) = slots {
+                        self.step(&Call::CreateSecondary { win, slots: Int::Any(1 + *n as i32 % 8) });
+                    }
+                    self.step(&Call::Open { win, active: Int::Any(*active as i32) });
+                }
+            }
         }
     }
 
@@ -640,7 +681,7 @@ impl Driver {
     }
 
     fn create(&mut self, dtype: HandleArg, siz: Int, com: HandleArg, array: ArrayArg, fill: u8) {
-        let (d, c) = (self.handle(dtype), self.handle(com));
+        let (d, c) = (self.handle(dtype, HandleKind::Datatype), self.handle(com, HandleKind::Communicator));
         let siz = bounded(siz.get(), MAX_ELEMENTS);
         let t = d.and_then(|d| d.decode(HandleKind::Datatype).ok()).and_then(ElementType::from_code);
         let com_ok = c.is_some_and(|c| c.decode(HandleKind::Communicator).is_ok_and(|v| (1..=3).contains(&v)));
@@ -676,7 +717,7 @@ impl Driver {
     }
 
     fn get_ptr(&mut self, win: HandleArg, np: i32, write: Option<u8>) {
-        let h = self.handle(win);
+        let h = self.handle(win, HandleKind::Window);
         let w = self.live(h);
         let predicted = w.is_some_and(|i| np == 1 || (np == 2 && self.windows[i].secondary.is_some()));
         let mut p: *mut c_void = 1 as *mut c_void;
@@ -738,7 +779,7 @@ impl Driver {
     /// Put or get, remote (`target` given) or local.
     #[allow(clippy::too_many_arguments)]
     fn transfer(&mut self, win: HandleArg, buf: Buf, target: Option<i32>, offset: i32, nelem: i32, put: bool, fill: u8) {
-        let h = self.handle(win);
+        let h = self.handle(win, HandleKind::Window);
         let w = self.live(h);
         let elem = w.map_or(8, |i| self.windows[i].dtype.size());
         let n = nelem.clamp(0, MAX_ELEMENTS) as usize;
@@ -785,9 +826,9 @@ impl Driver {
 
     #[allow(clippy::too_many_arguments)]
     fn accumulate(&mut self, win: HandleArg, buf: Buf, fetch: Option<Buf>, before: i32, target: i32, offset: i32, nelem: i32, oper: HandleArg, fill: u8) {
-        let h = self.handle(win);
+        let h = self.handle(win, HandleKind::Window);
         let w = self.live(h);
-        let o = self.handle(oper);
+        let o = self.handle(oper, HandleKind::Operator);
         let dtype = w.map(|i| self.windows[i].dtype);
         let elem = dtype.map_or(8, |t| t.size());
         let n = nelem.clamp(0, MAX_ELEMENTS) as usize;
@@ -835,7 +876,7 @@ impl Driver {
     }
 
     fn group(&mut self, win: HandleArg, to: &List, from: &List) {
-        let h = self.handle(win);
+        let h = self.handle(win, HandleKind::Window);
         let w = self.live(h);
         let ((tv, tn, tnull), (fv, fn_, fnull)) = (Self::list(to), Self::list(from));
         let readable = |v: &[i32], n: i32, null: bool| n >= 0 && (n == 0 || !null) && n as usize <= v.len();
@@ -853,7 +894,7 @@ impl Driver {
     }
 
     fn post(&mut self, win: HandleArg, requests: &[[Int; 5]], negative_nreq: Option<Int>, null_arrays: bool) {
-        let h = self.handle(win);
+        let h = self.handle(win, HandleKind::Window);
         let w = self.live(h);
         let cols: Vec<Vec<i32>> = (0..5).map(|c| requests.iter().map(|r| r[c].get()).collect()).collect();
         let nreq = match negative_nreq.map(Int::get) {
@@ -919,8 +960,13 @@ impl Driver {
         expect(st, ok, "post");
     }
 
-    /// Closes and frees every window left: on one PE both must succeed.
+    /// Closes and frees every window left: on one PE both must succeed. With FUZZ_STATS set,
+    /// prints the calls accepted in this input (to see which paths a corpus reaches).
     pub fn finish(mut self) {
+        let accepted = ACCEPTED.with(|a| std::mem::take(&mut *a.borrow_mut()));
+        if std::env::var_os("FUZZ_STATS").is_some() {
+            eprintln!("accepted: {accepted:?}");
+        }
         for w in std::mem::take(&mut self.windows) {
             if w.open.is_some() {
                 assert_eq!(rpncomm_win_close(&w.handle), RPN_COMM_OK, "closing an open window at the end");
