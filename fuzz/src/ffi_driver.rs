@@ -720,7 +720,8 @@ impl Driver {
         let h = self.handle(win, HandleKind::Window);
         let w = self.live(h);
         let predicted = w.is_some_and(|i| np == 1 || (np == 2 && self.windows[i].secondary.is_some()));
-        let mut p: *mut c_void = 1 as *mut c_void;
+        // not null beforehand, to see that an error sets it to NULL
+        let mut p: *mut c_void = std::ptr::dangling_mut::<c_void>();
         if !expect(Self::with_handle(h, |hp| rpncomm_win_get_ptr(hp, np, &mut p)), predicted, "get_ptr") {
             assert!(p.is_null(), "get_ptr leaves NULL on error");
             return;
