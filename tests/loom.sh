@@ -5,7 +5,8 @@
 # the normal build is not rebuilt. Prints the executions each model explored, then the
 # totals as "N passed, N failed".
 #
-#   LOOM_MAX_PREEMPTIONS   preemption bound (default 2 in the tests; 3 explores much more)
+#   LOOM_MAX_PREEMPTIONS   preemption bound (default 2 in the tests; 3 takes about 12 minutes)
+#   LOOM_TIMEOUT           seconds before the run counts as failed (default 1800)
 set -u
 
 cd "$(dirname "$0")/.." || exit 2
@@ -14,7 +15,7 @@ mkdir -p "$LOGDIR"
 log="$LOGDIR/loom.log"
 
 start=$SECONDS
-RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
+RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom timeout -k 10 "${LOOM_TIMEOUT:-1800}" \
     cargo test --release --test loom_protocols -- --nocapture --test-threads=1 < /dev/null > "$log" 2>&1
 status=$?
 grep -E 'loom model|panicked|deadlock' "$log" | sed 's/^\.*//'
