@@ -4,10 +4,12 @@
 #   make install PREFIX=d  install into d/{lib,include,bin,lib/pkgconfig}
 #   make demo              build and run the request/reply demo on 4 PEs
 #   make check             run every test; last line "N passed, N failed"
+#   make stress            the reliability tests at full size (tests/stress/stress.mk)
 #   make fuzz              fuzz the C ABI and the window core under AddressSanitizer,
 #                          FUZZ_SECONDS (default 60) per target (tests/fuzz.sh)
 #   make loom              model-check the shared-memory protocols with loom (tests/loom.sh)
 #   make clean
+#   make ... MPI=1         the same over MPI (mpi/mpi.mk: build-mpi-<impl>/ for Open MPI and MPICH)
 #
 # `deps` installs gfortran and pkg-config when they are missing (as root, with apt-get) or says what
 # to install; all, demo and check run it first.
@@ -39,8 +41,15 @@ NATIVE_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 
 VERSION := $(shell sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
 
-RUST_LIB := target/release/librpncomm_windows.a
-RUST_BIN := target/release/rpnrun
+ifeq ($(MPI),1)
+include mpi/mpi.mk
+else
+
+# The MPI builds (mpi/mpi.mk) set RUST_TARGET, CARGO_FEATURES=mpi, MPICC, FC and BUILD.
+RUST_TARGET    ?= target
+CARGO_FEATURES ?=
+RUST_LIB := $(RUST_TARGET)/release/librpncomm_windows.a
+RUST_BIN := $(RUST_TARGET)/release/rpnrun
 RUST_HDR := include/rpncomm_windows.h
 
 BUILD   := build
@@ -59,7 +68,7 @@ FORTRAN_OBJS  := $(patsubst fortran/%.F90,$(OBJDIR)/%.o,$(FORTRAN_SRCS))
 INSTALLED_INC := $(addprefix $(INCDIR)/,$(notdir $(FORTRAN_INCS) $(RUST_HDR)))
 MODS_STAMP    := $(OBJDIR)/.mods
 
-.PHONY: all deps cargo-build install demo check fuzz loom clean
+.PHONY: all deps cargo-build install demo check stress fuzz loom clean
 
 all: deps $(LIB) $(RPNRUN) $(INSTALLED_INC) $(MODS_STAMP) $(PCFILE)
 
@@ -82,7 +91,7 @@ deps:
 # ------------------------------------------------------------------------------------------ Rust
 # cargo decides what to rebuild; make only looks at the files' times afterwards.
 cargo-build: | deps
-	$(CARGO) build --release
+	$(if $(MPICC),MPICC=$(MPICC)) $(CARGO) build --release --target-dir $(RUST_TARGET) $(if $(CARGO_FEATURES),--features $(CARGO_FEATURES))
 
 $(RUST_LIB) $(RUST_BIN) $(RUST_HDR): cargo-build ;
 
@@ -153,7 +162,7 @@ demo: deps all $(DEMO)
 	$(RPNRUN) -n 4 $(DEMO)
 
 # ----------------------------------------------------------------------------------------- tests
-# tests/check.sh builds (make all), runs the three parts and prints the totals as its last line,
+# tests/check.sh builds (make all), runs the five parts and prints the totals as its last line,
 # also when the build fails; keep make's own echo off it (@).
 check: deps
 	@MAKE="$(MAKE)" NATIVE_LIBS="$(NATIVE_LIBS)" bash tests/check.sh
@@ -173,3 +182,7 @@ clean:
 
 # `make bench`: the performance benchmark (bench/).
 include bench/bench.mk
+
+# `make stress`: stress, faults, resource limits and isolation at full size.
+include tests/stress/stress.mk
+endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Turns the raw output of bench/run.sh into the results table (terminal), results.json and
 results.csv, comparing every figure with the hardware floor, with the original RPN_COMM over
-Open MPI (figures of /work/shared/ANCHORS.md) and with the project's targets.
+Open MPI (figures of /work/shared/ANCHORS.md), with this library's own MPI transport when
+bench/run.sh ran it (raw mpi_np*.txt), and with the project's targets.
 
     report.py RAW_DIR OUT_DIR
 
@@ -93,6 +94,18 @@ def parse(raw_dir):
             f = line.split()
             if len(f) >= 4 and f[0] == "LOAD":
                 load[f[1]] = {"foreign_cpus": float(f[2]), "wall_s": float(f[3])}
+    mpi = {}
+    for path in sorted(glob.glob(os.path.join(raw_dir, "mpi_np*.txt"))):
+        for line in open(path, errors="replace"):
+            f = line.split()
+            if len(f) >= 9 and f[0] == "RESULT":
+                op, _, window = f[1].partition(".")
+                mpi[(op, window, int(f[2]))] = {"median": float(f[3]), "min": float(f[4]), "max": float(f[5]),
+                                                "unit": f[6], "errors": int(f[8])}
+                if int(f[8]):
+                    errors.append("MPI %s.%s np%s: %s data errors" % (op, window, f[2], f[8]))
+            elif line.startswith("BENCH ERROR"):
+                errors.append("MPI " + line.strip())
     for path in sorted(glob.glob(os.path.join(raw_dir, "np*.txt")) + glob.glob(os.path.join(raw_dir, "mem_*.txt"))):
         for line in open(path, errors="replace"):
             f = line.split()
@@ -113,6 +126,13 @@ def parse(raw_dir):
                 errors.append(line.strip())
     for r in results:
         r["foreign_cpus"] = load.get(r["source"][:-4], {}).get("foreign_cpus")
+        m = mpi.get((r["op"], r["window"], r["npes"]))
+        r["mpi"] = None
+        if m and m["median"] > 0 and r["median"] > 0:
+            # shm against MPI, as "x faster": time ratio for latencies, rate ratio for bandwidths
+            x = (m["median"] / r["median"]) if r["unit"] == "us" else (r["median"] / m["median"])
+            r["mpi"] = {"value": m["median"], "x_faster": x,
+                        "text": "%.1fx faster" % x if x >= 1 else "%.1fx SLOWER" % (1 / x)}
     return floor, results, memory, errors, load
 
 
@@ -151,6 +171,38 @@ def enrich(floor, results):
                 fl = r["floor"]["value"] if r["floor"] else None
                 met = fl is not None and r["median"] >= value * fl
             r["target"] = {"text": text, "kind": kind, "value": value, "met": bool(met)}
+
+
+# Window-size independence: a one-element operation on a 16 MiB window ("big") may cost at most this
+# much more than on a 4 KiB one (two separate measurements on a shared machine differ by 10-20%).
+SIZE_NOISE = 1.5
+
+
+def checks_of(results):
+    """The targets that compare measurements with each other: cost against window size (np2,
+    'big' vs 'internal' window) and fence cost against PEs (no faster than linear from np4 on,
+    where every count is oversubscribed)."""
+    by = {(r["op"], r["window"], r["npes"]): r for r in results}
+    checks = []
+    for op in ("passive_put", "passive_acc", "fence_empty", "fence_put", "group_put"):
+        big, small = by.get((op, "big", 2)), by.get((op, "internal", 2))
+        if big and small:
+            ratio = big["median"] / small["median"]
+            checks.append({"what": "%s: 16 MiB window vs 4 KiB window (np2)" % LABEL[op],
+                           "value": "%s vs %s us = %.2fx" % (fmt_num(big["median"]), fmt_num(small["median"]), ratio),
+                           "criterion": "<= %gx (size-independent within noise)" % SIZE_NOISE,
+                           "met": ratio <= SIZE_NOISE})
+    base = by.get(("fence_empty", "user", 4))
+    for n in (8, 16):
+        r = by.get(("fence_empty", "user", n))
+        if base and r:
+            growth = r["median"] / base["median"]
+            checks.append({"what": "fence, empty epoch: np%d vs np4 (oversubscribed)" % n,
+                           "value": "%s vs %s us = %.2fx for %dx the PEs" % (fmt_num(r["median"]), fmt_num(base["median"]),
+                                                                           growth, n // 4),
+                           "criterion": "<= %dx (no faster than linear)" % (n // 4),
+                           "met": growth <= n // 4})
+    return checks
 
 
 def fmt_num(x):
@@ -195,8 +247,9 @@ def table(floor, results, memory, meta):
             a = "  (%g ns)" % anch if anch else ""
         w("  %-40s %s%s" % (names[k], s, a))
     w("")
-    hdr = "%-34s %3s %-8s %9s  %-19s %-5s %-15s %-22s %-16s %s" % (
-        "operation", "PEs", "window", "median", "[min..max]", "unit", "vs floor", "vs original (Open MPI)", "target", "")
+    hdr = "%-34s %3s %-8s %9s  %-19s %-5s %-15s %-22s %-22s %-16s %s" % (
+        "operation", "PEs", "window", "median", "[min..max]", "unit", "vs floor", "vs original (Open MPI)",
+        "vs our MPI transport", "target", "")
     w(hdr)
     w("-" * len(hdr))
     key = lambda r: (r["npes"], ORDER.index(r["op"]) if r["op"] in ORDER else 99, r["window"] != "user")
@@ -213,8 +266,9 @@ def table(floor, results, memory, meta):
         else:
             tg, met = "", ""
         err = "  DATA ERRORS: %d" % r["errors"] if r["errors"] else ""
-        w("%-34s %3d %-8s %9s  %-19s %-5s %-15s %-22s %-16s %s%s" % (
-            r["label"], r["npes"], r["window"], fmt_num(r["median"]), rng, r["unit"], fl, orig, tg, met, err))
+        vs_mpi = ("%s (%s)" % (r["mpi"]["text"], fmt_num(r["mpi"]["value"]))) if r.get("mpi") else ""
+        w("%-34s %3d %-8s %9s  %-19s %-5s %-15s %-22s %-22s %-16s %s%s" % (
+            r["label"], r["npes"], r["window"], fmt_num(r["median"]), rng, r["unit"], fl, orig, vs_mpi, tg, met, err))
     # scaling
     sc = {}
     for r in results:
@@ -244,11 +298,21 @@ def table(floor, results, memory, meta):
                  human(1024 * (g("hwm_before") or 0)),
                  human((g("data_per_window") or 0) // max(1, m["npes"]) * (g("windows") or 0))))
             w("  %-20s       %s mappings of window regions)" % ("", g("shm_mappings")))
+    checks = checks_of(results)
+    if checks:
+        w("")
+        w("Window size and PE scaling")
+        for c in checks:
+            w("  %-58s %-36s %-40s %s" % (c["what"], c["value"], c["criterion"], "met" if c["met"] else "MISSED"))
     # targets summary
     tg = [r for r in results if r["target"]]
     met = [r for r in tg if r["target"]["met"]]
     w("")
-    w("Targets: %d met, %d missed" % (len(met), len(tg) - len(met)))
+    nmet = len(met) + sum(c["met"] for c in checks)
+    w("Targets: %d met, %d missed" % (nmet, len(tg) + len(checks) - nmet))
+    for c in checks:
+        if not c["met"]:
+            w("  MISSED: %s: %s (target %s)" % (c["what"], c["value"], c["criterion"]))
     for r in sorted(tg, key=key):
         if not r["target"]["met"]:
             w("  MISSED: np%d %-8s %-34s %s %s (target %s)" % (r["npes"], r["window"], r["label"],
@@ -297,31 +361,37 @@ def main():
     text = table(floor, results, memory, meta)
     print(text)
     tg = [r for r in results if r["target"]]
+    checks = checks_of(results)
     doc = {"meta": meta, "floor": floor, "anchors": {"original_openmpi_np2_np4": ORIGINAL, "floor": ANCHOR_FLOOR},
            "results": results, "memory": memory, "errors": errors,
-           "targets": {"met": sum(r["target"]["met"] for r in tg), "missed": sum(not r["target"]["met"] for r in tg)}}
+           "checks": checks,
+           "targets": {"met": sum(r["target"]["met"] for r in tg) + sum(c["met"] for c in checks),
+                       "missed": sum(not r["target"]["met"] for r in tg) + sum(not c["met"] for c in checks)}}
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "results.json"), "w") as f:
         json.dump(doc, f, indent=1)
     with open(os.path.join(out_dir, "results.csv"), "w", newline="") as f:
         c = csv.writer(f)
         c.writerow(["kind", "operation", "npes", "window", "median", "min", "max", "unit", "niter", "errors",
-                    "floor_ratio", "original_openmpi", "x_faster_than_original", "target", "target_met"])
+                    "floor_ratio", "original_openmpi", "x_faster_than_original", "mpi_transport",
+                    "x_faster_than_mpi_transport", "target", "target_met"])
         for k, v in floor.items():
             c.writerow(["floor", k, 2 if k == "cacheline_rtt" or k.startswith("memcpy2") else 1, "",
-                        v["median"], v["min"], v["max"], v["unit"], v["iterations"], v["errors"], "", "", "", "", ""])
+                        v["median"], v["min"], v["max"], v["unit"], v["iterations"], v["errors"], "", "", "", "", "", "", ""])
         for r in results:
             c.writerow(["result", r["op"], r["npes"], r["window"], r["median"], r["min"], r["max"], r["unit"],
                         r["niter"], r["errors"], "%.4g" % r["floor"]["ratio"] if r["floor"] else "",
                         r["original"]["value"] if r["original"] else "",
                         "%.4g" % r["original"]["x_faster"] if r["original"] else "",
+                        r["mpi"]["value"] if r.get("mpi") else "",
+                        "%.4g" % r["mpi"]["x_faster"] if r.get("mpi") else "",
                         r["target"]["text"] if r["target"] else "",
                         ("met" if r["target"]["met"] else "missed") if r["target"] else ""])
         for what, m in memory.items():
             for field, v in m.items():
                 if field != "npes":
                     c.writerow(["memory", what + "." + field, m["npes"], what[4:], v["value"], "", "", v["unit"],
-                                "", "", "", "", "", "", ""])
+                                "", "", "", "", "", "", "", "", ""])
     with open(os.path.join(out_dir, "table.txt"), "w") as f:
         f.write(text + "\n")
     if errors:

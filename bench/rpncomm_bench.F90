@@ -9,6 +9,8 @@
 !   bw            fence epoch with one put_r of 8 KiB, 1 MiB and 16 MiB, on 16 MiB windows (user, internal)
 !   req           request/reply round (every PE posts to every other, then serves), fresh and kept slots
 !   scale         fence empty epoch and request/reply rounds on user windows only (for the PE scaling)
+!   size          the one-element operations and epochs of `lat` on an internal window of 16 MiB
+!                 ("big"), to compare with the 4 KiB one: no cost may depend on the window's size
 !   mem_internal  memory used by 100 internal windows of 1 MiB (shared segment per window, peak RSS)
 !   mem_user      the same with 100 windows over caller's arrays of 1 MiB (100 separate allocations)
 !   mem_user_packed  the same with the 100 arrays as the columns of one array (neighbouring windows
@@ -56,7 +58,7 @@ program rpncomm_bench
   integer, dimension(:), pointer :: ua => null()       ! the caller's array (user windows)
   integer, dimension(:,:), pointer :: recs => null()   ! secondary window records (5, npes)
   character(len=64) :: arg
-  logical :: do_lat, do_bw, do_req, do_scale, do_mem_int, do_mem_user, do_mem_packed, any_section
+  logical :: do_lat, do_bw, do_req, do_scale, do_size, do_mem_int, do_mem_user, do_mem_packed, any_section
 
   pex = 0
   pey = 0
@@ -67,7 +69,7 @@ program rpncomm_bench
   call RPN_COMM_i_datyp(RPN_COMM_INTEGER, dt_int)
   call RPN_COMM_i_oper(RPN_COMM_SUM, op_sum)
 
-  do_lat = .false.; do_bw = .false.; do_req = .false.; do_scale = .false.
+  do_lat = .false.; do_bw = .false.; do_req = .false.; do_scale = .false.; do_size = .false.
   do_mem_int = .false.; do_mem_user = .false.; do_mem_packed = .false.; any_section = .false.
   nargs = command_argument_count()
   do i = 1, nargs
@@ -77,6 +79,7 @@ program rpncomm_bench
     case ('bw');           do_bw = .true.;       any_section = .true.
     case ('req');          do_req = .true.;      any_section = .true.
     case ('scale');        do_scale = .true.;    any_section = .true.
+    case ('size');         do_size = .true.;     any_section = .true.
     case ('mem_internal'); do_mem_int = .true.;  any_section = .true.
     case ('mem_user');     do_mem_user = .true.; any_section = .true.
     case ('mem_user_packed'); do_mem_packed = .true.; any_section = .true.
@@ -139,6 +142,16 @@ program rpncomm_bench
     call new_window(NLAT, K_USER, npes)
     call measure('req_fresh.user', T_REQF, 0, 'us', 5)
     call measure('req_kept.user',  T_REQK, 0, 'us', 5)
+    call free_window()
+  endif
+
+  if (do_size) then
+    call new_window(NBW, K_INTERNAL, 0)
+    call measure('passive_put.big',   T_PUT,    1, 'us', 200)
+    call measure('passive_acc.big',   T_ACC,    1, 'us', 200)
+    call measure('fence_empty.big',   T_FEMPTY, 0, 'us', 50)
+    call measure('fence_put.big',     T_FPUT,   1, 'us', 50)
+    if (npes > 1) call measure('group_put.big', T_GPUT, 1, 'us', 50)
     call free_window()
   endif
 

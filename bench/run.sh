@@ -10,11 +10,16 @@
 #   results.json, results.csv      every figure with its ratio to the floor, to the original, target met
 #   table.txt                      the table printed on the terminal
 #   bench.png                      latency per operation, bandwidth per size, cost against PEs
-# Runs: the floor (memcpy, cache-line round trip); the full benchmark on 2 and 4 PEs; the scaling
+# Runs: the floor (memcpy, cache-line round trip); the full benchmark on 2 and 4 PEs (on 2 PEs also
+# the one-element operations on a 16 MiB window, to show no cost depends on the window's size); the scaling
 # subset (fence empty epoch, request/reply rounds) on 1, 8 and 16 PEs; memory with 100 windows of
 # 1 MiB (internal, user arrays allocated one by one, user arrays packed in one array) on 2 PEs.
+# When the MPI transport is built for Open MPI (build-mpi-openmpi/, `make MPI=1 MPI_IMPL=openmpi`;
+# BENCH_MPI=1 builds it first), the same program also runs over it on 2 and 4 ranks (lat bw req,
+# mpirun.openmpi), and every line of the table shows shm against MPI.
 # Environment: BENCH_TRIALS (11), BENCH_MS (trial length in ms, 10), BENCH_TIMEOUT (per run, 120 s),
-#              BENCH_SCALE_PES ("1 8 16"), FC (gfortran), CC (gcc), PYTHON (python3).
+#              BENCH_SCALE_PES ("1 8 16"), BENCH_MPI (auto: 1 builds the Open MPI transport if
+#              missing, 0 skips MPI), FC (gfortran), CC (gcc), PYTHON (python3).
 # Exit status: 0 when every run ended normally and every moved datum was verified (missed timing
 # targets do not fail: timings on a shared machine are noise-prone); 1 otherwise.
 set -u
@@ -79,12 +84,20 @@ load_end() {
 
 # run_job NAME NPES ARGS...: rpnrun -n NPES rpncomm_bench ARGS > raw/NAME.txt; checks the status,
 # BENCH ERROR lines and that the job left nothing in /dev/shm (segments are named rpncomm-<rpnrun pid>-*).
+# With LAUNCH and PROGRAM set (the MPI runs), `$LAUNCH NPES $PROGRAM ARGS` instead.
 run_job() {
     local name=$1 n=$2 pid rc left load wall
     shift 2
     load_start
-    "$RPNRUN" -n "$n" --timeout "$TIMEOUT" -- "$OUT/rpncomm_bench" "$@" trials="$TRIALS" ms="$MS" \
-        > "$RAW/$name.txt" 2> "$RAW/$name.err" &
+    if [[ -n "${LAUNCH:-}" ]]; then
+        local launch
+        read -r -a launch <<< "$LAUNCH"
+        timeout -k 5 "$TIMEOUT" "${launch[@]}" "$n" "$PROGRAM" "$@" trials="$TRIALS" ms="$MS" \
+            > "$RAW/$name.txt" 2> "$RAW/$name.err" &
+    else
+        "$RPNRUN" -n "$n" --timeout "$TIMEOUT" -- "$OUT/rpncomm_bench" "$@" trials="$TRIALS" ms="$MS" \
+            > "$RAW/$name.txt" 2> "$RAW/$name.err" &
+    fi
     pid=$!
     wait "$pid"
     rc=$?
@@ -116,7 +129,7 @@ read -r load wall < <(load_end)
 echo "LOAD floor $load $wall" >> "$RAW/load.txt"
 echo "bench: floor done in $wall s, other processes used $load CPUs meanwhile"
 
-run_job np2 2 lat bw req
+run_job np2 2 lat bw req size
 run_job np4 4 lat bw req
 for n in $SCALE_PES; do
     run_job "np$n" "$n" scale
@@ -124,6 +137,26 @@ done
 run_job mem_internal 2 mem_internal
 run_job mem_user 2 mem_user
 run_job mem_user_packed 2 mem_user_packed
+
+# the same benchmark over the MPI transport (Open MPI), for the shm/MPI column
+MPI_BUILD="$ROOT/build-mpi-openmpi"
+if [[ "${BENCH_MPI:-auto}" == 1 && ! -f "$MPI_BUILD/lib/librpncomm_windows.a" ]]; then
+    echo "bench: building the MPI transport for Open MPI (make MPI=1 MPI_IMPL=openmpi)"
+    ${MAKE:-make} -C "$ROOT" MPI=1 MPI_IMPL=openmpi all > "$OUT/mpi-build.log" 2>&1 || fail "MPI build (see $OUT/mpi-build.log)"
+fi
+if [[ "${BENCH_MPI:-auto}" != 0 && -f "$MPI_BUILD/lib/librpncomm_windows.a" ]] && command -v mpifort.openmpi > /dev/null; then
+    if mpifort.openmpi -O2 -I"$MPI_BUILD/include" bench/rpncomm_bench.F90 -o "$OUT/rpncomm_bench_mpi" \
+        "$MPI_BUILD/lib/librpncomm_windows.a" "${native_libs[@]}" 2> "$OUT/compile-mpi.log"; then
+        as_root=""
+        [[ "$(id -u)" == 0 ]] && as_root="--allow-run-as-root"
+        LAUNCH="mpirun.openmpi --oversubscribe $as_root -n" PROGRAM="$OUT/rpncomm_bench_mpi" run_job mpi_np2 2 lat bw req
+        LAUNCH="mpirun.openmpi --oversubscribe $as_root -n" PROGRAM="$OUT/rpncomm_bench_mpi" run_job mpi_np4 4 lat bw req
+    else
+        fail "cannot compile rpncomm_bench.F90 against the MPI build (see $OUT/compile-mpi.log)"
+    fi
+else
+    echo "bench: no MPI comparison (build the MPI transport with: make MPI=1 MPI_IMPL=openmpi, or BENCH_MPI=1)"
+fi
 
 # ------------------------------------------------------------------------------ results
 echo

@@ -50,9 +50,9 @@ double rpncomm_wtime(void);
 int rpncomm_comm(const char *name, size_t name_len, struct rpncomm_handle *com);
 
 /**
- * Wraps a Fortran MPI communicator: only the MPI transport can do that.
+ * Wraps a Fortran MPI communicator handle (MPI transport only; refused on shared memory).
  */
-int rpncomm_comm_mpi(int _mcom, struct rpncomm_handle *com);
+int rpncomm_comm_mpi(int mcom, struct rpncomm_handle *com);
 
 int rpncomm_comm_size(const char *name, size_t name_len, int *size);
 

@@ -2,7 +2,7 @@
 //! wait that lasts too long (a hang: typically a PE that skipped a collective call). Both
 //! name the RPN_COMM routine being executed, which the C ABI records on entry.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -14,6 +14,7 @@ const DEFAULT_HANG_REPORT: Duration = Duration::from_secs(30);
 
 thread_local! {
     static ROUTINE: Cell<&'static str> = const { Cell::new("RPN_COMM") };
+    static SUBJECT: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 /// Records the routine the calling thread executes until the guard is dropped.
@@ -34,6 +35,27 @@ impl Drop for RoutineGuard {
 /// The routine the calling thread executes (for messages).
 pub fn routine() -> &'static str {
     ROUTINE.with(Cell::get)
+}
+
+/// Records what the calling thread works on ("window 2") until the guard is dropped, for
+/// the reports of waits deep inside (a job barrier of a collective window call).
+pub struct SubjectGuard {
+    previous: Option<String>,
+}
+
+pub fn about(subject: &str) -> SubjectGuard {
+    SubjectGuard { previous: SUBJECT.with(|s| s.replace(Some(subject.to_string()))) }
+}
+
+impl Drop for SubjectGuard {
+    fn drop(&mut self) {
+        SUBJECT.with(|s| *s.borrow_mut() = self.previous.take());
+    }
+}
+
+/// " on window 2" when the calling thread recorded a subject, else "".
+pub fn on_subject() -> String {
+    SUBJECT.with(|s| s.borrow().as_ref().map_or(String::new(), |w| format!(" on {w}")))
 }
 
 /// Writes "ROUTINE: PE n: text" as one line (one write, so lines of different PEs do not
@@ -102,6 +124,16 @@ mod tests {
             assert_eq!(routine(), "RPN_COMM_i_win_close");
         }
         assert_eq!(routine(), "RPN_COMM");
+    }
+
+    #[test]
+    fn subject_is_restored_on_exit() {
+        assert_eq!(on_subject(), "");
+        {
+            let _w = about("window 2");
+            assert_eq!(on_subject(), " on window 2");
+        }
+        assert_eq!(on_subject(), "");
     }
 
     #[test]

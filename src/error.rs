@@ -46,6 +46,8 @@ pub enum Error {
     PeerGone { pe: usize, how: &'static str },
     #[error("shared memory: {0}")]
     SharedMemory(String),
+    #[error("MPI: {0}")]
+    Mpi(String),
     #[error("not supported by this transport: {0}")]
     Unsupported(&'static str),
     #[error("internal error: {0}")]

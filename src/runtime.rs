@@ -9,11 +9,11 @@ use std::time::Instant;
 
 use crate::core::{ElementType, Handle, HandleKind, HandleTable, Operator, PostPlan, PostRequest, WindowState};
 use crate::core::datatype::normalize_name;
+use crate::diagnostics;
 use crate::error::{Error, Result};
-use crate::transport::shm::ShmTransport;
-use crate::transport::{Fetch, Transport, TransportWindow};
+use crate::transport::{CommId, Fetch, JOB, Transport, TransportWindow};
 
-/// Communicators the RPN_COMM names designate. On one node every one spans the whole job.
+/// Communicators the RPN_COMM names designate: every one spans the whole job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Communicator {
     World = 1,
@@ -31,13 +31,17 @@ impl Communicator {
         }
     }
 
-    fn from_handle(h: &Handle) -> Result<Self> {
-        match h.decode(HandleKind::Communicator)? {
-            1 => Ok(Self::World),
-            2 => Ok(Self::Grid),
-            3 => Ok(Self::AllGrids),
-            _ => Err(Error::InvalidHandle { what: "communicator" }),
-        }
+}
+
+/// Handle codes of wrapped MPI communicators: WRAPPED_BASE + the transport's CommId.
+const WRAPPED_BASE: u32 = 0x100;
+
+/// The transport communicator a communicator handle designates.
+fn comm_of(h: &Handle) -> Result<CommId> {
+    match h.decode(HandleKind::Communicator)? {
+        1..=3 => Ok(JOB),
+        code if code > WRAPPED_BASE => Ok(code - WRAPPED_BASE),
+        _ => Err(Error::InvalidHandle { what: "communicator" }),
     }
 }
 
@@ -52,6 +56,8 @@ pub fn operator_of(h: &Handle) -> Result<Operator> {
 struct Window {
     state: WindowState,
     memory: Box<dyn TransportWindow>,
+    /// The communicator the window was created over (its collectives run there).
+    comm: CommId,
 }
 
 pub struct Runtime {
@@ -132,7 +138,10 @@ fn as_i32_bytes(values: &[u32]) -> Vec<u8> {
 
 impl Runtime {
     fn start() -> Result<Self> {
-        let transport: Box<dyn Transport> = Box::new(ShmTransport::from_env()?);
+        #[cfg(not(feature = "mpi"))]
+        let transport: Box<dyn Transport> = Box::new(crate::transport::shm::ShmTransport::from_env()?);
+        #[cfg(feature = "mpi")]
+        let transport: Box<dyn Transport> = Box::new(crate::transport::mpi::MpiTransport::init()?);
         RANK.store(transport.rank() as i64, Ordering::Relaxed);
         let npes = transport.npes();
         Ok(Runtime { transport, windows: HandleTable::new(HandleKind::Window), grid: (npes, 1) })
@@ -171,14 +180,21 @@ impl Runtime {
         self.transport.barrier()
     }
 
-    /// Agreement step of a collective call: every PE reports whether its own arguments
-    /// were valid (plus `payload`), so that either all PEs go on or all fail, none hangs.
-    fn agree(&mut self, local: &Result<()>, payload: &[u32]) -> Result<Vec<Vec<u32>>> {
+    /// A communicator handle for the caller's Fortran MPI communicator (MPI transport only).
+    pub fn wrap_communicator(&mut self, fortran_handle: i32) -> Result<Handle> {
+        let id = self.transport.wrap_mpi_communicator(fortran_handle)?;
+        Ok(Handle::encode(HandleKind::Communicator, WRAPPED_BASE + id))
+    }
+
+    /// Agreement step of a collective call over `comm`: every PE reports whether its own
+    /// arguments were valid (plus `payload`), so that either all PEs go on or all fail, none hangs.
+    fn agree(&mut self, comm: CommId, local: &Result<()>, payload: &[u32]) -> Result<Vec<Vec<u32>>> {
         let mut mine = vec![local.is_err() as u32];
         mine.extend_from_slice(payload);
         let n = mine.len() * 4;
-        let mut all = vec![0u8; n * self.npes()];
-        self.transport.allgather(&as_i32_bytes(&mine), &mut all)?;
+        let (_, size) = self.transport.comm_rank_size(comm)?;
+        let mut all = vec![0u8; n * size];
+        self.transport.allgather_in(comm, &as_i32_bytes(&mine), &mut all)?;
         let rows: Vec<Vec<u32>> = all
             .chunks_exact(n)
             .map(|row| row.chunks_exact(4).map(|c| u32::from_ne_bytes(c.try_into().unwrap())).collect())
@@ -191,15 +207,17 @@ impl Runtime {
     }
 
     pub fn win_create(&mut self, dtype: &Handle, siz: i32, com: &Handle, array: usize) -> Result<Handle> {
-        let parsed = datatype_of(dtype).and_then(|t| {
-            Communicator::from_handle(com)?;
+        // With a bad communicator handle, the PEs agree over the job (as for any bad argument).
+        let comm_checked = comm_of(com).and_then(|c| self.transport.comm_rank_size(c).map(|(rank, _)| (c, rank)));
+        let (comm, rank) = *comm_checked.as_ref().unwrap_or(&(JOB, 0));
+        let parsed = comm_checked.clone().and_then(|_| datatype_of(dtype)).and_then(|t| {
             if siz < 0 {
                 return Err(Error::Negative { what: "window size", value: siz as i64 });
             }
             Ok(t)
         });
         let code = parsed.as_ref().map_or(0, |t| t.code());
-        let rows = self.agree(&parsed.as_ref().map(|_| ()).map_err(Clone::clone), &[code, siz.max(0) as u32])?;
+        let rows = self.agree(comm, &parsed.as_ref().map(|_| ()).map_err(Clone::clone), &[code, siz.max(0) as u32])?;
         let dtype = parsed?;
         if let Some(pe) = rows.iter().position(|r| r[0] != code) {
             let theirs = ElementType::from_code(rows[pe][0]).map_or("?", |t| t.name());
@@ -207,19 +225,26 @@ impl Runtime {
         }
         let sizes: Vec<usize> = rows.iter().map(|r| r[1] as usize).collect();
         let user_array = (array != 0).then_some(array);
-        let memory = self.transport.create_window(dtype, &sizes, user_array)?;
-        let state = WindowState::new(self.rank(), dtype, sizes);
-        Ok(self.windows.insert(Window { state, memory }))
+        let memory = self.transport.create_window_in(comm, dtype, &sizes, user_array)?;
+        let state = WindowState::new(rank, dtype, sizes);
+        Ok(self.windows.insert(Window { state, memory, comm }))
     }
 
     fn window(&mut self, h: &Handle) -> Result<&mut Window> {
         self.windows.get_mut(h)
     }
 
+    /// Names the window `h` in the reports of long waits of the calling thread.
+    fn about_window(&self, h: &Handle) -> Option<diagnostics::SubjectGuard> {
+        self.windows.get(h).ok().map(|w| diagnostics::about(w.memory.label()))
+    }
+
     pub fn win_create_secondary(&mut self, h: &Handle, slots: i32) -> Result<()> {
+        let _subject = self.about_window(h);
+        let comm = self.windows.get(h).map_or(JOB, |w| w.comm);
         let checked = self.windows.get(h).and_then(|w| w.state.check_secondary(slots));
         let records = checked.as_ref().map_or(0, |&(r, _)| r as u32);
-        let rows = self.agree(&checked.as_ref().map(|_| ()).map_err(Clone::clone), &[records])?;
+        let rows = self.agree(comm, &checked.as_ref().map(|_| ()).map_err(Clone::clone), &[records])?;
         let records: Vec<usize> = rows.iter().map(|r| r[0] as usize).collect();
         let w = self.window(h)?;
         w.state.drop_secondary();
@@ -229,10 +254,12 @@ impl Runtime {
     }
 
     pub fn win_free(&mut self, h: &Handle) -> Result<()> {
+        let _subject = self.about_window(h);
+        let comm = self.windows.get(h).map_or(JOB, |w| w.comm);
         let checked = self.windows.get(h).and_then(|w| {
             if w.state.is_open() { Err(Error::Exposed { op: "RPN_COMM_i_win_free" }) } else { Ok(()) }
         });
-        self.agree(&checked, &[])?;
+        self.agree(comm, &checked, &[])?;
         let w = self.windows.remove(h)?;
         w.memory.free()
     }

@@ -14,20 +14,38 @@
 # running at the same time are recognised by the launcher pid in their names and left alone.
 # Output: one line per case, the last 30 lines of its log on failure, then "N passed, N failed".
 # Logs: build/tests/logs/<test>.compile.log and build/tests/logs/<test>.np<P>.log
+#
+# Environment (the MPI checks, mpi/check_mpi.sh, use these; the defaults are the shared-memory build):
+#   BUILD_DIR   the build tree to test (default build)
+#   LAUNCHER    command that starts a job, followed by the number of PEs and the program
+#               (default "build/bin/rpnrun -n"; e.g. "mpirun.openmpi --oversubscribe -n")
+#   TEST_DIRS   directories of test_*.F90 files (default tests/fortran; tutil.inc is always found)
+#   LOG_DIR     where the logs go (default BUILD_DIR/tests/logs)
+#   FC          the Fortran compiler (default gfortran; mpifort.<impl> for MPI builds)
+#   TIMEOUT_SCALE  multiplies every TIMEOUT (default 1; MPICH busy-polls when oversubscribed)
+#   SKIP_CASES  cases not run, as test:np words (e.g. "test_concurrent:8"), each printed as SKIP
+#               with SKIP_WHY; skipped cases count neither as passed nor as failed
 set -u
 
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$(pwd)
-BUILD="$ROOT/build"
+BUILD=${BUILD_DIR:-$ROOT/build}
+BUILD=$(cd "$BUILD" 2>/dev/null && pwd || echo "$BUILD")
 LIB="$BUILD/lib/librpncomm_windows.a"
 RPNRUN="$BUILD/bin/rpnrun"
 TESTBIN="$BUILD/tests"
-LOGDIR="$BUILD/tests/logs"
+LOGDIR=${LOG_DIR:-$BUILD/tests/logs}
+read -r -a test_dirs <<< "${TEST_DIRS:-tests/fortran}"
 FC=${FC:-gfortran}
 NATIVE_LIBS=${NATIVE_LIBS:--lgcc_s -lutil -lrt -lpthread -lm -ldl -lc}
 KILL_GRACE=5          # seconds between TERM and KILL on timeout
 
-if [[ ! -f "$LIB" || ! -x "$RPNRUN" ]]; then
+if [[ -n "${LAUNCHER:-}" ]]; then
+    read -r -a launcher <<< "$LAUNCHER"
+else
+    launcher=("$RPNRUN" -n)
+fi
+if [[ ! -f "$LIB" || ( -z "${LAUNCHER:-}" && ! -x "$RPNRUN" ) ]]; then
     echo "run_fortran_tests: $LIB or $RPNRUN missing; run 'make' first" >&2
     echo "0 passed, 1 failed"
     exit 1
@@ -103,15 +121,18 @@ report_fail() {   # name np reason log
 }
 
 shopt -s nullglob
-tests=(tests/fortran/test_*.F90)
+tests=()
+for d in "${test_dirs[@]}"; do tests+=("$d"/test_*.F90); done
 if (($# > 0)); then
     sel=()
     for t in "$@"; do
         t=${t##*/}; t=${t%.F90}
-        if [[ -f "tests/fortran/$t.F90" ]]; then
-            sel+=("tests/fortran/$t.F90")
+        found=""
+        for d in "${test_dirs[@]}"; do [[ -f "$d/$t.F90" ]] && found="$d/$t.F90"; done
+        if [[ -n "$found" ]]; then
+            sel+=("$found")
         else
-            echo "run_fortran_tests: no tests/fortran/$t.F90" >&2
+            echo "run_fortran_tests: no $t.F90 in ${test_dirs[*]}" >&2
             failed=$((failed + 1))
         fi
     done
@@ -129,11 +150,12 @@ for src in "${tests[@]}"; do
     tmo=$(header "$src" TIMEOUT)
     tmo=${tmo%%[[:space:]]*}
     [[ "$tmo" =~ ^[0-9]+$ ]] || tmo=60
+    tmo=$((tmo * ${TIMEOUT_SCALE:-1}))
     read -r -a pe_list <<< "$pes"
 
     exe="$TESTBIN/$name"
     clog="$LOGDIR/$name.compile.log"
-    if ! "$FC" -O1 -g -I"$BUILD/include" "$src" -o "$exe" "$LIB" "${native_libs[@]}" > "$clog" 2>&1; then
+    if ! "$FC" -O1 -g -I"$BUILD/include" -I"$ROOT/tests/fortran" "$src" -o "$exe" "$LIB" "${native_libs[@]}" > "$clog" 2>&1; then
         for np in "${pe_list[@]}"; do
             report_fail "$name" "$np" "(compilation failed)" "$clog"
         done
@@ -141,6 +163,10 @@ for src in "${tests[@]}"; do
     fi
 
     for np in "${pe_list[@]}"; do
+        if [[ " ${SKIP_CASES:-} " == *" $name:$np "* ]]; then
+            echo "SKIP $name np=$np (${SKIP_WHY:-skipped by SKIP_CASES})"
+            continue
+        fi
         log="$LOGDIR/$name.np$np.log"
         before=$(shm_list)
         t0=$(now)
@@ -149,7 +175,7 @@ for src in "${tests[@]}"; do
         rm -f "$pidfile"
         # shellcheck disable=SC2016
         timeout -k "$KILL_GRACE" "$tmo" bash -c 'echo "$$" > "$1"; shift; exec "$@"' _ "$pidfile" \
-            "$RPNRUN" -n "$np" "$exe" < /dev/null > "$log" 2>&1 &
+            "${launcher[@]}" "$np" "$exe" < /dev/null > "$log" 2>&1 &
         tpid=$!
         wait "$tpid"
         status=$?

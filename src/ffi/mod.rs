@@ -121,12 +121,17 @@ pub extern "C" fn rpncomm_comm(name: *const c_char, name_len: usize, com: *mut H
     })
 }
 
-/// Wraps a Fortran MPI communicator: only the MPI transport can do that.
+/// Wraps a Fortran MPI communicator handle (MPI transport only; refused on shared memory).
 #[unsafe(no_mangle)]
-pub extern "C" fn rpncomm_comm_mpi(_mcom: c_int, com: *mut Handle) -> c_int {
-    // SAFETY: out-parameter from the caller.
+pub extern "C" fn rpncomm_comm_mpi(mcom: c_int, com: *mut Handle) -> c_int {
+    // SAFETY: out-parameter from the caller, set first to a handle every routine refuses.
     unsafe { args::put(com, Handle::refused(HandleKind::Communicator)) };
-    call("RPN_COMM_i_comm", || Err(Error::Unsupported("an MPI communicator (mcom) needs the MPI transport")))
+    call("RPN_COMM_i_comm", || {
+        let h = with_runtime(|rt| rt.wrap_communicator(mcom))?;
+        // SAFETY: out-parameter from the caller.
+        unsafe { args::put(com, h) };
+        Ok(())
+    })
 }
 
 #[unsafe(no_mangle)]

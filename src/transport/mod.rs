@@ -1,10 +1,19 @@
 //! Transports: how PEs synchronise and move window data. The window logic in `core` and
 //! the API in `runtime` only talk to these traits.
 
+/// cbindgen:ignore
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod shm;
 
 use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
-use crate::error::Result;
+use crate::error::{Error, Result};
+
+/// A communicator of a transport: `JOB` (every PE of the job; what 'GRID', 'WORLD' and
+/// 'ALLGRIDS' designate) or one that `Transport::wrap_mpi_communicator` returned.
+pub type CommId = u32;
+/// cbindgen:ignore
+pub const JOB: CommId = 0;
 
 /// Where a fetching accumulate puts the target's values.
 #[derive(Debug, Clone, Copy)]
@@ -27,10 +36,43 @@ pub trait Transport: Send {
     fn create_window(&mut self, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Box<dyn TransportWindow>>;
     /// Leaves the job (after a final barrier).
     fn finalize(&mut self) -> Result<()>;
+
+    // Communicators other than the whole job: only the MPI transport has them. The defaults
+    // serve transports with the job as their one communicator.
+
+    /// A communicator for the caller's Fortran MPI communicator handle.
+    fn wrap_mpi_communicator(&mut self, _fortran_handle: i32) -> Result<CommId> {
+        Err(Error::Unsupported("an MPI communicator (mcom) needs the MPI transport (build with MPI=1)"))
+    }
+    /// This PE's rank in `comm` and the size of `comm`.
+    fn comm_rank_size(&self, comm: CommId) -> Result<(usize, usize)> {
+        match comm {
+            JOB => Ok((self.rank(), self.npes())),
+            _ => Err(Error::InvalidHandle { what: "communicator" }),
+        }
+    }
+    /// `allgather` over the PEs of `comm`.
+    fn allgather_in(&mut self, comm: CommId, mine: &[u8], all: &mut [u8]) -> Result<()> {
+        match comm {
+            JOB => self.allgather(mine, all),
+            _ => Err(Error::InvalidHandle { what: "communicator" }),
+        }
+    }
+    /// `create_window` over the PEs of `comm` (`sizes` indexed by rank in `comm`).
+    fn create_window_in(&mut self, comm: CommId, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Box<dyn TransportWindow>> {
+        match comm {
+            JOB => self.create_window(dtype, sizes, user_array),
+            _ => Err(Error::InvalidHandle { what: "communicator" }),
+        }
+    }
 }
 
 /// One PE's view of one window. Arguments have been validated by `core::WindowState`.
 pub trait TransportWindow: Send {
+    /// How messages name the window ("window 3": the 3rd created in the job).
+    fn label(&self) -> &str {
+        "the window"
+    }
     /// Address of this PE's elements as the caller sees them while the window is closed.
     fn local_base(&self) -> *mut u8;
     fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()>;

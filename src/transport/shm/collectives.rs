@@ -9,8 +9,11 @@ use std::time::Duration;
 use super::job::{Awaited, JobSegment, MAILBOX_BYTES};
 use super::region::{self, SharedRegion};
 use super::wait::WaitContext;
-use crate::diagnostics::list_pes;
+use crate::diagnostics::{self, list_pes};
 use crate::error::{Error, Result};
+
+/// Bytes of the reason PE 0 gives the others when it cannot create a region.
+const REASON_BYTES: usize = 256;
 
 pub struct Collectives {
     pub job: Arc<JobSegment>,
@@ -55,7 +58,10 @@ impl Collectives {
     pub fn barrier(&self) -> Result<()> {
         let round = self.barrier_round.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
         self.job.pe(self.rank).barrier_round.store(round, Ordering::Relaxed);
-        let late = || format!("{} to reach the same collective call (job barrier {round})", list_pes(&self.job.late_for_barrier(round)));
+        let late = || {
+            let pes = list_pes(&self.job.late_for_barrier(round));
+            format!("{pes} to reach the same collective call{} (job barrier {round})", diagnostics::on_subject())
+        };
         self.with_wait(Awaited::All, &late, None, |ctx| self.job.barrier().arrive_and_wait(round, self.npes, ctx))
     }
 
@@ -114,9 +120,21 @@ impl Collectives {
     }
 
     fn map_created(&self, name: &str, len: usize, header: &[u64], created: Option<SharedRegion>, failure: Option<Error>) -> Result<SharedRegion> {
-        let status = self.allgather_u32(failure.is_some() as u32)?;
-        if status[0] != 0 {
-            return Err(failure.unwrap_or_else(|| Error::SharedMemory("PE 0 could not create the shared memory".into())));
+        // PE 0 tells the others why it failed, so that every PE's message gives the cause.
+        let mut reason = [0u8; REASON_BYTES];
+        if let Some(e) = &failure {
+            let text = e.to_string();
+            let len = text.len().min(REASON_BYTES - 1);
+            reason[0] = 1;
+            reason[1..=len].copy_from_slice(&text.as_bytes()[..len]);
+        }
+        let mut reasons = vec![0u8; REASON_BYTES * self.npes];
+        self.allgather(&reason, &mut reasons)?;
+        if reasons[0] != 0 {
+            return Err(failure.unwrap_or_else(|| {
+                let text = String::from_utf8_lossy(&reasons[1..REASON_BYTES]);
+                Error::SharedMemory(format!("PE 0 could not create the shared memory ({})", text.trim_end_matches('\0')))
+            }));
         }
         let mapped = match created {
             Some(r) => Ok(r),

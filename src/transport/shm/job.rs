@@ -207,6 +207,22 @@ impl JobSegment {
         unsafe { self.region.as_ptr().add(self.layout.mailboxes + rank * MAILBOX_BYTES) }
     }
 
+    /// Takes `rank` for the calling process: refused when another process already took it
+    /// (a second program started with the same job's environment must not act as that PE).
+    pub fn claim(&self, rank: usize) -> Result<()> {
+        let block = self.pe(rank);
+        match block.state.compare_exchange(PeState::NotStarted as u32, PeState::Running as u32, Ordering::SeqCst, Ordering::SeqCst) {
+            Ok(_) => {
+                block.pid.store(std::process::id(), Ordering::Relaxed);
+                Ok(())
+            }
+            Err(_) => Err(Error::SharedMemory(format!(
+                "rank {rank} of this job is already taken (by process {})",
+                block.pid.load(Ordering::Relaxed)
+            ))),
+        }
+    }
+
     pub fn set_state(&self, rank: usize, state: PeState) {
         let block = self.pe(rank);
         block.state.store(state as u32, Ordering::SeqCst);
@@ -277,8 +293,9 @@ mod tests {
         let other = JobSegment::attach(&name, 3).unwrap();
         assert_eq!(other.launcher_pid(), 42);
         assert!(JobSegment::attach(&name, 2).is_err(), "npes must match");
-        other.set_state(1, PeState::Running);
+        other.claim(1).unwrap();
         assert_eq!(seg.state(1), PeState::Running);
+        assert!(seg.claim(1).is_err(), "a rank is taken once");
         assert!(seg.check_alive(Awaited::One(1)).is_ok());
         seg.mark_dead(2);
         assert_eq!(other.dead_pe(), Some(2));

@@ -60,11 +60,16 @@ impl ShmTransport {
                 if rank >= npes {
                     return Err(Error::SharedMemory(format!("{ENV_RANK}={rank} is not below {ENV_NPES}={npes}")));
                 }
-                (JobSegment::attach(&segment, npes)?, rank, segment)
+                let job = JobSegment::attach(&segment, npes)?;
+                job.claim(rank)?;
+                (job, rank, segment)
             }
-            Err(_) => (JobSegment::private()?, 0, new_job_name()),
+            Err(_) => {
+                let job = JobSegment::private()?;
+                job.claim(0)?;
+                (job, 0, new_job_name())
+            }
         };
-        job.set_state(rank, PeState::Running);
         Ok(ShmTransport { coll: Arc::new(Collectives::new(Arc::new(job), rank)), prefix, windows_created: 0 })
     }
 }

@@ -22,11 +22,14 @@ pub fn path_of(name: &str) -> PathBuf {
 }
 
 /// A mapped region; unmapped on drop. The file itself is removed with [`unlink`].
+/// No file descriptor is kept: a job may hold thousands of windows, far more than the
+/// usual limit of 1024 open files (parts of the region are mapped again elsewhere from
+/// the mapping itself, see `remap`).
 pub struct SharedRegion {
     map: MmapRaw,
     len: usize,
-    /// Kept so parts of the region can be mapped again elsewhere (see `remap`).
-    file: Option<File>,
+    /// Mapped from a file (MAP_SHARED), as opposed to private anonymous memory.
+    shared: bool,
 }
 
 /// Mappings of length 0 are not allowed: every region holds at least one page.
@@ -82,7 +85,7 @@ impl SharedRegion {
             .len(len)
             .map_anon()
             .map_err(|e| Error::os("cannot allocate memory", e))?;
-        Ok(SharedRegion { map: MmapRaw::from(map), len, file: None })
+        Ok(SharedRegion { map: MmapRaw::from(map), len, shared: false })
     }
 
     fn map(file: File, len: usize) -> Result<Self> {
@@ -90,7 +93,9 @@ impl SharedRegion {
             .len(len)
             .map_raw(&file)
             .map_err(|e| Error::os("cannot map shared memory", e))?;
-        Ok(SharedRegion { map, len, file: Some(file) })
+        // The mapping keeps the file's pages alive; the descriptor is closed here.
+        drop(file);
+        Ok(SharedRegion { map, len, shared: true })
     }
 
     /// Maps `len` bytes of the region, from byte `offset`, over the caller's memory at `addr`
@@ -102,19 +107,23 @@ impl SharedRegion {
     /// writable memory of this process that nothing else will unmap or remap meanwhile,
     /// and `offset + len <= self.len()`.
     pub unsafe fn remap(&self, offset: usize, addr: usize, len: usize) -> Result<()> {
-        let file = self.file.as_ref().ok_or_else(|| Error::Internal("anonymous region cannot be remapped".into()))?;
+        if !self.shared {
+            return Err(Error::Internal("anonymous region cannot be remapped".into()));
+        }
         // SAFETY: both ranges are valid for len bytes (caller) and distinct mappings.
         unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, self.as_ptr().add(offset), len) };
-        // SAFETY: MAP_FIXED over memory the caller owns and vouches for; the new mapping
-        // shows the same bytes (copied just above).
+        // mremap with an old size of 0 maps the same shared pages a second time, at `addr`
+        // (MREMAP_FIXED replaces what was mapped there), without a file descriptor.
+        // SAFETY: the source is page-aligned and inside our shared mapping (caller:
+        // offset + len <= len of the region); the target is memory the caller owns and
+        // vouches for; the new mapping shows the same bytes (copied just above).
         let got = unsafe {
-            libc::mmap(
-                addr as *mut libc::c_void,
+            libc::mremap(
+                self.as_ptr().add(offset) as *mut libc::c_void,
+                0,
                 len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED | libc::MAP_FIXED,
-                file.as_raw_fd(),
-                offset as libc::off_t,
+                libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+                addr as *mut libc::c_void,
             )
         };
         if got == libc::MAP_FAILED || got as usize != addr {

@@ -332,6 +332,10 @@ impl ShmWindow {
 }
 
 impl TransportWindow for ShmWindow {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
     fn local_base(&self) -> *mut u8 {
         match self.local {
             LocalMemory::Staged(addr) | LocalMemory::Shared { addr, .. } => addr as *mut u8,

@@ -1,0 +1,88 @@
+# rpncomm-windows over MPI (included by the Makefile when MPI=1).
+#
+#   make MPI=1 [MPI_IMPL=openmpi|mpich]          build into build-mpi-<impl>/ (both MPIs by default)
+#   make install MPI=1 MPI_IMPL=<impl> PREFIX=d  install the build for one MPI
+#   make demo MPI=1                              the request/reply demo under mpirun on 4 ranks
+#   make check MPI=1                             Fortran tests, demo and C ABI test under mpirun,
+#                                                for each MPI (and Open MPI over TCP); last line
+#                                                "N passed, N failed"
+#   make clean MPI=1
+#
+# Each MPI gets its own build tree, its own cargo target directory (the C shim is compiled by that
+# MPI's mpicc) and is linked by its own mpifort. The wrappers are called by their Debian names
+# (mpicc.openmpi, mpicc.mpich, ...) so that both MPIs can be installed at once; MPICC_<impl>,
+# MPIFORT_<impl> and MPIRUN_<impl> override them.
+
+MPI_IMPLS ?= openmpi mpich
+MPI_IMPL  ?=
+IMPLS     := $(if $(MPI_IMPL),$(MPI_IMPL),$(MPI_IMPLS))
+
+MPICC_openmpi  ?= mpicc.openmpi
+MPIFORT_openmpi ?= mpifort.openmpi
+MPIRUN_openmpi ?= mpirun.openmpi
+MPICC_mpich    ?= mpicc.mpich
+MPIFORT_mpich  ?= mpifort.mpich
+MPIRUN_mpich   ?= mpiexec.mpich
+
+# Debian/Ubuntu packages of each MPI
+MPI_PKGS_openmpi := openmpi-bin libopenmpi-dev
+MPI_PKGS_mpich   := mpich libmpich-dev
+
+# make variables of the build for one MPI (the rules are the Makefile's own)
+mpi_build_vars = MPI= BUILD=build-mpi-$(1) RUST_TARGET=target-mpi-$(1) CARGO_FEATURES=mpi \
+                 MPICC=$(MPICC_$(1)) FC=$(MPIFORT_$(1))
+
+.PHONY: all mpi-deps install demo check clean
+
+all: mpi-deps
+	@set -e; for impl in $(IMPLS); do \
+	  case $$impl in openmpi) vars="$(call mpi_build_vars,openmpi)" ;; mpich) vars="$(call mpi_build_vars,mpich)" ;; \
+	    *) echo "MPI_IMPL=$$impl: openmpi or mpich" >&2; exit 1 ;; esac; \
+	  echo "==== build for $$impl"; \
+	  $(MAKE) --no-print-directory $$vars all; \
+	done
+
+# the MPI packages, installed with apt-get when a wrapper is missing and we are root
+mpi-deps:
+	@missing=""; \
+	for impl in $(IMPLS); do \
+	  case $$impl in \
+	    openmpi) tools="$(MPICC_openmpi) $(MPIFORT_openmpi) $(MPIRUN_openmpi)"; pkgs="$(MPI_PKGS_openmpi)" ;; \
+	    mpich)   tools="$(MPICC_mpich) $(MPIFORT_mpich) $(MPIRUN_mpich)"; pkgs="$(MPI_PKGS_mpich)" ;; \
+	    *) echo "MPI_IMPL=$$impl: openmpi or mpich" >&2; exit 1 ;; \
+	  esac; \
+	  for t in $$tools; do command -v $$t >/dev/null 2>&1 || { missing="$$missing $$pkgs"; break; }; done; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "mpi-deps: installing$$missing"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing gfortran pkg-config || exit 1; \
+	  else \
+	    echo "mpi-deps: missing MPI packages:$$missing (Debian/Ubuntu: sudo apt-get install -y$$missing)" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+install: mpi-deps
+	@if [ "$(words $(IMPLS))" != 1 ]; then echo "make install MPI=1: choose one MPI with MPI_IMPL=openmpi or MPI_IMPL=mpich" >&2; exit 1; fi
+	$(MAKE) --no-print-directory $(call mpi_build_vars,$(IMPLS)) install
+
+demo: all
+	@set -e; for impl in $(IMPLS); do \
+	  case $$impl in openmpi) run="$(MPIRUN_openmpi) --oversubscribe $$( [ "$$(id -u)" = 0 ] && echo --allow-run-as-root )"; fc=$(MPIFORT_openmpi) ;; \
+	                 mpich) run="$(MPIRUN_mpich)"; fc=$(MPIFORT_mpich) ;; esac; \
+	  b=build-mpi-$$impl; mkdir -p $$b/demo; \
+	  $$fc -O2 -I$$b/include demo/req_test.F90 -o $$b/demo/req_test $$b/lib/librpncomm_windows.a $(NATIVE_LIBS); \
+	  echo "==== $$run -n 4 $$b/demo/req_test"; \
+	  $$run -n 4 $$b/demo/req_test; \
+	done
+
+check:
+	@MAKE="$(MAKE)" MPI_IMPLS="$(IMPLS)" NATIVE_LIBS="$(NATIVE_LIBS)" \
+	  MPICC_openmpi=$(MPICC_openmpi) MPIFORT_openmpi=$(MPIFORT_openmpi) MPIRUN_openmpi=$(MPIRUN_openmpi) \
+	  MPICC_mpich=$(MPICC_mpich) MPIFORT_mpich=$(MPIFORT_mpich) MPIRUN_mpich=$(MPIRUN_mpich) \
+	  bash mpi/check_mpi.sh
+
+clean:
+	rm -rf $(foreach i,$(IMPLS),build-mpi-$(i) target-mpi-$(i))

@@ -1,0 +1,89 @@
+/* The thin MPI-facing layer of rpncomm-windows (MPI transport), compiled with the MPI's own
+ * compiler wrapper (mpicc). It hides every MPI handle behind an opaque pointer and every MPI
+ * constant behind a small integer, so the Rust side (src/transport/mpi/) does not depend on
+ * the handle ABI of Open MPI or MPICH.
+ *
+ * Every function returns 0 on success, an MPI error code (> 0, see rpnmpi_error_string), or one
+ * of the RPNMPI_E_* codes below. No function aborts on an MPI error: the objects created here
+ * carry MPI_ERRORS_RETURN. */
+#ifndef RPNCOMM_MPI_SHIM_H
+#define RPNCOMM_MPI_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RPNMPI_E_BAD_COMM   (-1)   /* not a valid (intra)communicator handle */
+#define RPNMPI_E_INTERCOMM  (-2)   /* an intercommunicator: windows need an intracommunicator */
+#define RPNMPI_E_NOMEM      (-3)
+#define RPNMPI_E_BAD_ARG    (-4)   /* unknown datatype / operator / kind code */
+#define RPNMPI_E_FINALIZED  (-5)   /* MPI was finalized by someone else */
+
+/* datatype codes = ElementType::code(): 1 int32, 2 real32, 3 int64, 4 real64 */
+/* operator codes = Operator::code(): 1 SUM 2 PROD 3 MIN 4 MAX 5 BAND 6 BOR 7 BXOR 8 LAND 9 LOR
+ * 10 LXOR 11 REPLACE 12 NO_OP */
+
+/* kinds of rpnmpi_rma */
+#define RPNMPI_PUT     1
+#define RPNMPI_GET     2
+#define RPNMPI_ACC     3   /* MPI_Accumulate */
+#define RPNMPI_GETACC  4   /* MPI_Get_accumulate (MPI_Fetch_and_op for one element) */
+
+/* lock kinds of rpnmpi_rma */
+#define RPNMPI_NO_LOCK    0   /* inside an active-mode epoch */
+#define RPNMPI_SHARED     1
+#define RPNMPI_EXCLUSIVE  2
+
+typedef struct rpnmpi_comm rpnmpi_comm;
+typedef struct rpnmpi_win rpnmpi_win;
+
+/* MPI_Init_thread unless MPI is already initialised; *started = 1 if this call started it. */
+int rpnmpi_init(int *started);
+/* MPI_Finalize (only call it when rpnmpi_init started MPI). */
+int rpnmpi_finalize(void);
+/* Text of an error code (MPI's or RPNMPI_E_*), NUL-terminated, truncated to len. */
+void rpnmpi_error_string(int code, char *buf, int len);
+/* Library name and version, e.g. "Open MPI v4.1.4 ..." (first line only). */
+void rpnmpi_library_version(char *buf, int len);
+
+/* MPI_COMM_WORLD. */
+int rpnmpi_comm_world(rpnmpi_comm **comm);
+/* A Fortran communicator handle (MPI_Comm_f2c), validated: an intracommunicator of this job. */
+int rpnmpi_comm_from_fortran(int fcomm, rpnmpi_comm **comm);
+void rpnmpi_comm_release(rpnmpi_comm *comm);
+int rpnmpi_comm_rank_size(const rpnmpi_comm *comm, int *rank, int *size);
+int rpnmpi_barrier(const rpnmpi_comm *comm);
+/* Every rank contributes `bytes` bytes; `all` receives size * bytes in rank order. */
+int rpnmpi_allgather(const rpnmpi_comm *comm, const void *mine, void *all, int bytes);
+
+/* Collective over comm: a window of `bytes` bytes with displacement unit `disp_unit`.
+ * base != NULL: over the caller's memory (MPI_Win_create); base == NULL: memory MPI allocates
+ * (MPI_Win_allocate), whose address is returned in *local. */
+int rpnmpi_win_create(const rpnmpi_comm *comm, void *base, size_t bytes, int disp_unit,
+                      void **local, rpnmpi_win **win);
+/* Collective: MPI_Win_free, then releases *win and sets it to NULL. */
+int rpnmpi_win_free(rpnmpi_win **win);
+
+/* Active mode, fence: open = MPI_Win_fence(NOPRECEDE), close = MPI_Win_fence(NOSUCCEED). */
+int rpnmpi_fence(rpnmpi_win *win, int closing);
+/* Active mode, group: open = MPI_Win_post(from) then MPI_Win_start(to) (post first, so the
+ * epoch cannot deadlock); close = MPI_Win_complete then MPI_Win_wait. Ranks are in the window's
+ * communicator; an empty list skips its half. */
+int rpnmpi_group_open(rpnmpi_win *win, const int *from, int nfrom, const int *to, int nto);
+int rpnmpi_group_close(rpnmpi_win *win);
+/* Makes this rank's local stores and the window's public copy agree (lock self, MPI_Win_sync,
+ * unlock): used around passive-mode epochs and local initialisation. */
+int rpnmpi_sync_self(rpnmpi_win *win, int rank);
+
+/* One remote operation of `n` elements of `dtype` at element displacement `disp` of `target`.
+ * lock != RPNMPI_NO_LOCK: the operation is its own passive-target epoch (lock, op, unlock) and
+ * is complete at the target and at the origin on return. */
+int rpnmpi_rma(rpnmpi_win *win, int kind, int lock, const void *src, void *result, int n,
+               int dtype, int target, int64_t disp, int op);
+
+/* Request/reply slot claim on an integer window (disp_unit 4): under an exclusive lock on
+ * `target`, one MPI_Fetch_and_op(+1) on integer 0; if the old value was not in [1, limit) the
+ * increment is taken back before the unlock, so nobody ever sees the counter out of range.
+ * *old receives the old value. */
+int rpnmpi_bounded_increment(rpnmpi_win *win, int target, int limit, int *old);
+
+#endif

@@ -1,0 +1,295 @@
+/* rpncomm-windows MPI transport: the thin MPI-facing layer (see rpncomm_mpi_shim.h).
+ * Compiled per MPI with its wrapper (mpicc.openmpi, mpicc.mpich, ...) by build.rs. */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rpncomm_mpi_shim.h"
+
+struct rpnmpi_comm {
+    MPI_Comm comm;
+    int owned;          /* 1: a duplicate made here (freed on release); 0: the caller's */
+};
+
+struct rpnmpi_win {
+    MPI_Win win;
+    int posted;         /* group mode: MPI_Win_post / MPI_Win_start done at open */
+    int started;
+};
+
+static MPI_Datatype datatype_of(int code) {
+    switch (code) {
+    case 1: return MPI_INT32_T;    /* C integer types: every operator applies (LAND ...) */
+    case 2: return MPI_FLOAT;
+    case 3: return MPI_INT64_T;
+    case 4: return MPI_DOUBLE;
+    default: return MPI_DATATYPE_NULL;
+    }
+}
+
+static MPI_Op op_of(int code) {
+    switch (code) {
+    case 1: return MPI_SUM;
+    case 2: return MPI_PROD;
+    case 3: return MPI_MIN;
+    case 4: return MPI_MAX;
+    case 5: return MPI_BAND;
+    case 6: return MPI_BOR;
+    case 7: return MPI_BXOR;
+    case 8: return MPI_LAND;
+    case 9: return MPI_LOR;
+    case 10: return MPI_LXOR;
+    case 11: return MPI_REPLACE;
+    case 12: return MPI_NO_OP;
+    default: return MPI_OP_NULL;
+    }
+}
+
+int rpnmpi_init(int *started) {
+    int flag = 0, provided = 0, rc;
+    *started = 0;
+    MPI_Finalized(&flag);
+    if (flag) return RPNMPI_E_FINALIZED;
+    MPI_Initialized(&flag);
+    if (flag) return MPI_SUCCESS;
+    /* The Rust runtime serialises every call behind one lock: SERIALIZED is all we need. */
+    rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
+    if (rc == MPI_SUCCESS) *started = 1;
+    return rc;
+}
+
+int rpnmpi_finalize(void) {
+    return MPI_Finalize();
+}
+
+void rpnmpi_error_string(int code, char *buf, int len) {
+    const char *text = NULL;
+    int n = 0;
+    char mpi_text[MPI_MAX_ERROR_STRING];
+    if (len <= 0) return;
+    switch (code) {
+    case RPNMPI_E_BAD_COMM: text = "not a valid MPI communicator handle"; break;
+    case RPNMPI_E_INTERCOMM: text = "an intercommunicator (windows need an intracommunicator)"; break;
+    case RPNMPI_E_NOMEM: text = "out of memory"; break;
+    case RPNMPI_E_BAD_ARG: text = "bad datatype, operator or operation code"; break;
+    case RPNMPI_E_FINALIZED: text = "MPI was already finalized"; break;
+    default:
+        if (MPI_Error_string(code, mpi_text, &n) == MPI_SUCCESS) {
+            mpi_text[n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1] = '\0';
+            text = mpi_text;
+        } else {
+            text = "unknown MPI error";
+        }
+    }
+    strncpy(buf, text, (size_t)len - 1);
+    buf[len - 1] = '\0';
+}
+
+void rpnmpi_library_version(char *buf, int len) {
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0;
+    char *nl;
+    if (len <= 0) return;
+    if (MPI_Get_library_version(v, &n) != MPI_SUCCESS) n = 0;
+    v[n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1] = '\0';
+    nl = strchr(v, '\n');
+    if (nl) *nl = '\0';
+    strncpy(buf, v, (size_t)len - 1);
+    buf[len - 1] = '\0';
+}
+
+int rpnmpi_comm_world(rpnmpi_comm **out) {
+    rpnmpi_comm *c = malloc(sizeof *c);
+    int rc;
+    if (!c) return RPNMPI_E_NOMEM;
+    /* Our own duplicate: our collectives never match the caller's, and its errors return. */
+    rc = MPI_Comm_dup(MPI_COMM_WORLD, &c->comm);
+    if (rc != MPI_SUCCESS) { free(c); return rc; }
+    MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    c->owned = 1;
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+int rpnmpi_comm_from_fortran(int fcomm, rpnmpi_comm **out) {
+    MPI_Comm comm = MPI_Comm_f2c((MPI_Fint)fcomm);
+    MPI_Errhandler saved;
+    int inter = 0, rc;
+    rpnmpi_comm *c;
+    /* Open MPI returns a null pointer for an index outside its table */
+    if (comm == (MPI_Comm)0 || comm == MPI_COMM_NULL) return RPNMPI_E_BAD_COMM;
+    /* An invalid handle is reported through MPI_COMM_WORLD's error handler (fatal by default):
+     * make it return for the one call that validates the handle. */
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &saved);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    rc = MPI_Comm_test_inter(comm, &inter);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, saved);
+    MPI_Errhandler_free(&saved);
+    if (rc != MPI_SUCCESS) return RPNMPI_E_BAD_COMM;
+    if (inter) return RPNMPI_E_INTERCOMM;
+    c = malloc(sizeof *c);
+    if (!c) return RPNMPI_E_NOMEM;
+    /* Not duplicated: wrapping is a local call, and MPI_Comm_dup would make it collective.
+     * Our collectives on it (barrier, allgather, window creation) come in program order. */
+    c->comm = comm;
+    c->owned = 0;
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+void rpnmpi_comm_release(rpnmpi_comm *c) {
+    int finalized = 0;
+    if (!c) return;
+    MPI_Finalized(&finalized);
+    if (c->owned && !finalized) MPI_Comm_free(&c->comm);
+    free(c);
+}
+
+int rpnmpi_comm_rank_size(const rpnmpi_comm *c, int *rank, int *size) {
+    int rc = MPI_Comm_rank(c->comm, rank);
+    return rc != MPI_SUCCESS ? rc : MPI_Comm_size(c->comm, size);
+}
+
+int rpnmpi_barrier(const rpnmpi_comm *c) {
+    return MPI_Barrier(c->comm);
+}
+
+int rpnmpi_allgather(const rpnmpi_comm *c, const void *mine, void *all, int bytes) {
+    return MPI_Allgather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, c->comm);
+}
+
+int rpnmpi_win_create(const rpnmpi_comm *c, void *base, size_t bytes, int disp_unit,
+                      void **local, rpnmpi_win **out) {
+    rpnmpi_win *w = calloc(1, sizeof *w);
+    MPI_Errhandler saved;
+    int rc;
+    if (!w) return RPNMPI_E_NOMEM;
+    /* A failed creation is reported on the communicator, which may be the caller's (fatal by
+     * default): make it return for this call. */
+    MPI_Comm_get_errhandler(c->comm, &saved);
+    MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    if (base) {
+        rc = MPI_Win_create(base, (MPI_Aint)bytes, disp_unit, MPI_INFO_NULL, c->comm, &w->win);
+        *local = base;
+    } else {
+        void *mem = NULL;
+        rc = MPI_Win_allocate((MPI_Aint)bytes, disp_unit, MPI_INFO_NULL, c->comm, &mem, &w->win);
+        *local = mem;
+    }
+    MPI_Comm_set_errhandler(c->comm, saved);
+    MPI_Errhandler_free(&saved);
+    if (rc != MPI_SUCCESS) { free(w); return rc; }
+    MPI_Win_set_errhandler(w->win, MPI_ERRORS_RETURN);
+    *out = w;
+    return MPI_SUCCESS;
+}
+
+int rpnmpi_win_free(rpnmpi_win **w) {
+    int rc;
+    if (!w || !*w) return MPI_SUCCESS;
+    rc = MPI_Win_free(&(*w)->win);
+    free(*w);
+    *w = NULL;
+    return rc;
+}
+
+int rpnmpi_fence(rpnmpi_win *w, int closing) {
+    return MPI_Win_fence(closing ? MPI_MODE_NOSUCCEED : MPI_MODE_NOPRECEDE, w->win);
+}
+
+static int group_of(MPI_Win win, const int *ranks, int n, MPI_Group *out) {
+    MPI_Group all;
+    int rc = MPI_Win_get_group(win, &all);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = MPI_Group_incl(all, n, ranks, out);
+    MPI_Group_free(&all);
+    return rc;
+}
+
+int rpnmpi_group_open(rpnmpi_win *w, const int *from, int nfrom, const int *to, int nto) {
+    MPI_Group g;
+    int rc;
+    w->posted = w->started = 0;
+    if (nfrom > 0) {
+        if ((rc = group_of(w->win, from, nfrom, &g)) != MPI_SUCCESS) return rc;
+        rc = MPI_Win_post(g, 0, w->win);
+        MPI_Group_free(&g);
+        if (rc != MPI_SUCCESS) return rc;
+        w->posted = 1;
+    }
+    if (nto > 0) {
+        if ((rc = group_of(w->win, to, nto, &g)) != MPI_SUCCESS) return rc;
+        rc = MPI_Win_start(g, 0, w->win);
+        MPI_Group_free(&g);
+        if (rc != MPI_SUCCESS) return rc;
+        w->started = 1;
+    }
+    return MPI_SUCCESS;
+}
+
+int rpnmpi_group_close(rpnmpi_win *w) {
+    int rc = MPI_SUCCESS, rc2 = MPI_SUCCESS;
+    if (w->started) rc = MPI_Win_complete(w->win);
+    if (w->posted) rc2 = MPI_Win_wait(w->win);
+    w->posted = w->started = 0;
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+int rpnmpi_sync_self(rpnmpi_win *w, int rank) {
+    int rc = MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, w->win);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = MPI_Win_sync(w->win);
+    int rc2 = MPI_Win_unlock(rank, w->win);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+int rpnmpi_rma(rpnmpi_win *w, int kind, int lock, const void *src, void *result, int n,
+               int dtype, int target, int64_t disp, int op) {
+    MPI_Datatype t = datatype_of(dtype);
+    MPI_Op o = op_of(op);
+    MPI_Aint d = (MPI_Aint)disp;
+    int rc, rc2;
+    if (t == MPI_DATATYPE_NULL || n < 0) return RPNMPI_E_BAD_ARG;
+    if ((kind == RPNMPI_ACC || kind == RPNMPI_GETACC) && o == MPI_OP_NULL) return RPNMPI_E_BAD_ARG;
+    if (n == 0 || (kind == RPNMPI_ACC && o == MPI_NO_OP)) return MPI_SUCCESS;
+    if (lock != RPNMPI_NO_LOCK) {
+        rc = MPI_Win_lock(lock == RPNMPI_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, target, 0, w->win);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    switch (kind) {
+    case RPNMPI_PUT:
+        rc = MPI_Put(src, n, t, target, d, n, t, w->win);
+        break;
+    case RPNMPI_GET:
+        rc = MPI_Get(result, n, t, target, d, n, t, w->win);
+        break;
+    case RPNMPI_ACC:
+        rc = MPI_Accumulate(src, n, t, target, d, n, t, o, w->win);
+        break;
+    case RPNMPI_GETACC:
+        if (n == 1)
+            rc = MPI_Fetch_and_op(src, result, t, target, d, o, w->win);
+        else
+            rc = MPI_Get_accumulate(src, n, t, result, n, t, target, d, n, t, o, w->win);
+        break;
+    default:
+        rc = RPNMPI_E_BAD_ARG;
+    }
+    if (lock != RPNMPI_NO_LOCK) {
+        rc2 = MPI_Win_unlock(target, w->win);
+        if (rc == MPI_SUCCESS) rc = rc2;
+    }
+    return rc;
+}
+
+int rpnmpi_bounded_increment(rpnmpi_win *w, int target, int limit, int *old) {
+    int one = 1, minus_one = -1, rc, rc2;
+    rc = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, target, 0, w->win);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = MPI_Fetch_and_op(&one, old, MPI_INT, target, 0, MPI_SUM, w->win);
+    if (rc == MPI_SUCCESS) rc = MPI_Win_flush(target, w->win);
+    if (rc == MPI_SUCCESS && (*old < 1 || *old >= limit))
+        rc = MPI_Accumulate(&minus_one, 1, MPI_INT, target, 0, 1, MPI_INT, MPI_SUM, w->win);
+    rc2 = MPI_Win_unlock(target, w->win);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
