@@ -5,6 +5,9 @@
 #   make demo              build and run the request/reply demo on 4 PEs
 #   make check             run every test; last line "N passed, N failed"
 #   make stress            the reliability tests at full size (tests/stress/stress.mk)
+#   make fuzz              fuzz the C ABI and the window core under AddressSanitizer,
+#                          FUZZ_SECONDS (default 60) per target (tests/fuzz.sh)
+#   make loom              model-check the shared-memory protocols with loom (tests/loom.sh)
 #   make clean
 #   make ... MPI=1         the same over MPI (mpi/mpi.mk: build-mpi-<impl>/ for Open MPI and MPICH)
 #
@@ -65,7 +68,7 @@ FORTRAN_OBJS  := $(patsubst fortran/%.F90,$(OBJDIR)/%.o,$(FORTRAN_SRCS))
 INSTALLED_INC := $(addprefix $(INCDIR)/,$(notdir $(FORTRAN_INCS) $(RUST_HDR)))
 MODS_STAMP    := $(OBJDIR)/.mods
 
-.PHONY: all deps cargo-build install demo check stress clean
+.PHONY: all deps cargo-build install demo check stress fuzz loom clean
 
 all: deps $(LIB) $(RPNRUN) $(INSTALLED_INC) $(MODS_STAMP) $(PCFILE)
 
@@ -159,14 +162,23 @@ demo: deps all $(DEMO)
 	$(RPNRUN) -n 4 $(DEMO)
 
 # ----------------------------------------------------------------------------------------- tests
-# tests/check.sh builds (make all), runs the three parts and prints the totals as its last line,
+# tests/check.sh builds (make all), runs the five parts and prints the totals as its last line,
 # also when the build fails; keep make's own echo off it (@).
 check: deps
 	@MAKE="$(MAKE)" NATIVE_LIBS="$(NATIVE_LIBS)" bash tests/check.sh
 
+# tests/fuzz.sh installs cargo-fuzz when missing; runs on the stable toolchain (RUSTC_BOOTSTRAP=1).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@FUZZ_SECONDS="$(FUZZ_SECONDS)" bash tests/fuzz.sh
+
+loom: deps
+	@bash tests/loom.sh
+
 clean:
 	rm -rf $(BUILD)
 	$(CARGO) clean
+	rm -rf fuzz/target
 
 # `make bench`: the performance benchmark (bench/).
 include bench/bench.mk

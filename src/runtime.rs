@@ -108,6 +108,30 @@ pub fn wtime() -> f64 {
     ORIGIN.get_or_init(Instant::now).elapsed().as_secs_f64()
 }
 
+/// A copy of the `len` bytes the caller's buffer at `addr` holds. A buffer of no bytes may
+/// be null (the API allows it for a count of 0), which `from_raw_parts` does not.
+///
+/// # Safety
+/// When `len > 0`, `addr` is readable for `len` bytes.
+unsafe fn read_caller_bytes(addr: usize, len: usize) -> Vec<u8> {
+    if len == 0 {
+        return Vec::new();
+    }
+    // SAFETY: len > 0, so by the caller's contract addr is readable for len bytes.
+    unsafe { std::slice::from_raw_parts(addr as *const u8, len) }.to_vec()
+}
+
+/// Copies `bytes` into the caller's buffer at `addr` (which may be null when `bytes` is empty).
+///
+/// # Safety
+/// When `bytes` is not empty, `addr` is writable for `bytes.len()` bytes.
+unsafe fn write_caller_bytes(bytes: &[u8], addr: usize) {
+    if !bytes.is_empty() {
+        // SAFETY: writable per the caller's contract; `copy` tolerates overlap with the source.
+        unsafe { std::ptr::copy(bytes.as_ptr(), addr as *mut u8, bytes.len()) };
+    }
+}
+
 fn as_i32_bytes(values: &[u32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_ne_bytes()).collect()
 }
@@ -314,6 +338,10 @@ impl Runtime {
     fn local_copy(&mut self, h: &Handle, op: &'static str, larray: usize, offset: i32, nelem: i32, into_window: bool) -> Result<()> {
         let w = self.window(h)?;
         let (offset, nelem) = w.state.check_local(op, offset as i64, nelem as i64, larray == 0)?;
+        if nelem == 0 {
+            // `larray` may be null then, which `copy` does not allow even for 0 bytes.
+            return Ok(());
+        }
         let elem = w.state.dtype().size();
         // SAFETY: offset + nelem <= local size (checked), so the range lies in this PE's
         // elements; `larray` holds nelem elements (API contract); `copy` allows overlap.
@@ -386,7 +414,7 @@ impl Runtime {
             return Err(Error::NullBuffer { what: "reduction", nelem: count as i64 });
         }
         // SAFETY: caller's contract: send holds `bytes` bytes.
-        let mine = unsafe { std::slice::from_raw_parts(send as *const u8, bytes) }.to_vec();
+        let mine = unsafe { read_caller_bytes(send, bytes) };
         let mut all = vec![0u8; bytes * self.npes()];
         self.transport.allgather(&mine, &mut all)?;
         let mut chunks = all.chunks_exact(bytes.max(1));
@@ -394,8 +422,8 @@ impl Runtime {
         for other in chunks.take(self.npes() - 1) {
             op.apply_bytes(t, &mut result, other);
         }
-        // SAFETY: caller's contract: recv has room for `bytes` bytes.
-        unsafe { std::ptr::copy(result.as_ptr(), recv as *mut u8, bytes) };
+        // SAFETY: caller's contract: recv has room for `bytes` bytes (result holds as many).
+        unsafe { write_caller_bytes(&result, recv) };
         Ok(())
     }
 
@@ -413,11 +441,41 @@ impl Runtime {
             return Err(Error::NullBuffer { what: "allgather", nelem: sendcount as i64 });
         }
         // SAFETY: caller's contract: send holds sbytes bytes.
-        let mine = unsafe { std::slice::from_raw_parts(send as *const u8, sbytes) }.to_vec();
+        let mine = unsafe { read_caller_bytes(send, sbytes) };
         let mut all = vec![0u8; sbytes * self.npes()];
         self.transport.allgather(&mine, &mut all)?;
         // SAFETY: caller's contract: recv has room for npes * rbytes bytes.
-        unsafe { std::ptr::copy(all.as_ptr(), recv as *mut u8, all.len()) };
+        unsafe { write_caller_bytes(&all, recv) };
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A job of one PE, as a program started without rpnrun runs.
+    fn one_pe() -> Runtime {
+        Runtime::start().expect("a job of one PE starts")
+    }
+
+    /// Found by fuzzing (fuzz/regressions): a count of 0 with null buffers reached
+    /// `slice::from_raw_parts(null, 0)` and `ptr::copy(_, null, 0)`, undefined behaviour
+    /// (debug builds stop on it).
+    #[test]
+    fn zero_count_collectives_accept_null_buffers() {
+        let mut rt = one_pe();
+        // SAFETY: count 0: the buffers are not accessed.
+        unsafe {
+            rt.allreduce(0, 0, 0, "MPI_INTEGER", "MPI_SUM", "WORLD").unwrap();
+            rt.allgather(0, 0, "MPI_REAL8", 0, 0, "MPI_REAL8", "WORLD").unwrap();
+        }
+        let dtype = Handle::encode(HandleKind::Datatype, ElementType::Int32.code());
+        let com = Handle::encode(HandleKind::Communicator, Communicator::World as u32);
+        let win = rt.win_create(&dtype, 4, &com, 0).unwrap();
+        rt.win_put_l(&win, 0, 2, 0).unwrap();
+        rt.win_get_l(&win, 0, 4, 0).unwrap();
+        assert!(rt.win_get_l(&win, 0, 0, 1).is_err(), "null buffer with elements to copy");
+        rt.win_free(&win).unwrap();
     }
 }

@@ -10,6 +10,11 @@
 #                                  demo/req_test.F90 built and run with the installed rpnrun on 2 PEs
 #                                  (one test), tests/c/test_c_abi.c built with cc and run as a
 #                                  one-PE job and with rpnrun -n 2 (one test each)
+#   4. tests/fuzz.sh               fuzz targets (fuzz/) under AddressSanitizer, CHECK_FUZZ_SECONDS
+#                                  (default 20) per target, one test each, its "N passed, N failed"
+#                                  line added (CHECK_FUZZ_SECONDS=0 leaves it out, and says so)
+#   5. tests/loom.sh               loom model checks of the shm protocols (one test per model),
+#                                  its "N passed, N failed" line added
 # The last line printed is exactly "N passed, N failed"; the exit status is non-zero if N failed > 0.
 set -u
 
@@ -169,8 +174,47 @@ if ((build_status == 0)); then
     total_fail=$((total_fail + smoke_fail))
 fi
 
+# ---------------------------------------------------------------------------------- 4. fuzzing
+CHECK_FUZZ_SECONDS=${CHECK_FUZZ_SECONDS:-20}
+if ((CHECK_FUZZ_SECONDS > 0)); then
+    section "tests/fuzz.sh (FUZZ_SECONDS=$CHECK_FUZZ_SECONDS per target)"
+    FUZZ_SECONDS=$CHECK_FUZZ_SECONDS bash tests/fuzz.sh 2>&1 | tee "$LOGDIR/fuzz.log"
+    fuzz_status=${PIPESTATUS[0]}
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOGDIR/fuzz.log" | tail -n 1)
+    if [[ -n "$line" ]]; then
+        read -r p _ f _ <<< "$line"
+    else
+        p=0 f=0
+    fi
+    if ((fuzz_status != 0 && f == 0)); then
+        echo "fuzzing: exit status $fuzz_status without a failed test reported (counted as one failure)"
+        f=1
+    fi
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+else
+    section "tests/fuzz.sh left out (CHECK_FUZZ_SECONDS=0): fuzz targets not run"
+fi
+
+# ------------------------------------------------------------------------------ 5. model checks
+section "tests/loom.sh"
+bash tests/loom.sh 2>&1 | tee "$LOGDIR/loom.log"
+loom_status=${PIPESTATUS[0]}
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOGDIR/loom.log" | tail -n 1)
+if [[ -n "$line" ]]; then
+    read -r p _ f _ <<< "$line"
+else
+    p=0 f=0
+fi
+if ((loom_status != 0 && f == 0)); then
+    echo "model checks: exit status $loom_status without a failed test reported (counted as one failure)"
+    f=1
+fi
+total_pass=$((total_pass + p))
+total_fail=$((total_fail + f))
+
 # ---------------------------------------------------------------------------------- totals
 echo
-echo "summary: cargo test, Fortran tests and install smoke tests (logs in build/check, build/tests/logs)"
+echo "summary: cargo test, Fortran tests, install smoke tests, fuzzing and model checks (logs in build/check, build/tests/logs, build/fuzz, build/loom)"
 echo "$total_pass passed, $total_fail failed"
 ((total_fail == 0))

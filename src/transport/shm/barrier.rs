@@ -8,8 +8,7 @@
 //! same rounds in the same order, so the numbers agree. The release word holds the last
 //! round completed.
 
-use std::sync::atomic::{AtomicU32, Ordering};
-
+use super::sync::{AtomicU32, Ordering};
 use super::wait::{Signal, WaitContext, wait_epoch};
 use crate::error::Result;
 
@@ -31,7 +30,7 @@ pub struct BarrierWords {
 }
 
 impl BarrierWords {
-    pub const fn new() -> Self {
+    pub fn new() -> Self {
         BarrierWords {
             arrivals: Arrivals { count: AtomicU32::new(0) },
             release: Release { round: Signal { value: AtomicU32::new(0), sleepers: AtomicU32::new(0) } },

@@ -1,8 +1,7 @@
 //! The passive-mode lock of one PE's window: a reader-writer lock in one shared word
 //! (shared for gets, exclusive for puts and accumulates), sleeping on a futex under contention.
 
-use std::sync::atomic::Ordering;
-
+use super::sync::Ordering;
 use super::wait::{Signal, WaitContext, wait_until};
 use crate::error::Result;
 

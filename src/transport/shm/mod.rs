@@ -4,12 +4,15 @@
 pub mod atomic_ops;
 pub mod barrier;
 pub mod collectives;
+pub mod epochs;
 pub mod futex;
 pub mod job;
 pub mod lock;
 pub mod region;
 pub mod remap;
+pub mod slots;
 pub mod spin;
+pub mod sync;
 pub mod wait;
 pub mod window;
 

@@ -3,11 +3,11 @@
 //! While sleeping, the waiter checks that the job is still alive, so a dead PE never
 //! leaves the others waiting forever.
 
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use super::futex;
 use super::spin;
+use super::sync::{self, AtomicU32, Ordering};
 use crate::diagnostics;
 use crate::error::Result;
 
@@ -23,6 +23,7 @@ impl Signal {
     /// Publishes `v` and wakes sleepers.
     pub fn store(&self, v: u32) {
         self.value.store(v, Ordering::SeqCst);
+        sync::order_store_before_load();
         if self.sleepers.load(Ordering::SeqCst) != 0 {
             futex::wake_all(&self.value);
         }
@@ -31,6 +32,7 @@ impl Signal {
     /// Adds `delta` (wrapping), wakes sleepers, returns the previous value.
     pub fn fetch_add(&self, delta: u32) -> u32 {
         let old = self.value.fetch_add(delta, Ordering::SeqCst);
+        sync::order_store_before_load();
         if self.sleepers.load(Ordering::SeqCst) != 0 {
             futex::wake_all(&self.value);
         }
@@ -69,7 +71,8 @@ pub fn wait_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> 
     // Spinning is bounded in time, not in iterations, and adapts to whether it pays (see
     // `spin`): a peer that lost its core to another process must not cost a spin per wait.
     let start = Instant::now();
-    let limit = spin::BUDGET.limit(ctx.spin);
+    // (Under the model checker, every interleaving of a spin would be explored: no spin there.)
+    let limit = if cfg!(loom) { Duration::ZERO } else { spin::BUDGET.limit(ctx.spin) };
     if limit.is_zero() {
         return sleep_until(signal, ctx, done, start);
     }
@@ -99,9 +102,10 @@ fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> boo
             if done(signal.value.load(Ordering::Acquire)) {
                 return Ok(());
             }
-            std::thread::yield_now();
+            sync::yield_now();
         }
         signal.sleepers.fetch_add(1, Ordering::SeqCst);
+        sync::order_store_before_load();
         let seen = signal.value.load(Ordering::SeqCst);
         if !done(seen) {
             futex::wait(&signal.value, seen, SLEEP_SLICE);
@@ -110,7 +114,8 @@ fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> boo
         if done(signal.value.load(Ordering::Acquire)) {
             return Ok(());
         }
-        if checked.elapsed() >= SLEEP_SLICE {
+        // (not in the model: its executions must not depend on the clock)
+        if !cfg!(loom) && checked.elapsed() >= SLEEP_SLICE {
             if let Err(e) = (ctx.alive)() {
                 // A PE publishes its last signal before it is marked finalized or exited:
                 // look once more so that its final signal is not mistaken for its absence.

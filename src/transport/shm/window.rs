@@ -14,16 +14,19 @@
 //! at open and back at close (legal because local access is forbidden while exposed).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, AtomicU8, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU8};
 
 use super::atomic_ops::{fetch_op32, fetch_op64, load_element, store_element};
 use super::barrier::BarrierWords;
 use super::collectives::Collectives;
+use super::epochs;
 use super::job::Awaited;
 use super::lock::{lock_exclusive, lock_shared, unlock_exclusive, unlock_shared};
 use super::region::SharedRegion;
 use super::remap;
-use super::wait::{Signal, epoch_reached, wait_epoch};
+use super::slots;
+use super::sync::{AtomicU32, Ordering};
+use super::wait::{Signal, epoch_reached};
 use crate::diagnostics::list_pes;
 use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
@@ -254,8 +257,8 @@ impl ShmWindow {
         }
         let ctl = self.control(target);
         let what = || format!("PE {target} to open epoch {epoch} of {}", self.label);
-        self.coll.with_wait(Awaited::One(target), &what, None, |ctx| wait_epoch(&ctl.owner.opened, epoch, ctx))?;
-        let theirs = Mode::from_code(ctl.owner.mode.load(Ordering::Acquire)).unwrap_or(Mode::Fence);
+        let code = self.coll.with_wait(Awaited::One(target), &what, None, |ctx| epochs::await_open(&ctl.owner.mode, &ctl.owner.opened, epoch, ctx))?;
+        let theirs = Mode::from_code(code).unwrap_or(Mode::Fence);
         if theirs != mode {
             return Err(Error::ModeMismatch { target, theirs: theirs.name(), ours: mode.name() });
         }
@@ -276,7 +279,7 @@ impl ShmWindow {
         }
         let closed = &self.control(pe).owner.closed;
         let what = || format!("PE {pe} to close epoch {epoch} of {} in {} mode", self.label, Mode::Group.name());
-        self.coll.with_wait(Awaited::One(pe), &what, None, |ctx| wait_epoch(closed, epoch, ctx))
+        self.coll.with_wait(Awaited::One(pe), &what, None, |ctx| epochs::await_close(closed, epoch, ctx))
     }
 
     /// Fence and passive close: every PE closes the epoch before any goes on.
@@ -355,14 +358,13 @@ impl TransportWindow for ShmWindow {
             }
         }
         let owner = &self.control(me).owner;
-        owner.mode.store(mode.code(), Ordering::Release);
-        owner.opened.store(epoch);
+        epochs::publish_open(&owner.mode, &owner.opened, mode.code(), epoch);
         Ok(())
     }
 
     fn close(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {
         let me = self.rank();
-        self.control(me).owner.closed.store(epoch);
+        epochs::publish_close(&self.control(me).owner.closed, epoch);
         match (mode, group) {
             (Mode::Group, Some(g)) => g.from.iter().try_for_each(|&pe| self.wait_closed(pe, epoch))?,
             _ => self.close_all(epoch, mode)?,
@@ -481,15 +483,10 @@ impl TransportWindow for ShmWindow {
         let (base, capacity) = self.records_of(target)?;
         // SAFETY: the counter is the first, aligned integer of target's records (capacity >= 1).
         let counter = unsafe { AtomicI32::from_ptr(base) };
-        counter
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |last| {
-                (last >= 1 && (last as usize) < capacity).then_some(last + 1)
-            })
-            .map(|last| last as u32 + 1)
-            .map_err(|last| match last {
-                l if l < 1 => Error::SharedMemory(format!("record counter of PE {target} is corrupt ({l})")),
-                _ => Error::SlotsExhausted { target, capacity },
-            })
+        slots::claim(counter, capacity).map_err(|last| match last {
+            l if l < 1 => Error::SharedMemory(format!("record counter of PE {target} is corrupt ({l})")),
+            _ => Error::SlotsExhausted { target, capacity },
+        })
     }
 
     fn write_record(&mut self, target: usize, epoch: u32, slot: u32, record: [i32; 5]) -> Result<()> {
