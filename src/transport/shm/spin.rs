@@ -4,16 +4,16 @@
 //! microsecond and no system call is made. It costs a whole spin when the awaited PE needs
 //! this very core (other processes share the machine, or PEs outnumber cores): the answer only
 //! comes after we yield. The budget tells the two apart by outcome: a wait that ends while
-//! spinning doubles it (up to the maximum), a spin that ran out but whose wait then ended soon
-//! after yielding halves it. A wait that ends long after (the peer was busy computing) says
-//! nothing about spinning and leaves it alone. At a budget of zero, one wait in PROBE_EVERY
-//! still spins briefly, so the budget recovers when the cores free up.
+//! spinning doubles it (up to the maximum); a spin that ran out, followed by a yield that gave
+//! the core away (it took long), halves it. A yield that returns at once means nobody wanted
+//! the core: the peer is just busy elsewhere, and the budget stays. At a budget of zero, one
+//! wait in PROBE_EVERY still spins briefly, so the budget recovers when the cores free up.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-/// A wait that ends within this time after its spin ran out shows the spin was wasted.
-pub const SOON_AFTER_YIELD: Duration = Duration::from_micros(200);
+/// A yield that lasts this long ran another process on our core.
+pub const CORE_WAS_WANTED: Duration = Duration::from_micros(3);
 const PROBE_EVERY: u32 = 16;
 const PROBE_NS: u32 = 1_000;
 /// Below this a budget counts as zero (no spin).
@@ -61,7 +61,7 @@ impl SpinBudget {
         self.nanos.store(n.saturating_mul(2).saturating_add(GROW_NS).min(nanos_of(max)), Ordering::Relaxed);
     }
 
-    /// The spin ran out and the wait ended soon after yielding.
+    /// The spin ran out, and the core was wanted by another process.
     pub fn wasted(&self, max: Duration) {
         self.nanos.store(self.current(max) / 2, Ordering::Relaxed);
     }

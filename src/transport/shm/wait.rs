@@ -81,12 +81,14 @@ pub fn wait_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> 
         std::hint::spin_loop();
         spins = spins.wrapping_add(1);
         if spins.is_multiple_of(64) && start.elapsed() >= limit {
+            // A yield that takes long gave the core to another process: the spin kept it
+            // from running, and it may be the very PE we wait for.
             let yielded = Instant::now();
-            let result = sleep_until(signal, ctx, done, start);
-            if yielded.elapsed() < spin::SOON_AFTER_YIELD {
+            sync::yield_now();
+            if yielded.elapsed() >= spin::CORE_WAS_WANTED {
                 spin::BUDGET.wasted(ctx.spin);
             }
-            return result;
+            return sleep_until(signal, ctx, done, start);
         }
     }
     spin::BUDGET.hit(ctx.spin);
