@@ -31,6 +31,27 @@ total_fail=0
 
 section() { printf '\n==== %s\n' "$*"; }
 
+# add_part WHAT LOG COMMAND...: runs a script that ends with "N passed, N failed", shows and keeps
+# its output in LOG and adds its totals (a non-zero exit with 0 failed counts as one failure)
+add_part() {
+    local what=$1 log=$2 status line p f
+    shift 2
+    "$@" 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+    if [[ -n "$line" ]]; then
+        read -r p _ f _ <<< "$line"
+    else
+        p=0 f=0
+    fi
+    if ((status != 0 && f == 0)); then
+        echo "$what: exit status $status without a failed test reported (counted as one failure)"
+        f=1
+    fi
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+}
+
 # ------------------------------------------------------------------------------------- build
 section "make all"
 "$MAKE" --no-print-directory all 2>&1 | tee "$LOGDIR/build.log"
@@ -68,20 +89,7 @@ total_fail=$((total_fail + f))
 if ((build_status == 0)); then
     # ---------------------------------------------------------------------------- 2. Fortran tests
     section "tests/run_fortran_tests.sh"
-    bash tests/run_fortran_tests.sh 2>&1 | tee "$LOGDIR/fortran-tests.log"
-    fortran_status=${PIPESTATUS[0]}
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOGDIR/fortran-tests.log" | tail -n 1)
-    if [[ -n "$line" ]]; then
-        read -r p _ f _ <<< "$line"
-    else
-        p=0 f=0
-    fi
-    if ((fortran_status != 0 && f == 0)); then
-        echo "Fortran tests: exit status $fortran_status without a failed test reported (counted as one failure)"
-        f=1
-    fi
-    total_pass=$((total_pass + p))
-    total_fail=$((total_fail + f))
+    add_part "Fortran tests" "$LOGDIR/fortran-tests.log" bash tests/run_fortran_tests.sh
 
     # ------------------------------------------------------------------------ 3. install smoke tests
     section "install smoke tests"
@@ -178,40 +186,14 @@ fi
 CHECK_FUZZ_SECONDS=${CHECK_FUZZ_SECONDS:-20}
 if ((CHECK_FUZZ_SECONDS > 0)); then
     section "tests/fuzz.sh (FUZZ_SECONDS=$CHECK_FUZZ_SECONDS per target)"
-    FUZZ_SECONDS=$CHECK_FUZZ_SECONDS bash tests/fuzz.sh 2>&1 | tee "$LOGDIR/fuzz.log"
-    fuzz_status=${PIPESTATUS[0]}
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOGDIR/fuzz.log" | tail -n 1)
-    if [[ -n "$line" ]]; then
-        read -r p _ f _ <<< "$line"
-    else
-        p=0 f=0
-    fi
-    if ((fuzz_status != 0 && f == 0)); then
-        echo "fuzzing: exit status $fuzz_status without a failed test reported (counted as one failure)"
-        f=1
-    fi
-    total_pass=$((total_pass + p))
-    total_fail=$((total_fail + f))
+    add_part "fuzzing" "$LOGDIR/fuzz.log" env FUZZ_SECONDS="$CHECK_FUZZ_SECONDS" bash tests/fuzz.sh
 else
     section "tests/fuzz.sh left out (CHECK_FUZZ_SECONDS=0): fuzz targets not run"
 fi
 
 # ------------------------------------------------------------------------------ 5. model checks
 section "tests/loom.sh"
-bash tests/loom.sh 2>&1 | tee "$LOGDIR/loom.log"
-loom_status=${PIPESTATUS[0]}
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOGDIR/loom.log" | tail -n 1)
-if [[ -n "$line" ]]; then
-    read -r p _ f _ <<< "$line"
-else
-    p=0 f=0
-fi
-if ((loom_status != 0 && f == 0)); then
-    echo "model checks: exit status $loom_status without a failed test reported (counted as one failure)"
-    f=1
-fi
-total_pass=$((total_pass + p))
-total_fail=$((total_fail + f))
+add_part "model checks" "$LOGDIR/loom.log" bash tests/loom.sh
 
 # ---------------------------------------------------------------------------------- totals
 echo

@@ -2,32 +2,13 @@
 //! examples under mpiexec), plus the launcher's failure paths: a PE that dies, a job that
 //! hangs, a stale segment. Every run must leave nothing of its own in /dev/shm.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
+
+use common::{example, leftovers, rpnrun};
 use std::time::{Duration, Instant};
-
-fn rpnrun() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_rpnrun"))
-}
-
-fn example(name: &str) -> PathBuf {
-    // Integration tests live in target/<profile>/deps; examples in target/<profile>/examples.
-    let exe = std::env::current_exe().unwrap();
-    let path = exe.parent().unwrap().parent().unwrap().join("examples").join(name);
-    assert!(path.exists(), "{} not built (cargo test builds examples)", path.display());
-    path
-}
-
-/// Files in /dev/shm that a launcher with this pid created.
-fn leftovers(launcher_pid: u32) -> Vec<String> {
-    let prefix = format!("rpncomm-{launcher_pid}-");
-    std::fs::read_dir("/dev/shm")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.starts_with(&prefix))
-        .collect()
-}
 
 fn run(args: &[&str], program: &PathBuf) -> (Output, Duration, u32) {
     run_with(args, program, &[])

@@ -7,6 +7,8 @@
 //! Every randomized part prints its seed; RPNCOMM_FAULT_SEED and the STRESS_* knobs of the
 //! example programs reproduce a run.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -14,6 +16,8 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::Mutex;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+use common::{example, leftovers, rpnrun};
 
 static SERIAL: Mutex<()> = Mutex::new(());
 
@@ -28,28 +32,6 @@ fn full() -> bool {
 /// `short` in `cargo test`, `long` in `make stress`.
 fn scale<T>(short: T, long: T) -> T {
     if full() { long } else { short }
-}
-
-fn rpnrun() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_rpnrun"))
-}
-
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let path = exe.parent().unwrap().parent().unwrap().join("examples").join(name);
-    assert!(path.exists(), "{} not built (cargo test builds examples)", path.display());
-    path
-}
-
-/// Files in /dev/shm that a launcher with this pid created.
-fn leftovers(launcher_pid: u32) -> Vec<String> {
-    let prefix = format!("rpncomm-{launcher_pid}-");
-    std::fs::read_dir("/dev/shm")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.starts_with(&prefix))
-        .collect()
 }
 
 struct Finished {
