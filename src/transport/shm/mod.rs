@@ -4,6 +4,7 @@
 pub mod atomic_ops;
 pub mod barrier;
 pub mod collectives;
+pub mod copy;
 pub mod epochs;
 pub mod futex;
 pub mod job;

@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicI32, AtomicU8};
 use super::atomic_ops::{fetch_op32, fetch_op64, load_element, store_element};
 use super::barrier::BarrierWords;
 use super::collectives::Collectives;
+use super::copy::copy_bytes;
 use super::epochs;
 use super::job::Awaited;
 use super::lock::{lock_exclusive, lock_shared, unlock_exclusive, unlock_shared};
@@ -389,10 +390,10 @@ impl TransportWindow for ShmWindow {
             // SAFETY: dst is an aligned element inside the target's part; src is readable (caller).
             Mode::Passive if acc.nelem == 1 => unsafe { store_element(dst, src, elem) },
             // SAFETY: dst..dst+bytes is inside the target's part; src readable for bytes
-            // (caller); `copy` tolerates a source inside the window itself.
-            Mode::Passive => self.with_lock(acc.target, true, || unsafe { std::ptr::copy(src, dst, bytes) })?,
+            // (caller); `copy_bytes` tolerates a source inside the window itself.
+            Mode::Passive => self.with_lock(acc.target, true, || unsafe { copy_bytes(src, dst, bytes) })?,
             // SAFETY: as above.
-            _ => unsafe { std::ptr::copy(src, dst, bytes) },
+            _ => unsafe { copy_bytes(src, dst, bytes) },
         }
         Ok(())
     }
@@ -409,9 +410,9 @@ impl TransportWindow for ShmWindow {
             // SAFETY: src is an aligned element inside the target's part; dst writable (caller).
             Mode::Passive if acc.nelem == 1 => unsafe { load_element(dst, src, elem) },
             // SAFETY: src..src+bytes inside the target's part; dst writable for bytes (caller).
-            Mode::Passive => self.with_lock(acc.target, false, || unsafe { std::ptr::copy(src, dst, bytes) })?,
+            Mode::Passive => self.with_lock(acc.target, false, || unsafe { copy_bytes(src, dst, bytes) })?,
             // SAFETY: as above.
-            _ => unsafe { std::ptr::copy(src, dst, bytes) },
+            _ => unsafe { copy_bytes(src, dst, bytes) },
         }
         Ok(())
     }
