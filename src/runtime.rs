@@ -478,4 +478,20 @@ mod tests {
         assert!(rt.win_get_l(&win, 0, 0, 1).is_err(), "null buffer with elements to copy");
         rt.win_free(&win).unwrap();
     }
+
+    /// Wrapping a program's MPI communicator needs the MPI transport: on shared memory it is
+    /// refused with a message that says so, and the job's own communicators still work.
+    #[cfg(not(feature = "mpi"))]
+    #[test]
+    fn wrapping_an_mpi_communicator_is_refused_on_shared_memory() {
+        let mut rt = one_pe();
+        let err = rt.wrap_communicator(0).unwrap_err();
+        assert!(err.to_string().contains("MPI"), "{err}");
+        let dtype = Handle::encode(HandleKind::Datatype, ElementType::Int32.code());
+        let refused = Handle::refused(HandleKind::Communicator);
+        assert!(rt.win_create(&dtype, 4, &refused, 0).is_err(), "the refused handle is refused by create");
+        let com = Handle::encode(HandleKind::Communicator, Communicator::World as u32);
+        let win = rt.win_create(&dtype, 4, &com, 0).unwrap();
+        rt.win_free(&win).unwrap();
+    }
 }
