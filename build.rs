@@ -1,24 +1,47 @@
-//! Generates the C header `include/rpncomm_windows.h` from the C ABI in `src/ffi`, and with
-//! the `mpi` feature compiles the MPI shim (`mpi/shim.c`) with the MPI's compiler wrapper.
+//! Generates the C header of the C ABI (`src/ffi`) into the build's output, never into the
+//! source tree: `$OUT_DIR/rpncomm_windows.h` and a copy beside the library
+//! (`<target>/<profile>/rpncomm_windows.h`, which `make` installs). The committed
+//! `include/rpncomm_windows.h` must equal it (`tests/c_header.rs`). With the `mpi` feature,
+//! also compiles the MPI shim (`mpi/shim.c`) with the MPI's compiler wrapper.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The files cbindgen reads: the exported functions and the handle type they take.
+const ABI_SOURCES: [&str; 2] = ["src/ffi/mod.rs", "src/core/handle.rs"];
+
 fn main() {
-    println!("cargo:rerun-if-changed=src/ffi");
-    println!("cargo:rerun-if-changed=src/core/handle.rs");
-    println!("cargo:rerun-if-changed=cbindgen.toml");
     let crate_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
-    let config = cbindgen::Config::from_file(format!("{crate_dir}/cbindgen.toml")).expect("cbindgen.toml is valid");
-    match cbindgen::Builder::new().with_crate(&crate_dir).with_config(config).generate() {
-        Ok(bindings) => {
-            bindings.write_to_file(format!("{crate_dir}/include/rpncomm_windows.h"));
-        }
-        // A header that cannot be generated must not stop a build of the library itself.
-        Err(e) => println!("cargo:warning=cbindgen could not generate the C header: {e}"),
-    }
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    generate_header(&crate_dir, &out_dir);
     if std::env::var_os("CARGO_FEATURE_MPI").is_some() {
         build_mpi_shim(&crate_dir);
+    }
+}
+
+fn generate_header(crate_dir: &str, out_dir: &Path) {
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    let config = cbindgen::Config::from_file(format!("{crate_dir}/cbindgen.toml")).expect("cbindgen.toml is valid");
+    let mut builder = cbindgen::Builder::new().with_config(config);
+    for src in ABI_SOURCES {
+        println!("cargo:rerun-if-changed={src}");
+        builder = builder.with_src(format!("{crate_dir}/{src}"));
+    }
+    let header = out_dir.join("rpncomm_windows.h");
+    match builder.generate() {
+        Ok(bindings) => {
+            bindings.write_to_file(&header);
+        }
+        // A header that cannot be generated must not stop a build of the library itself; the
+        // header test then fails with the reason.
+        Err(e) => {
+            println!("cargo:warning=cbindgen could not generate the C header: {e}");
+            std::fs::write(&header, format!("/* cbindgen could not generate the C header: {e} */\n")).expect("OUT_DIR is writable");
+        }
+    }
+    // OUT_DIR is <target>/<profile>/build/<package>-<hash>/out.
+    if let Some(profile_dir) = out_dir.ancestors().nth(3) {
+        let _ = std::fs::copy(&header, profile_dir.join("rpncomm_windows.h"));
     }
 }
 
@@ -41,11 +64,7 @@ fn build_mpi_shim(crate_dir: &str) {
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let obj = Path::new(&out_dir).join("shim.o");
     let lib = Path::new(&out_dir).join("librpncomm_mpi_shim.a");
-    run(Command::new(&mpicc)
-        .args(["-O2", "-fPIC", "-Wall", "-c"])
-        .arg(format!("{crate_dir}/mpi/shim.c"))
-        .arg("-o")
-        .arg(&obj));
+    run(Command::new(&mpicc).args(["-O2", "-fPIC", "-Wall", "-c"]).arg(format!("{crate_dir}/mpi/shim.c")).arg("-o").arg(&obj));
     let _ = std::fs::remove_file(&lib);
     run(Command::new("ar").arg("crs").arg(&lib).arg(&obj));
     println!("cargo:rustc-link-search=native={out_dir}");

@@ -36,9 +36,7 @@ fn mappings() -> usize {
 /// Files of this job in /dev/shm (the job segment's name is the stem of every region's).
 fn job_files() -> usize {
     let Ok(stem) = std::env::var("RPNCOMM_SEGMENT") else { return 0 };
-    std::fs::read_dir("/dev/shm").map_or(0, |d| {
-        d.flatten().filter(|e| e.file_name().to_string_lossy().starts_with(&stem)).count()
-    })
+    std::fs::read_dir("/dev/shm").map_or(0, |d| d.flatten().filter(|e| e.file_name().to_string_lossy().starts_with(&stem)).count())
 }
 
 struct Report {
@@ -88,7 +86,11 @@ fn main() {
             let mut small = Win::new("MPI_INTEGER", 16);
             use_window(&small, me, npes, 16, 7, &mut r);
             must(small.free(), "free");
-            format!("{npes} PEs, {} MiB requested with {} MiB free: refused on every PE", (8 * per_pe as u64 * npes as u64) >> 20, free >> 20)
+            format!(
+                "{npes} PEs, {} MiB requested with {} MiB free: refused on every PE",
+                (8 * per_pe as u64 * npes as u64) >> 20,
+                free >> 20
+            )
         }
         "largest" => {
             let free = free_shm_bytes();
@@ -101,7 +103,11 @@ fn main() {
             if rc == 0 {
                 huge.free();
             }
-            format!("{npes} PEs, largest window {} MiB in total ({} MiB free), every element written", (4 * per_pe as u64 * npes as u64) >> 20, free >> 20)
+            format!(
+                "{npes} PEs, largest window {} MiB in total ({} MiB free), every element written",
+                (4 * per_pe as u64 * npes as u64) >> 20,
+                free >> 20
+            )
         }
         "many" => {
             let count = if count == 0 { 1000 } else { count };

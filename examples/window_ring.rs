@@ -6,7 +6,7 @@
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
-use rpncomm_windows::core::Handle;
+use rpncomm_windows::ffi::RpncommHandle as Handle;
 use rpncomm_windows::ffi::*;
 
 const N: usize = 64;
@@ -69,7 +69,15 @@ fn main() {
     assert_eq!(rpncomm_win_get_ptr(&win, 1, &mut base), RPN_COMM_OK);
     exercise(&win, base as *mut i32, me, npes, &mut errors);
     assert_eq!(rpncomm_win_free(&mut win), RPN_COMM_OK);
-    check("freed handle is invalid", { let mut v = 1; rpncomm_win_valid(&win, &mut v); v == 0 }, &mut errors);
+    check(
+        "freed handle is invalid",
+        {
+            let mut v = 1;
+            rpncomm_win_valid(&win, &mut v);
+            v == 0
+        },
+        &mut errors,
+    );
 
     // Window on the caller's array.
     let mut array = vec![0i32; N + 1];
@@ -82,14 +90,27 @@ fn main() {
     let mut mine = [0i32; TICKETS];
     for t in mine.iter_mut() {
         let one = 1;
-        assert_eq!(rpncomm_win_getacc_r(&win, &one as *const i32 as *const c_void, t as *mut i32 as *mut c_void, 1, 0, 0, 1, null()), RPN_COMM_OK);
+        assert_eq!(
+            rpncomm_win_getacc_r(&win, &one as *const i32 as *const c_void, t as *mut i32 as *mut c_void, 1, 0, 0, 1, null()),
+            RPN_COMM_OK
+        );
     }
     assert_eq!(rpncomm_win_close(&win), RPN_COMM_OK);
     let mut all = vec![0i32; TICKETS * npes as usize];
     let t = "MPI_INTEGER";
     assert_eq!(
-        rpncomm_allgather(mine.as_ptr() as *const c_void, TICKETS as i32, t.as_ptr() as *const _, t.len(),
-            all.as_mut_ptr() as *mut c_void, TICKETS as i32, t.as_ptr() as *const _, t.len(), "GRID".as_ptr() as *const _, 4),
+        rpncomm_allgather(
+            mine.as_ptr() as *const c_void,
+            TICKETS as i32,
+            t.as_ptr() as *const _,
+            t.len(),
+            all.as_mut_ptr() as *mut c_void,
+            TICKETS as i32,
+            t.as_ptr() as *const _,
+            t.len(),
+            "GRID".as_ptr() as *const _,
+            4
+        ),
         RPN_COMM_OK
     );
     all.sort_unstable();
@@ -100,8 +121,17 @@ fn main() {
 
     let mut total = 0;
     let (i, s, g) = ("MPI_INTEGER", "MPI_SUM", "GRID");
-    rpncomm_allreduce(&errors as *const i32 as *const c_void, &mut total as *mut i32 as *mut c_void, 1,
-        i.as_ptr() as *const _, i.len(), s.as_ptr() as *const _, s.len(), g.as_ptr() as *const _, g.len());
+    rpncomm_allreduce(
+        &errors as *const i32 as *const c_void,
+        &mut total as *mut i32 as *mut c_void,
+        1,
+        i.as_ptr() as *const _,
+        i.len(),
+        s.as_ptr() as *const _,
+        s.len(),
+        g.as_ptr() as *const _,
+        g.len(),
+    );
     assert_eq!(rpncomm_finalize(), RPN_COMM_OK);
     if me == 0 {
         println!("window_ring: {npes} PEs, {total} errors");

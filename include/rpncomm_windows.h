@@ -6,23 +6,37 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/**
+ * Status of a call that succeeded.
+ */
 #define RPN_COMM_OK 0
 
+/**
+ * Status of a call that was refused or failed (a message on stderr says why).
+ */
 #define RPN_COMM_ERROR -1
 
 /**
  * The C layout of every RPN_COMM handle type (`type, bind(C)` with `p`, `t1`, `t2`).
  */
 typedef struct rpncomm_handle {
+  /**
+   * Signature of the handle's kind (never a pointer).
+   */
   size_t p;
+  /**
+   * The object's code (datatype, operator, communicator) or table index (window).
+   */
   int32_t t1;
+  /**
+   * A check of `t1` (code) or the serial number of the table entry (window), masked by the kind.
+   */
   int32_t t2;
 } rpncomm_handle;
+/**
+ * The null handle (all zero), which designates nothing.
+ */
 #define rpncomm_handle_NULL (rpncomm_handle){ .p = 0, .t1 = 0, .t2 = 0 }
-
-
-
-
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,18 +48,36 @@ extern "C" {
 int rpncomm_init(int *rank, int *npes);
 
 /**
- * Sets the Pex x Pey process grid; refused unless Pex*Pey equals the number of PEs.
+ * Collective over the job: sets the Pex x Pey PE grid and the communicators named after it.
+ * PE 0's `*pex`, `*pey` (what its Userinit chose) become every PE's, returned in `*pex`,
+ * `*pey`; another PE's own values must be 0 or the same. Refused on every PE unless
+ * Pex*Pey equals the number of PEs.
  */
-int rpncomm_set_grid(int pex, int pey);
+int rpncomm_set_grid(int *pex, int *pey);
 
+/**
+ * Collective over the job: cuts the PE grid into `nblocx` x `nblocy` blocks ('BLOC',
+ * 'BLOCMASTER'); each must divide its side of the grid.
+ */
+int rpncomm_bloc(int nblocx, int nblocy);
+
+/**
+ * Leaves the job after a final barrier; later calls are refused.
+ */
 int rpncomm_finalize(void);
 
+/**
+ * This PE's rank `me` and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
+ */
 int rpncomm_mype(int *me, int *me_x, int *me_y);
 
+/**
+ * Seconds since an arbitrary origin, from a monotonic clock.
+ */
 double rpncomm_wtime(void);
 
 /**
- * A communicator handle from its name ('GRID', 'WORLD', 'ALLGRIDS').
+ * A communicator handle from its name ('GRID', 'WORLD', 'EW', 'NS', 'BLOC', ...).
  */
 int rpncomm_comm(const char *name, size_t name_len, struct rpncomm_handle *com);
 
@@ -54,8 +86,14 @@ int rpncomm_comm(const char *name, size_t name_len, struct rpncomm_handle *com);
  */
 int rpncomm_comm_mpi(int mcom, struct rpncomm_handle *com);
 
+/**
+ * The number of PEs in the communicator named `name`.
+ */
 int rpncomm_comm_size(const char *name, size_t name_len, int *size);
 
+/**
+ * Blocks until every PE of the communicator named `name` has called it.
+ */
 int rpncomm_barrier(const char *name, size_t name_len);
 
 /**
@@ -73,6 +111,10 @@ int rpncomm_oper(const char *name, size_t name_len, struct rpncomm_handle *oper)
  */
 int rpncomm_valid_oper(const struct rpncomm_handle *oper);
 
+/**
+ * Reduces `count` elements of type `dtype` with operator `op` over the communicator `com`; every PE
+ * receives the result in `recvbuf`.
+ */
 int rpncomm_allreduce(const void *sendbuf,
                       void *recvbuf,
                       int count,
@@ -83,6 +125,21 @@ int rpncomm_allreduce(const void *sendbuf,
                       const char *com,
                       size_t com_len);
 
+/**
+ * Copies `count` elements of type `dtype` of the PE of rank `root` in `com` into `buffer` on
+ * every PE of `com`.
+ */
+int rpncomm_bcast(void *buffer,
+                  int count,
+                  const char *dtype,
+                  size_t dtype_len,
+                  int root,
+                  const char *com,
+                  size_t com_len);
+
+/**
+ * Gathers `sendcount` elements from every PE of `com` into `recvbuf`, in rank order.
+ */
 int rpncomm_allgather(const void *sendbuf,
                       int sendcount,
                       const char *sendtype,
@@ -104,8 +161,14 @@ int rpncomm_win_create(struct rpncomm_handle *win,
                        const struct rpncomm_handle *com,
                        void *array);
 
+/**
+ * Collective: (re)creates the secondary window of `win` with `slots` request slots per PE.
+ */
 int rpncomm_win_create_secondary(const struct rpncomm_handle *win, int slots);
 
+/**
+ * Collective: frees the window (refused while it is exposed) and sets `*win` to the null handle.
+ */
 int rpncomm_win_free(struct rpncomm_handle *win);
 
 /**
@@ -113,32 +176,62 @@ int rpncomm_win_free(struct rpncomm_handle *win);
  */
 int rpncomm_win_valid(const struct rpncomm_handle *win, int *is_valid);
 
+/**
+ * Sets `*is_open` to 1 when the window is exposed (open), else 0.
+ */
 int rpncomm_win_check(const struct rpncomm_handle *win, int *is_open);
 
+/**
+ * Sets `*ptr` to this PE's primary (`np` = 1) or secondary (`np` = 2) window memory.
+ */
 int rpncomm_win_get_ptr(const struct rpncomm_handle *win, int np, void **ptr);
 
+/**
+ * Sets `*siz` to this PE's number of elements in the window.
+ */
 int rpncomm_win_get_size(const struct rpncomm_handle *win, int *siz);
 
+/**
+ * Sets `*siz` to this PE's number of integers in the secondary window.
+ */
 int rpncomm_win_get_size2(const struct rpncomm_handle *win, int *siz);
 
+/**
+ * Opens (exposes) the window: active mode (fence or group) when `active` != 0, else passive.
+ */
 int rpncomm_win_open(const struct rpncomm_handle *win, int active);
 
+/**
+ * Closes the window; the operations of the epoch are complete when it returns.
+ */
 int rpncomm_win_close(const struct rpncomm_handle *win);
 
+/**
+ * Gets `nelem` elements at `offset` of PE `target`'s window into `larray`.
+ */
 int rpncomm_win_get_r(const struct rpncomm_handle *win,
                       void *larray,
                       int target,
                       int offset,
                       int nelem);
 
+/**
+ * Copies `nelem` elements at `offset` of this PE's window into `larray`.
+ */
 int rpncomm_win_get_l(const struct rpncomm_handle *win, void *larray, int offset, int nelem);
 
+/**
+ * Puts `nelem` elements of `larray` at `offset` of PE `target`'s window.
+ */
 int rpncomm_win_put_r(const struct rpncomm_handle *win,
                       const void *larray,
                       int target,
                       int offset,
                       int nelem);
 
+/**
+ * Copies `nelem` elements of `larray` into this PE's window at `offset`.
+ */
 int rpncomm_win_put_l(const struct rpncomm_handle *win, const void *larray, int offset, int nelem);
 
 /**
@@ -165,6 +258,9 @@ int rpncomm_win_group(const struct rpncomm_handle *win,
                       const int *pes_from,
                       int n_from);
 
+/**
+ * Sets the window's default operator (the one of accumulates given a NULL operator).
+ */
 int rpncomm_win_oper(const struct rpncomm_handle *win, const struct rpncomm_handle *oper);
 
 /**

@@ -1,12 +1,15 @@
 //! Messages a PE writes on stderr: the one-line error of a refused call and the report of a
 //! wait that lasts too long (a hang: typically a PE that skipped a collective call). Both
-//! name the RPN_COMM routine being executed, which the C ABI records on entry.
+//! name the RPN_COMM routine being executed, which the C ABI records on entry, and the PE,
+//! whose rank the runtime records here when it starts. The bottom layer with `error`: it
+//! imports nothing else of the crate, so every layer above can report.
 
 use std::cell::{Cell, RefCell};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
-use crate::runtime;
+use crate::error::Error;
 
 /// Environment variable: seconds a PE waits before it reports whom it waits for (0 = never).
 pub const ENV_HANG_REPORT: &str = "RPNCOMM_HANG_REPORT";
@@ -54,14 +57,44 @@ impl Drop for SubjectGuard {
 }
 
 /// " on window 2" when the calling thread recorded a subject, else "".
+#[cfg_attr(feature = "mpi", allow(dead_code, reason = "the shared-memory waits report with it"))]
 pub fn on_subject() -> String {
     SUBJECT.with(|s| s.borrow().as_ref().map_or(String::new(), |w| format!(" on {w}")))
+}
+
+/// This PE's rank in the job, once the runtime started; -1 before.
+static RANK: AtomicI64 = AtomicI64::new(-1);
+
+/// Records this PE's rank in the job, which every later message names.
+pub fn set_rank(rank: usize) {
+    RANK.store(rank as i64, Ordering::Relaxed);
+}
+
+/// This PE's rank once the runtime started (for messages), else -1.
+pub fn current_rank() -> i64 {
+    RANK.load(Ordering::Relaxed)
+}
+
+/// Environment variable: a non-empty value other than "0" silences the messages of refused calls.
+pub const ENV_QUIET: &str = "RPNCOMM_QUIET";
+
+fn quiet() -> bool {
+    static QUIET: OnceLock<bool> = OnceLock::new();
+    *QUIET.get_or_init(|| std::env::var(ENV_QUIET).is_ok_and(|v| !v.is_empty() && v != "0"))
+}
+
+/// Writes the one-line message of a call `routine` refused with `err` (unless quiet): the one
+/// error-reporting function of the library.
+pub fn report(routine: &str, err: &Error) {
+    if !quiet() {
+        write_line(routine, &err.to_string());
+    }
 }
 
 /// Writes "ROUTINE: PE n: text" as one line (one write, so lines of different PEs do not
 /// interleave).
 pub fn write_line(routine: &str, text: &str) {
-    let line = match runtime::current_rank() {
+    let line = match current_rank() {
         r if r >= 0 => format!("{routine}: PE {r}: {text}\n"),
         _ => format!("{routine}: {text}\n"),
     };
@@ -91,6 +124,7 @@ pub fn report_hang(waited: Duration, what: &str) {
 }
 
 /// "PE 3" or "PEs 1, 4, 7" (at most 16 listed).
+#[cfg_attr(feature = "mpi", allow(dead_code, reason = "the shared-memory waits report with it"))]
 pub fn list_pes(pes: &[usize]) -> String {
     const SHOWN: usize = 16;
     let mut text = pes.iter().take(SHOWN).map(usize::to_string).collect::<Vec<_>>().join(", ");

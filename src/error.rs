@@ -1,5 +1,5 @@
 //! The one error type of the library. The C ABI turns every variant into
-//! `RPN_COMM_ERROR` plus a one-line message (see `ffi::report`).
+//! `RPN_COMM_ERROR` plus a one-line message (see `diagnostics::report`).
 
 use thiserror::Error;
 
@@ -16,8 +16,11 @@ pub enum Error {
     Negative { what: &'static str, value: i64 },
     #[error("offset {offset} + nelem {nelem} exceeds the window size {size} on PE {pe}")]
     OutOfBounds { offset: i64, nelem: i64, size: usize, pe: usize },
-    #[error("PE {rank} is outside the communicator (0..{npes})")]
-    BadRank { rank: i64, npes: usize },
+    /// `comm` names a communicator other than the job (" 'EW'"), else is empty.
+    #[error("PE {rank} is outside the communicator{comm} (0..{npes})")]
+    BadRank { rank: i64, npes: usize, comm: String },
+    #[error("this PE is not a member of communicator '{0}'")]
+    NotMember(&'static str),
     #[error("null {what} buffer with nelem = {nelem}")]
     NullBuffer { what: &'static str, nelem: i64 },
     #[error("bad group: {0}")]
@@ -50,6 +53,11 @@ pub enum Error {
     Mpi(String),
     #[error("not supported by this transport: {0}")]
     Unsupported(&'static str),
+    #[error(
+        "another thread of this PE is in a configuration call on this window (open, close, free, group, oper, create_secondary): \
+         operations may not overlap those calls (README, \"Threads\")"
+    )]
+    WindowBusy,
     #[error("internal error: {0}")]
     Internal(String),
 }

@@ -1,18 +1,56 @@
 //! rpncomm-windows: the RPN_COMM "windows" one-sided communication API for Fortran codes.
 //!
-//! Layers, from the caller inwards:
+//! Layers, from the caller inwards; each uses only the layers below it (`tests/layers.rs`
+//! checks it), and a file's folder names its layer:
 //! - `ffi`: the C ABI (thin, unsafe edge) that the Fortran module `rpn_comm_windows` calls;
+//!   beside it `launcher`, the `rpnrun` program that starts shared-memory jobs;
 //! - `runtime`: the API calls over one transport, with the per-process tables;
-//! - `core`: transport-independent, safe window logic (states, modes, bounds, slots, handles);
-//! - `transport`: how bytes move and PEs synchronise (`shm`: processes of one node);
-//! - `diagnostics`: the messages a PE writes (refused calls, waits that last too long).
+//! - `transport`: how bytes move and PEs synchronise (`shm`: processes of one node; `mpi`);
+//! - `core`: transport-independent, safe window logic (communicators, states, modes, bounds,
+//!   slots, handles);
+//! - `diagnostics`: the messages a PE writes (refused calls, waits that last too long);
+//! - `error`: the one error type.
+//!
+//! The public surface is the C ABI (`ffi`, whose functions are exported unmangled and listed
+//! in `include/rpncomm_windows.h`) and the launcher that the `rpnrun` binary runs. Everything
+//! else is internal to the crate; `internals` lends parts of it to the crate's own integration
+//! tests, loom models and fuzz targets, and is not API.
+// Loom builds only model-check the protocols, which they reach through `internals`.
+#![cfg_attr(loom, allow(missing_docs))]
 
-pub mod core;
-pub mod diagnostics;
-pub mod error;
+pub(crate) mod core;
+pub(crate) mod diagnostics;
+pub(crate) mod error;
 pub mod ffi;
+#[doc(hidden)]
 pub mod launcher;
-pub mod runtime;
-pub mod transport;
+pub(crate) mod runtime;
+pub(crate) mod transport;
 
-pub use error::{Error, Result};
+/// NOT API: the internals that this crate's integration tests (`tests/`), loom models and fuzz
+/// targets (`fuzz/`) exercise directly. Nothing here is stable or meant for programs, which use
+/// the C ABI (`ffi`). One hidden module rather than `cfg` switches, because the users are other
+/// crates (integration tests and the fuzz crate build this library without `cfg(test)`).
+#[doc(hidden)]
+pub mod internals {
+    /// The window logic (states, modes, bounds, handles).
+    pub mod core {
+        pub use crate::core::*;
+    }
+    /// The shared-memory transport: the job segment (for the stress tests) and, in loom builds,
+    /// the protocols the loom models check.
+    pub mod shm {
+        /// The job segment.
+        pub mod job {
+            pub use crate::transport::shm::job::{JOB_VERSION, JobSegment};
+        }
+        #[cfg(loom)]
+        pub use crate::transport::shm::{barrier, epochs, lock, slots, sync, wait};
+    }
+    /// The runtime's gate of a window (threads' operations against configuration calls), for
+    /// the loom models.
+    #[cfg(loom)]
+    pub mod runtime {
+        pub use crate::runtime::gate;
+    }
+}

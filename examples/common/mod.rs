@@ -3,7 +3,7 @@
 
 use std::ptr::null_mut;
 
-use rpncomm_windows::core::Handle;
+use rpncomm_windows::ffi::RpncommHandle as Handle;
 use rpncomm_windows::ffi::*;
 
 /// Returns (rank, number of PEs, window handle).

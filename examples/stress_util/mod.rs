@@ -6,7 +6,7 @@
 use std::ffi::{c_char, c_void};
 use std::ptr::{null, null_mut};
 
-use rpncomm_windows::core::Handle;
+use rpncomm_windows::ffi::RpncommHandle as Handle;
 use rpncomm_windows::ffi::*;
 
 /// splitmix64: small, fast, good enough to derive test programs from a seed.

@@ -4,10 +4,10 @@
 //! calls must be accepted, what a checked access or a post plan holds, how epochs count.
 //! The driver calls the state machine as the runtime does (`closed` after an accepted
 //! `check_close`, `open_failed` right after `open`, `set_secondary` after an accepted
-//! `check_secondary`, slots remembered for ranks of the job).
+//! `check_secondary`).
 
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
-use rpncomm_windows::core::{ElementType, Handle, HandleKind, HandleTable, Mode, Operator, PostPlan, PostRequest, WindowState};
+use rpncomm_windows::internals::core::{ElementType, Handle, HandleKind, HandleTable, Mode, Operator, PostPlan, PostRequest, WindowState};
 
 use crate::ffi_driver::Int;
 
@@ -29,8 +29,6 @@ pub enum Op {
     Group { to: Vec<Int>, from: Vec<Int> },
     DefaultOperator(u8),
     Secondary { slots: Int, other_records: Vec<u16> },
-    RememberSlot { target: u8, slot: u32 },
-    ForgetSlots,
     Post(Vec<[Int; 5]>),
     Insert(u32),
     Remove(TableHandle),
@@ -56,7 +54,6 @@ struct Model {
     group: Option<(Vec<bool>, Vec<usize>)>,
     default_op: Operator,
     secondary: Option<Vec<usize>>,
-    slots: Vec<Option<u32>>,
     /// Handles issued by the table, with their value while live.
     issued: Vec<(Handle, Option<u32>)>,
 }
@@ -93,7 +90,6 @@ pub fn run(input: &Input) {
         group: None,
         default_op: Operator::Sum,
         secondary: None,
-        slots: vec![None; npes],
         issued: Vec::new(),
     };
 
@@ -195,23 +191,19 @@ pub fn run(input: &Input) {
                     w.drop_secondary();
                     w.set_secondary(all.clone());
                     m.secondary = Some(all);
-                    m.slots.iter_mut().for_each(|s| *s = None);
                 }
                 assert_eq!(w.secondary_records(), m.secondary.as_deref());
-            }
-            Op::RememberSlot { target, slot } => {
-                let t = *target as usize % m.npes;
-                w.remember_slot(t, *slot);
-                m.slots[t] = Some(*slot);
-            }
-            Op::ForgetSlots => {
-                w.forget_slots();
-                m.slots.iter_mut().for_each(|s| *s = None);
             }
             Op::Post(requests) => {
                 let reqs: Vec<PostRequest> = requests
                     .iter()
-                    .map(|r| PostRequest { pe: r[0].get(), offseti: r[1].get(), nelemi: r[2].get(), offseto: r[3].get(), nelemo: r[4].get() })
+                    .map(|r| PostRequest {
+                        pe: r[0].get(),
+                        offseti: r[1].get(),
+                        nelemi: r[2].get(),
+                        offseto: r[3].get(),
+                        nelemo: r[4].get(),
+                    })
                     .collect();
                 let got = w.plan_post(&reqs);
                 let expected = plan(&m, &reqs);
@@ -243,7 +235,6 @@ pub fn run(input: &Input) {
         assert_eq!(w.is_open(), m.open.is_some());
         assert_eq!(w.mode(), m.open);
         assert_eq!(w.epoch(), m.epoch);
-        assert!((0..m.npes).all(|p| w.cached_slot(p) == m.slots[p]));
     }
 }
 
@@ -270,7 +261,7 @@ fn plan(m: &Model, reqs: &[PostRequest]) -> Option<PostPlan> {
             return None;
         }
         let t = r.pe as usize;
-        planned.push((t, m.slots[t], [m.rank as i32, r.offseti, r.nelemi, r.offseto, r.nelemo]));
+        planned.push((t, [m.rank as i32, r.offseti, r.nelemi, r.offseto, r.nelemo]));
     }
     Some(PostPlan::Requests(planned))
 }

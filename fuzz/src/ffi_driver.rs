@@ -13,8 +13,8 @@
 use std::ffi::{c_char, c_int, c_void};
 
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
-use rpncomm_windows::core::{ElementType, Handle, HandleKind, Operator};
 use rpncomm_windows::ffi::*;
+use rpncomm_windows::internals::core::{ElementType, Handle, HandleKind, Operator};
 
 use crate::{MAX_ELEMENTS, MAX_SLOTS, bounded};
 
@@ -38,10 +38,33 @@ impl Int {
 }
 
 const NAMES: &[&str] = &[
-    "WORLD", "GRID", "ALLGRIDS", "DOMM", "ALL", "MPI_INTEGER", "MPI_REAL", "MPI_INTEGER8", "MPI_REAL8",
-    "MPI_DOUBLE_PRECISION", "MPI_INT", "MPI_FLOAT", "MPI_DOUBLE", "MPI_SUM", "MPI_PROD", "MPI_MIN", "MPI_MAX",
-    "MPI_BAND", "MPI_BOR", "MPI_BXOR", "MPI_LAND", "MPI_LOR", "MPI_LXOR", "MPI_REPLACE", "MPI_NO_OP",
-    "MPI_COMPLEX", "",
+    "WORLD",
+    "GRID",
+    "ALLGRIDS",
+    "DOMM",
+    "ALL",
+    "MPI_INTEGER",
+    "MPI_REAL",
+    "MPI_INTEGER8",
+    "MPI_REAL8",
+    "MPI_DOUBLE_PRECISION",
+    "MPI_INT",
+    "MPI_FLOAT",
+    "MPI_DOUBLE",
+    "MPI_SUM",
+    "MPI_PROD",
+    "MPI_MIN",
+    "MPI_MAX",
+    "MPI_BAND",
+    "MPI_BOR",
+    "MPI_BXOR",
+    "MPI_LAND",
+    "MPI_LOR",
+    "MPI_LXOR",
+    "MPI_REPLACE",
+    "MPI_NO_OP",
+    "MPI_COMPLEX",
+    "",
 ];
 
 /// A Fortran string argument (pointer and length, no NUL).
@@ -89,8 +112,20 @@ impl Name {
     }
 }
 
+/// A name of the whole job (usable from the start).
+fn comm_whole_job(name: &Name) -> bool {
+    name.text().is_some_and(|t| {
+        matches!(t.as_str(), "WORLD" | "GRID" | "DOMM" | "DEFO" | "ALLGRIDS" | "ALL" | "MULTIGRID" | "ALLDOMAINS" | "UNIVERSE")
+    })
+}
+
+/// A name of the PE grid (usable once the grid is set; on one PE each is the PE alone).
+fn comm_of_grid(name: &Name) -> bool {
+    name.text().is_some_and(|t| matches!(t.as_str(), "EW" | "NS" | "GRIDPEERS" | "BLOC" | "BLOCMASTER"))
+}
+
 fn comm_known(name: &Name) -> bool {
-    name.text().is_some_and(|t| matches!(t.as_str(), "WORLD" | "GRID" | "DOMM" | "ALLGRIDS" | "ALL"))
+    comm_whole_job(name) || comm_of_grid(name)
 }
 
 fn kind_of(k: u8) -> HandleKind {
@@ -109,12 +144,26 @@ pub enum HandleArg {
     /// The handle of a window freed earlier in this input.
     Freed(u8),
     /// A valid datatype, operator or communicator handle (a live window for the window kind).
-    Valid { kind: u8, which: u8 },
+    Valid {
+        kind: u8,
+        which: u8,
+    },
     /// A well-signed handle of any kind with an arbitrary code.
-    Coded { kind: u8, code: u32 },
+    Coded {
+        kind: u8,
+        code: u32,
+    },
     /// The right signature with arbitrary integers.
-    Signed { kind: u8, t1: i32, t2: i32 },
-    Raw { p: u64, t1: i32, t2: i32 },
+    Signed {
+        kind: u8,
+        t1: i32,
+        t2: i32,
+    },
+    Raw {
+        p: u64,
+        t1: i32,
+        t2: i32,
+    },
 }
 
 /// Where an operation's local data lives.
@@ -122,7 +171,9 @@ pub enum HandleArg {
 pub enum Buf {
     Null,
     /// A buffer of exactly the elements the call names, `misalign` bytes off 8-byte alignment.
-    Fresh { misalign: u8 },
+    Fresh {
+        misalign: u8,
+    },
     /// The memory of a live window (as returned by `rpncomm_win_get_ptr`), when large enough.
     WindowMemory(u8),
 }
@@ -132,7 +183,9 @@ pub enum Buf {
 pub enum ArrayArg {
     Internal,
     /// Whole pages of its own, the array starting `lead` bytes into them.
-    Own { lead: u16 },
+    Own {
+        lead: u16,
+    },
     /// Carved from a pool shared with other windows' arrays (several windows on one page).
     Packed,
 }
@@ -157,30 +210,116 @@ pub enum Call {
     Datyp(Name),
     Oper(Name),
     ValidOper(HandleArg),
-    Allreduce { count: Int, dtype: Name, op: Name, com: Name, send: Buf, recv: Buf, fill: u8 },
-    Allgather { sendcount: Int, sendtype: Name, recvcount: Int, recvtype: Name, com: Name, send: Buf, recv: Buf, fill: u8 },
-    Create { dtype: HandleArg, siz: Int, com: HandleArg, array: ArrayArg, fill: u8 },
-    CreateSecondary { win: HandleArg, slots: Int },
+    Allreduce {
+        count: Int,
+        dtype: Name,
+        op: Name,
+        com: Name,
+        send: Buf,
+        recv: Buf,
+        fill: u8,
+    },
+    Allgather {
+        sendcount: Int,
+        sendtype: Name,
+        recvcount: Int,
+        recvtype: Name,
+        com: Name,
+        send: Buf,
+        recv: Buf,
+        fill: u8,
+    },
+    Create {
+        dtype: HandleArg,
+        siz: Int,
+        com: HandleArg,
+        array: ArrayArg,
+        fill: u8,
+    },
+    CreateSecondary {
+        win: HandleArg,
+        slots: Int,
+    },
     Free(HandleArg),
     Valid(HandleArg),
     Check(HandleArg),
     /// Also reads (and when closed, writes) the whole memory the pointer designates.
-    GetPtr { win: HandleArg, np: Int, write: Option<u8> },
+    GetPtr {
+        win: HandleArg,
+        np: Int,
+        write: Option<u8>,
+    },
     GetSize(HandleArg),
     GetSize2(HandleArg),
-    Open { win: HandleArg, active: Int },
+    Open {
+        win: HandleArg,
+        active: Int,
+    },
     Close(HandleArg),
-    GetR { win: HandleArg, buf: Buf, target: Int, offset: Int, nelem: Int },
-    GetL { win: HandleArg, buf: Buf, offset: Int, nelem: Int },
-    PutR { win: HandleArg, buf: Buf, target: Int, offset: Int, nelem: Int, fill: u8 },
-    PutL { win: HandleArg, buf: Buf, offset: Int, nelem: Int, fill: u8 },
-    GetAccR { win: HandleArg, buf: Buf, fetch: Option<Buf>, before: Int, target: Int, offset: Int, nelem: Int, oper: HandleArg, fill: u8 },
-    Group { win: HandleArg, to: List, from: List },
-    WinOper { win: HandleArg, oper: HandleArg },
-    Post { win: HandleArg, requests: Vec<[Int; 5]>, negative_nreq: Option<Int>, null_arrays: bool },
+    GetR {
+        win: HandleArg,
+        buf: Buf,
+        target: Int,
+        offset: Int,
+        nelem: Int,
+    },
+    GetL {
+        win: HandleArg,
+        buf: Buf,
+        offset: Int,
+        nelem: Int,
+    },
+    PutR {
+        win: HandleArg,
+        buf: Buf,
+        target: Int,
+        offset: Int,
+        nelem: Int,
+        fill: u8,
+    },
+    PutL {
+        win: HandleArg,
+        buf: Buf,
+        offset: Int,
+        nelem: Int,
+        fill: u8,
+    },
+    GetAccR {
+        win: HandleArg,
+        buf: Buf,
+        fetch: Option<Buf>,
+        before: Int,
+        target: Int,
+        offset: Int,
+        nelem: Int,
+        oper: HandleArg,
+        fill: u8,
+    },
+    Group {
+        win: HandleArg,
+        to: List,
+        from: List,
+    },
+    WinOper {
+        win: HandleArg,
+        oper: HandleArg,
+    },
+    Post {
+        win: HandleArg,
+        requests: Vec<[Int; 5]>,
+        negative_nreq: Option<Int>,
+        null_arrays: bool,
+    },
     /// A short cut to deep states: a valid create, a secondary window of 1..=8 records when
     /// `slots` is set, and an open (each made as its own call above, with the same checks).
-    Ready { dtype: u8, siz: u8, array: ArrayArg, slots: Option<u8>, active: bool, fill: u8 },
+    Ready {
+        dtype: u8,
+        siz: u8,
+        array: ArrayArg,
+        slots: Option<u8>,
+        active: bool,
+        fill: u8,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -276,6 +415,8 @@ pub struct Driver {
     pool_used: usize,
     /// The runtime was finalized before the run: every call that needs it must fail.
     finalized: bool,
+    /// rpncomm_set_grid succeeded: the grid's communicators exist.
+    grid_set: bool,
 }
 
 fn status_ok(status: c_int, what: &str) -> bool {
@@ -299,7 +440,20 @@ fn expect(status: c_int, predicted: bool, what: &str) -> bool {
 
 impl Driver {
     pub fn new(finalized: bool) -> Self {
-        Driver { windows: Vec::new(), freed: Vec::new(), arrays: Vec::new(), pool: PageBlock::new(4 * 4096), pool_used: 0, finalized }
+        Driver {
+            windows: Vec::new(),
+            freed: Vec::new(),
+            arrays: Vec::new(),
+            pool: PageBlock::new(4 * 4096),
+            pool_used: 0,
+            finalized,
+            grid_set: false,
+        }
+    }
+
+    /// Whether communicator `name` can be used now.
+    fn comm_usable(&self, name: &Name) -> bool {
+        comm_whole_job(name) || (self.grid_set && comm_of_grid(name))
     }
 
     /// The handle `arg` designates where a handle of kind `expected` is due.
@@ -445,7 +599,11 @@ impl Driver {
                 }
             }
             Call::SetGrid(x, y) => {
-                expect(rpncomm_set_grid(x.get(), y.get()), up && x.get() == 1 && y.get() == 1, "set_grid");
+                let (mut px, mut py) = (x.get(), y.get());
+                if expect(rpncomm_set_grid(&mut px, &mut py), up && x.get() == 1 && y.get() == 1, "set_grid") {
+                    assert_eq!((px, py), (1, 1));
+                    self.grid_set = true;
+                }
             }
             Call::Mype => {
                 let (mut m, mut x, mut y) = (-5, -5, -5);
@@ -457,19 +615,19 @@ impl Driver {
             Call::Comm(name) => {
                 let mut h = Handle::NULL;
                 if expect(name.with(|p, n| rpncomm_comm(p, n, &mut h)), comm_known(name), "comm") {
-                    assert!(h.decode(HandleKind::Communicator).is_ok_and(|c| (1..=3).contains(&c)));
+                    assert!(h.decode(HandleKind::Communicator).is_ok_and(|c| (1..=8).contains(&c)));
                 } else {
                     assert!(!h.is_null(), "a refused lookup gives a refused handle, not the null one");
                 }
             }
             Call::CommSize(name) => {
                 let mut s = -5;
-                if expect(name.with(|p, n| rpncomm_comm_size(p, n, &mut s)), up && comm_known(name), "comm_size") {
+                if expect(name.with(|p, n| rpncomm_comm_size(p, n, &mut s)), up && self.comm_usable(name), "comm_size") {
                     assert_eq!(s, 1);
                 }
             }
             Call::Barrier(name) => {
-                expect(name.with(|p, n| rpncomm_barrier(p, n)), up && comm_known(name), "barrier");
+                expect(name.with(|p, n| rpncomm_barrier(p, n)), up && self.comm_usable(name), "barrier");
             }
             Call::Datyp(name) => {
                 let mut h = Handle::NULL;
@@ -636,7 +794,7 @@ impl Driver {
         let elem = t.map_or(8, |t| t.size());
         let (s, r) = (self.local(send, n, elem, fill), self.local(recv, n, elem, fill.wrapping_add(1)));
         let predicted = !self.finalized
-            && comm_known(com)
+            && self.comm_usable(com)
             && count >= 0
             && t.zip(o).is_some_and(|(t, o)| o.check_type(t).is_ok())
             && (n == 0 || (s.is_some() && r.is_some()));
@@ -645,7 +803,11 @@ impl Driver {
             op.with(|opp, ol| com.with(|cp, cl| rpncomm_allreduce(Self::ptr(&s), Self::ptr(&r), count, dp, dl, opp, ol, cp, cl)))
         });
         if expect(st, predicted, "allreduce") && !Self::aliased(&s) && !Self::aliased(&r) {
-            assert_eq!(Self::read(&r, n * elem).unwrap_or_default(), sent.unwrap_or_default(), "allreduce on one PE returns the contribution");
+            assert_eq!(
+                Self::read(&r, n * elem).unwrap_or_default(),
+                sent.unwrap_or_default(),
+                "allreduce on one PE returns the contribution"
+            );
         }
         if Self::aliased(&r) {
             self.forget_aliased_contents();
@@ -661,7 +823,7 @@ impl Driver {
         let rbytes = rc.max(0) as usize * rt_.map_or(8, |t| t.size());
         let (s, r) = (self.local(send, sbytes, 1, fill), self.local(recv, rbytes, 1, fill.wrapping_add(1)));
         let predicted = !self.finalized
-            && comm_known(com)
+            && self.comm_usable(com)
             && st_.is_some()
             && rt_.is_some()
             && sc >= 0
@@ -673,7 +835,11 @@ impl Driver {
             recvtype.with(|rp, rl| com.with(|cp, cl| rpncomm_allgather(Self::ptr(&s), sc, sp, sl, Self::ptr(&r), rc, rp, rl, cp, cl)))
         });
         if expect(status, predicted, "allgather") && !Self::aliased(&s) && !Self::aliased(&r) {
-            assert_eq!(Self::read(&r, rbytes).unwrap_or_default(), sent.unwrap_or_default(), "allgather on one PE returns the contribution");
+            assert_eq!(
+                Self::read(&r, rbytes).unwrap_or_default(),
+                sent.unwrap_or_default(),
+                "allgather on one PE returns the contribution"
+            );
         }
         if Self::aliased(&r) {
             self.forget_aliased_contents();
@@ -684,7 +850,9 @@ impl Driver {
         let (d, c) = (self.handle(dtype, HandleKind::Datatype), self.handle(com, HandleKind::Communicator));
         let siz = bounded(siz.get(), MAX_ELEMENTS);
         let t = d.and_then(|d| d.decode(HandleKind::Datatype).ok()).and_then(ElementType::from_code);
-        let com_ok = c.is_some_and(|c| c.decode(HandleKind::Communicator).is_ok_and(|v| (1..=3).contains(&v)));
+        let com_ok = c.is_some_and(|c| {
+            c.decode(HandleKind::Communicator).is_ok_and(|v| (1..=3).contains(&v) || (self.grid_set && (4..=8).contains(&v)))
+        });
         let predicted = !self.finalized && t.is_some() && com_ok && siz >= 0;
         // The driver sizes the array by the datatype it names (the API contract); an
         // unusable datatype is refused before the array is looked at.
@@ -826,7 +994,18 @@ impl Driver {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn accumulate(&mut self, win: HandleArg, buf: Buf, fetch: Option<Buf>, before: i32, target: i32, offset: i32, nelem: i32, oper: HandleArg, fill: u8) {
+    fn accumulate(
+        &mut self,
+        win: HandleArg,
+        buf: Buf,
+        fetch: Option<Buf>,
+        before: i32,
+        target: i32,
+        offset: i32,
+        nelem: i32,
+        oper: HandleArg,
+        fill: u8,
+    ) {
         let h = self.handle(win, HandleKind::Window);
         let w = self.live(h);
         let o = self.handle(oper, HandleKind::Operator);
@@ -845,7 +1024,9 @@ impl Driver {
         });
         let operand = Self::read(&src, n * elem);
         let st = Self::with_handle(h, |hp| {
-            Self::with_handle(o, |op| rpncomm_win_getacc_r(hp, Self::ptr(&src) as *const c_void, Self::ptr(&dst), before, target, offset, nelem, op))
+            Self::with_handle(o, |op| {
+                rpncomm_win_getacc_r(hp, Self::ptr(&src) as *const c_void, Self::ptr(&dst), before, target, offset, nelem, op)
+            })
         });
         if !expect(st, predicted, "getacc_r") {
             return;
@@ -929,7 +1110,8 @@ impl Driver {
             return;
         }
         let fits = |o: i32, n: i32| o >= 0 && n >= 0 && o as i64 + n as i64 <= size;
-        let all_valid = requests[..nreq as usize].iter().all(|r| r[0].get() == 0 && fits(r[1].get(), r[2].get()) && fits(r[3].get(), r[4].get()));
+        let all_valid =
+            requests[..nreq as usize].iter().all(|r| r[0].get() == 0 && fits(r[1].get(), r[2].get()) && fits(r[3].get(), r[4].get()));
         if open != Some(Mode::Passive) || !all_valid {
             expect(st, false, "post (invalid)");
             return;

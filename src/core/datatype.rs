@@ -5,13 +5,18 @@ use crate::error::{Error, Result};
 /// The element types a window can hold: 4- and 8-byte integers and reals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ElementType {
+    /// 32-bit integer (MPI_INTEGER).
     Int32,
+    /// 32-bit real (MPI_REAL).
     Real32,
+    /// 64-bit integer (MPI_INTEGER8).
     Int64,
+    /// 64-bit real (MPI_REAL8).
     Real64,
 }
 
 impl ElementType {
+    /// Every element type.
     pub const ALL: [ElementType; 4] = [Self::Int32, Self::Real32, Self::Int64, Self::Real64];
 
     /// Size of one element in bytes.
@@ -22,6 +27,7 @@ impl ElementType {
         }
     }
 
+    /// Whether the type is an integer type (bitwise and logical operators apply).
     pub fn is_integer(self) -> bool {
         matches!(self, Self::Int32 | Self::Int64)
     }
@@ -57,6 +63,7 @@ impl ElementType {
         }
     }
 
+    /// The element type with this code (None: no such code).
     pub fn from_code(code: u32) -> Option<Self> {
         Self::ALL.into_iter().find(|t| t.code() == code)
     }

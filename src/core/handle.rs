@@ -10,17 +10,24 @@ use crate::error::{Error, Result};
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Handle {
+    /// Signature of the handle's kind (never a pointer).
     pub p: usize,
+    /// The object's code (datatype, operator, communicator) or table index (window).
     pub t1: i32,
+    /// A check of `t1` (code) or the serial number of the table entry (window), masked by the kind.
     pub t2: i32,
 }
 
 /// What a handle designates; each kind has its own signature so one kind cannot pass for another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HandleKind {
+    /// A datatype (`rpncomm_datatype`).
     Datatype,
+    /// An operator (`rpncomm_operator`).
     Operator,
+    /// A communicator (`rpncomm_communicator`).
     Communicator,
+    /// A window (`rpncomm_window`).
     Window,
 }
 
@@ -40,6 +47,7 @@ impl HandleKind {
         0x2B5F_1E37 ^ (self.signature() as i32)
     }
 
+    /// The kind's name in messages ("window", ...).
     pub fn name(self) -> &'static str {
         match self {
             Self::Datatype => "datatype",
@@ -51,8 +59,10 @@ impl HandleKind {
 }
 
 impl Handle {
+    /// The null handle (all zero), which designates nothing.
     pub const NULL: Handle = Handle { p: 0, t1: 0, t2: 0 };
 
+    /// Whether this is the null handle.
     pub fn is_null(&self) -> bool {
         *self == Self::NULL
     }
@@ -66,6 +76,20 @@ impl Handle {
     /// where a default exists) but one that every routine refuses.
     pub fn refused(kind: HandleKind) -> Handle {
         Self::encode(kind, 0)
+    }
+
+    /// The handle of entry `index` of a table of `kind`, holding the object of serial `serial`.
+    pub fn of_entry(kind: HandleKind, index: usize, serial: u32) -> Handle {
+        Handle { p: kind.signature(), t1: index as i32, t2: (serial as i32) ^ kind.check_mask() }
+    }
+
+    /// The (index, serial) of a table handle of `kind`, or `InvalidHandle` (the table checks
+    /// that the entry holds that serial).
+    pub fn entry(&self, kind: HandleKind) -> Result<(usize, u32)> {
+        if self.p != kind.signature() || self.t1 < 0 {
+            return Err(Error::InvalidHandle { what: kind.name() });
+        }
+        Ok((self.t1 as usize, (self.t2 ^ kind.check_mask()) as u32))
     }
 
     /// The code of a value-like handle, or `InvalidHandle`.
@@ -86,6 +110,7 @@ pub struct HandleTable<T> {
 }
 
 impl<T> HandleTable<T> {
+    /// An empty table of handles of `kind`.
     pub fn new(kind: HandleKind) -> Self {
         HandleTable { kind, entries: Vec::new(), next_serial: 1 }
     }
@@ -105,41 +130,46 @@ impl<T> HandleTable<T> {
                 self.entries.len() - 1
             }
         };
-        Handle { p: self.kind.signature(), t1: index as i32, t2: (serial as i32) ^ self.kind.check_mask() }
+        Handle::of_entry(self.kind, index, serial)
     }
 
     fn index_of(&self, handle: &Handle) -> Result<usize> {
-        let invalid = Error::InvalidHandle { what: self.kind.name() };
-        if handle.p != self.kind.signature() || handle.t1 < 0 {
-            return Err(invalid);
-        }
-        let index = handle.t1 as usize;
-        let serial = (handle.t2 ^ self.kind.check_mask()) as u32;
+        let (index, serial) = handle.entry(self.kind)?;
         match self.entries.get(index) {
             Some(Some((s, _))) if *s == serial => Ok(index),
-            _ => Err(invalid),
+            _ => Err(Error::InvalidHandle { what: self.kind.name() }),
         }
     }
 
+    /// The entry `handle` designates (refused: not a live handle of this table).
     pub fn get(&self, handle: &Handle) -> Result<&T> {
         let i = self.index_of(handle)?;
         Ok(&self.entries[i].as_ref().expect("checked by index_of").1)
     }
 
+    /// The entry `handle` designates, mutable.
     pub fn get_mut(&mut self, handle: &Handle) -> Result<&mut T> {
         let i = self.index_of(handle)?;
         Ok(&mut self.entries[i].as_mut().expect("checked by index_of").1)
     }
 
+    /// Removes and returns the entry `handle` designates; the handle stays invalid for good.
     pub fn remove(&mut self, handle: &Handle) -> Result<T> {
         let i = self.index_of(handle)?;
         Ok(self.entries[i].take().expect("checked by index_of").1)
     }
 
+    /// The live entries, in table order.
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.entries.iter().flatten().map(|(_, v)| v)
+    }
+
+    /// The number of live entries.
     pub fn len(&self) -> usize {
         self.entries.iter().filter(|e| e.is_some()).count()
     }
 
+    /// Whether the table holds no entry.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

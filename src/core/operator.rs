@@ -6,22 +6,36 @@ use super::datatype::{ElementType, normalize_name};
 use crate::error::{Error, Result};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The reduction and accumulate operators (the MPI operators of the same names).
 pub enum Operator {
+    /// MPI_SUM.
     Sum,
+    /// MPI_PROD.
     Prod,
+    /// MPI_MIN.
     Min,
+    /// MPI_MAX.
     Max,
+    /// MPI_BAND.
     Band,
+    /// MPI_BOR.
     Bor,
+    /// MPI_BXOR.
     Bxor,
+    /// MPI_LAND.
     Land,
+    /// MPI_LOR.
     Lor,
+    /// MPI_LXOR.
     Lxor,
+    /// MPI_REPLACE.
     Replace,
+    /// MPI_NO_OP.
     NoOp,
 }
 
 impl Operator {
+    /// Every operator.
     pub const ALL: [Operator; 12] = [
         Self::Sum,
         Self::Prod,
@@ -37,6 +51,7 @@ impl Operator {
         Self::NoOp,
     ];
 
+    /// The operator's MPI name ("MPI_SUM", ...).
     pub fn name(self) -> &'static str {
         match self {
             Self::Sum => "MPI_SUM",
@@ -54,28 +69,25 @@ impl Operator {
         }
     }
 
+    /// The operator an MPI name designates (case and blanks around it do not matter).
     pub fn from_name(name: &str) -> Result<Self> {
         let n = normalize_name(name);
-        Self::ALL
-            .into_iter()
-            .find(|op| op.name() == n)
-            .ok_or(Error::UnknownName { kind: "operator", name: n })
+        Self::ALL.into_iter().find(|op| op.name() == n).ok_or(Error::UnknownName { kind: "operator", name: n })
     }
 
+    /// Stable small code used inside handles.
     pub fn code(self) -> u32 {
         Self::ALL.iter().position(|&op| op == self).unwrap_or(0) as u32 + 1
     }
 
+    /// The operator with this code (None: no such code).
     pub fn from_code(code: u32) -> Option<Self> {
         (code as usize).checked_sub(1).and_then(|i| Self::ALL.get(i).copied())
     }
 
     /// Bitwise and logical operators make no sense on reals (as in MPI).
     pub fn check_type(self, dtype: ElementType) -> Result<()> {
-        let integer_only = matches!(
-            self,
-            Self::Band | Self::Bor | Self::Bxor | Self::Land | Self::Lor | Self::Lxor
-        );
+        let integer_only = matches!(self, Self::Band | Self::Bor | Self::Bxor | Self::Land | Self::Lor | Self::Lxor);
         if integer_only && !dtype.is_integer() {
             return Err(Error::OperatorType { op: self.name(), dtype: dtype.name() });
         }

@@ -19,6 +19,7 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// The mode's name in messages.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Fence => "active (fence)",
@@ -27,6 +28,7 @@ impl Mode {
         }
     }
 
+    /// Stable small code exchanged between PEs.
     pub fn code(self) -> u32 {
         match self {
             Mode::Fence => 1,
@@ -35,6 +37,7 @@ impl Mode {
         }
     }
 
+    /// The mode with this code (None: no such code).
     pub fn from_code(code: u32) -> Option<Mode> {
         [Mode::Fence, Mode::Group, Mode::Passive].into_iter().find(|m| m.code() == code)
     }
@@ -43,12 +46,25 @@ impl Mode {
 /// The PEs this PE targets (`pes_to`) and accepts operations from (`pes_from`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupSets {
+    /// The ranks this PE targets, sorted.
     pub to: Vec<usize>,
+    /// The ranks this PE accepts operations from, sorted.
     pub from: Vec<usize>,
     to_member: Vec<bool>,
 }
 
 impl GroupSets {
+    /// The sets of a PE among `npes`: it targets `to` and accepts operations from `from`
+    /// (ranks below `npes`, sorted).
+    pub fn new(npes: usize, to: Vec<usize>, from: Vec<usize>) -> Self {
+        let mut to_member = vec![false; npes];
+        for &pe in &to {
+            to_member[pe] = true;
+        }
+        GroupSets { to, from, to_member }
+    }
+
+    /// Whether `pe` is one of the ranks this PE targets.
     pub fn targets(&self, pe: usize) -> bool {
         self.to_member.get(pe).copied().unwrap_or(false)
     }
@@ -57,30 +73,44 @@ impl GroupSets {
 /// A checked remote access: element offset and count that fit the target's window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RemoteAccess {
+    /// Rank of the target PE.
     pub target: usize,
+    /// Offset in elements in the target's window.
     pub offset: usize,
+    /// Number of elements.
     pub nelem: usize,
+    /// Mode of the current exposure.
     pub mode: Mode,
+    /// Epoch of the current exposure.
     pub epoch: u32,
 }
 
 /// One request of `RPN_COMM_i_win_post` as the caller gives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PostRequest {
+    /// Target PE.
     pub pe: i32,
+    /// Offset of the request in the target's window.
     pub offseti: i32,
+    /// Length of the request.
     pub nelemi: i32,
+    /// Offset of the reply in this PE's window.
     pub offseto: i32,
+    /// Length of the reply.
     pub nelemo: i32,
 }
 
 /// What a validated post call asks the transport to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PostPlan {
-    /// Write `record` into `slot` of `target`'s secondary window (claiming a slot when `slot` is None).
-    Requests(Vec<(usize, Option<u32>, [i32; 5])>),
+    /// Write `record` into `target`'s secondary window, in the slot this PE holds there this epoch
+    /// (the runtime keeps the claimed slots: threads of a PE post at the same time).
+    Requests(Vec<(usize, [i32; 5])>),
     /// Clear this PE's records; with `full`, also reset its counter and forget cached slots.
-    Reinitialize { full: bool },
+    Reinitialize {
+        /// Also reset the counter of claimed records (and forget cached slots).
+        full: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,8 +131,8 @@ pub struct WindowState {
     default_oper: Operator,
     /// Records per PE of the secondary window, when there is one.
     secondary: Option<Vec<usize>>,
-    /// Slot this PE holds in each target's secondary window (request/reply clients).
-    slot_cache: Vec<Option<u32>>,
+    /// The name of the window's communicator when it is not the whole job ('EW'), for messages.
+    comm_name: Option<&'static str>,
 }
 
 fn non_negative(what: &'static str, value: i64) -> Result<usize> {
@@ -110,8 +140,8 @@ fn non_negative(what: &'static str, value: i64) -> Result<usize> {
 }
 
 impl WindowState {
+    /// The state of a new, closed window of `sizes[r]` elements on rank r, this PE being `rank`.
     pub fn new(rank: usize, dtype: ElementType, sizes: Vec<usize>) -> Self {
-        let npes = sizes.len();
         WindowState {
             rank,
             dtype,
@@ -121,43 +151,60 @@ impl WindowState {
             group: None,
             default_oper: Operator::Sum,
             secondary: None,
-            slot_cache: vec![None; npes],
+            comm_name: None,
         }
     }
 
+    /// The same state, its messages naming the window's communicator `name` (not the job).
+    pub fn over(mut self, name: Option<&'static str>) -> Self {
+        self.comm_name = name;
+        self
+    }
+
+    /// The window's element type.
     pub fn dtype(&self) -> ElementType {
         self.dtype
     }
+    /// The number of PEs of the window.
     pub fn npes(&self) -> usize {
         self.sizes.len()
     }
+    /// This PE's rank in the window's communicator.
     pub fn rank(&self) -> usize {
         self.rank
     }
+    /// Every PE's number of elements.
     pub fn sizes(&self) -> &[usize] {
         &self.sizes
     }
+    /// This PE's number of elements.
     pub fn local_size(&self) -> usize {
         self.sizes[self.rank]
     }
+    /// Whether the window is exposed (open).
     pub fn is_open(&self) -> bool {
         self.exposure != Exposure::Closed
     }
+    /// The mode of the current exposure (None: closed).
     pub fn mode(&self) -> Option<Mode> {
         match self.exposure {
             Exposure::Open(m) => Some(m),
             Exposure::Closed => None,
         }
     }
+    /// The current (or last) epoch.
     pub fn epoch(&self) -> u32 {
         self.epoch
     }
+    /// The group of active mode (None: fence mode).
     pub fn group(&self) -> Option<&GroupSets> {
         self.group.as_ref()
     }
+    /// The operator of accumulates given none.
     pub fn default_operator(&self) -> Operator {
         self.default_oper
     }
+    /// Every PE's number of secondary records (None: no secondary window).
     pub fn secondary_records(&self) -> Option<&[usize]> {
         self.secondary.as_deref()
     }
@@ -185,6 +232,7 @@ impl WindowState {
         }
     }
 
+    /// Records that the transport closed the window.
     pub fn closed(&mut self) {
         self.exposure = Exposure::Closed;
     }
@@ -231,11 +279,13 @@ impl WindowState {
         Ok((offset_u, nelem_u))
     }
 
+    /// Checks a rank of the window's communicator.
     pub fn check_rank(&self, rank: i64) -> Result<usize> {
-        usize::try_from(rank)
-            .ok()
-            .filter(|&r| r < self.npes())
-            .ok_or(Error::BadRank { rank, npes: self.npes() })
+        usize::try_from(rank).ok().filter(|&r| r < self.npes()).ok_or_else(|| Error::BadRank {
+            rank,
+            npes: self.npes(),
+            comm: self.comm_name.map_or(String::new(), |n| format!(" '{n}'")),
+        })
     }
 
     /// Checks an accumulate operator against the window's type.
@@ -243,6 +293,7 @@ impl WindowState {
         op.check_type(self.dtype)
     }
 
+    /// Sets the operator of accumulates given none (checked against the window's type).
     pub fn set_default_operator(&mut self, op: Operator) -> Result<()> {
         self.check_operator(op)?;
         self.default_oper = op;
@@ -260,11 +311,7 @@ impl WindowState {
         }
         let to = self.group_list("pes_to", to)?;
         let from = self.group_list("pes_from", from)?;
-        let mut to_member = vec![false; self.npes()];
-        for &pe in &to {
-            to_member[pe] = true;
-        }
-        self.group = Some(GroupSets { to, from, to_member });
+        self.group = Some(GroupSets::new(self.npes(), to, from));
         Ok(())
     }
 
@@ -291,33 +338,21 @@ impl WindowState {
         }
         match slots {
             0 | i32::MIN => Err(Error::BadArgument(format!("slots = {slots}: a secondary window needs at least 1 record"))),
-            s if s > 0 && self.secondary.is_some() => Err(Error::BadArgument(
-                "window already has a secondary window (use slots < 0 to reallocate)".into(),
-            )),
+            s if s > 0 && self.secondary.is_some() => {
+                Err(Error::BadArgument("window already has a secondary window (use slots < 0 to reallocate)".into()))
+            }
             s => Ok((s.unsigned_abs() as usize, self.secondary.is_some())),
         }
     }
 
+    /// Records the secondary window's records per PE.
     pub fn set_secondary(&mut self, records: Vec<usize>) {
         self.secondary = Some(records);
-        self.forget_slots();
     }
 
+    /// Forgets the secondary window.
     pub fn drop_secondary(&mut self) {
         self.secondary = None;
-        self.forget_slots();
-    }
-
-    pub fn cached_slot(&self, target: usize) -> Option<u32> {
-        self.slot_cache[target]
-    }
-
-    pub fn remember_slot(&mut self, target: usize, slot: u32) {
-        self.slot_cache[target] = Some(slot);
-    }
-
-    pub fn forget_slots(&mut self) {
-        self.slot_cache.iter_mut().for_each(|s| *s = None);
     }
 
     /// Validates a post call and says what to do. `nreq = 0` is a no-op and reads no request.
@@ -355,7 +390,7 @@ impl WindowState {
             fits("offseti", r.offseti, r.nelemi)?;
             fits("offseto", r.offseto, r.nelemo)?;
             let record = [self.rank as i32, r.offseti, r.nelemi, r.offseto, r.nelemo];
-            planned.push((target, self.slot_cache[target], record));
+            planned.push((target, record));
         }
         Ok(PostPlan::Requests(planned))
     }
@@ -398,6 +433,18 @@ mod tests {
         assert!(matches!(w.check_remote("put_r", 0, 0, 1, true), Err(Error::NullBuffer { .. })));
         assert!(w.check_remote("put_r", 0, 0, 0, true).is_ok(), "null buffer is fine for 0 elements");
         assert!(w.check_remote("put_r", 0, i32::MAX as i64, i32::MAX as i64, false).is_err(), "no overflow");
+    }
+
+    /// A window over a communicator other than the job (a row) names it when it refuses a rank.
+    #[test]
+    fn a_bad_rank_names_the_communicator() {
+        let mut row = WindowState::new(1, ElementType::Int32, vec![2, 3]).over(Some("EW"));
+        row.open(true).unwrap();
+        let err = row.check_remote("put_r", 2, 0, 1, false).unwrap_err();
+        assert_eq!(err.to_string(), "PE 2 is outside the communicator 'EW' (0..2)");
+        let mut job = window(0, &[1, 1]);
+        job.open(true).unwrap();
+        assert_eq!(job.check_remote("put_r", 2, 0, 1, false).unwrap_err().to_string(), "PE 2 is outside the communicator (0..2)");
     }
 
     #[test]
@@ -452,9 +499,7 @@ mod tests {
         assert_eq!(w.plan_post(&[]).unwrap(), PostPlan::Requests(vec![]));
         assert!(matches!(w.plan_post(&[req(2, 0, 2)]), Err(Error::BadRank { .. })));
         assert!(matches!(w.plan_post(&[req(1, 5, 2)]), Err(Error::OutOfBounds { .. })), "request must fit own window");
-        assert_eq!(w.plan_post(&[req(1, 0, 2)]).unwrap(), PostPlan::Requests(vec![(1, None, [0, 0, 2, 4, 2])]));
-        w.remember_slot(1, 2);
-        assert_eq!(w.plan_post(&[req(1, 0, 2)]).unwrap(), PostPlan::Requests(vec![(1, Some(2), [0, 0, 2, 4, 2])]));
+        assert_eq!(w.plan_post(&[req(1, 0, 2)]).unwrap(), PostPlan::Requests(vec![(1, [0, 0, 2, 4, 2])]));
         assert_eq!(w.plan_post(&[req(0, -1, -2)]).unwrap(), PostPlan::Reinitialize { full: true });
         assert_eq!(w.plan_post(&[req(0, -1, -1)]).unwrap(), PostPlan::Reinitialize { full: false });
         assert!(w.plan_post(&[req(0, -1, 5)]).is_err());

@@ -19,24 +19,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use crate::core::{ElementType, Handle, HandleKind, Operator, PostRequest};
 use crate::diagnostics;
 use crate::error::{Error, Result};
-use crate::runtime::{self, Communicator, with_runtime};
+use crate::runtime::{self, CommName, with_runtime, with_windows};
 
 pub use crate::core::Handle as RpncommHandle;
 
+/// Status of a call that succeeded.
 pub const RPN_COMM_OK: c_int = 0;
+/// Status of a call that was refused or failed (a message on stderr says why).
 pub const RPN_COMM_ERROR: c_int = -1;
-
-fn quiet() -> bool {
-    static QUIET: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *QUIET.get_or_init(|| std::env::var("RPNCOMM_QUIET").is_ok_and(|v| !v.is_empty() && v != "0"))
-}
-
-/// Prints the one-line message of a refused call.
-pub fn report(routine: &str, err: &Error) {
-    if !quiet() {
-        diagnostics::write_line(routine, &err.to_string());
-    }
-}
 
 /// Runs one API call: status 0 on success, -1 (with its message) on error or panic.
 fn call(routine: &'static str, f: impl FnOnce() -> Result<()>) -> c_int {
@@ -52,7 +42,7 @@ fn call(routine: &'static str, f: impl FnOnce() -> Result<()>) -> c_int {
     match outcome {
         Ok(()) => RPN_COMM_OK,
         Err(e) => {
-            report(routine, &e);
+            diagnostics::report(routine, &e);
             RPN_COMM_ERROR
         }
     }
@@ -77,17 +67,42 @@ pub extern "C" fn rpncomm_init(rank: *mut c_int, npes: *mut c_int) -> c_int {
     })
 }
 
-/// Sets the Pex x Pey process grid; refused unless Pex*Pey equals the number of PEs.
+/// Collective over the job: sets the Pex x Pey PE grid and the communicators named after it.
+/// PE 0's `*pex`, `*pey` (what its Userinit chose) become every PE's, returned in `*pex`,
+/// `*pey`; another PE's own values must be 0 or the same. Refused on every PE unless
+/// Pex*Pey equals the number of PEs.
 #[unsafe(no_mangle)]
-pub extern "C" fn rpncomm_set_grid(pex: c_int, pey: c_int) -> c_int {
-    call("RPN_COMM_init", || with_runtime(|rt| rt.set_grid(pex, pey)))
+pub extern "C" fn rpncomm_set_grid(pex: *mut c_int, pey: *mut c_int) -> c_int {
+    call("RPN_COMM_init", || {
+        if pex.is_null() || pey.is_null() {
+            return Err(Error::BadArgument("null Pex or Pey".into()));
+        }
+        // SAFETY: non-null in-out parameters from the caller.
+        let (x, y) = unsafe { (pex.read_unaligned(), pey.read_unaligned()) };
+        let (x, y) = with_runtime(|rt| rt.set_grid(x, y))?;
+        // SAFETY: as above.
+        unsafe {
+            args::put(pex, x);
+            args::put(pey, y);
+        }
+        Ok(())
+    })
 }
 
+/// Collective over the job: cuts the PE grid into `nblocx` x `nblocy` blocks ('BLOC',
+/// 'BLOCMASTER'); each must divide its side of the grid.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_bloc(nblocx: c_int, nblocy: c_int) -> c_int {
+    call("RPN_COMM_bloc", || with_runtime(|rt| rt.set_blocks(nblocx, nblocy)))
+}
+
+/// Leaves the job after a final barrier; later calls are refused.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_finalize() -> c_int {
     call("RPN_COMM_finalize", runtime::finalize)
 }
 
+/// This PE's rank `me` and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_mype(me: *mut c_int, me_x: *mut c_int, me_y: *mut c_int) -> c_int {
     call("RPN_COMM_mype", || {
@@ -102,21 +117,22 @@ pub extern "C" fn rpncomm_mype(me: *mut c_int, me_x: *mut c_int, me_y: *mut c_in
     })
 }
 
+/// Seconds since an arbitrary origin, from a monotonic clock.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_wtime() -> f64 {
     runtime::wtime()
 }
 
-/// A communicator handle from its name ('GRID', 'WORLD', 'ALLGRIDS').
+/// A communicator handle from its name ('GRID', 'WORLD', 'EW', 'NS', 'BLOC', ...).
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_comm(name: *const c_char, name_len: usize, com: *mut Handle) -> c_int {
     // SAFETY: out-parameter from the caller, set first to a handle every routine refuses.
     unsafe { args::put(com, Handle::refused(HandleKind::Communicator)) };
     call("RPN_COMM_i_comm", || {
         // SAFETY: Fortran string argument.
-        let c = Communicator::from_name(&unsafe { args::name(name, name_len) }?)?;
+        let c = CommName::from_name(&unsafe { args::name(name, name_len) }?)?;
         // SAFETY: out-parameter from the caller.
-        unsafe { args::put(com, Handle::encode(HandleKind::Communicator, c as u32)) };
+        unsafe { args::put(com, c.handle()) };
         Ok(())
     })
 }
@@ -134,18 +150,23 @@ pub extern "C" fn rpncomm_comm_mpi(mcom: c_int, com: *mut Handle) -> c_int {
     })
 }
 
+/// The number of PEs in the communicator named `name`.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_comm_size(name: *const c_char, name_len: usize, size: *mut c_int) -> c_int {
     call("RPN_COMM_size", || {
         // SAFETY: Fortran string argument.
         let name = unsafe { args::name(name, name_len) }?;
-        let n = with_runtime(|rt| rt.comm_size(&name))?;
-        // SAFETY: out-parameter from the caller.
-        unsafe { args::put(size, n as c_int) };
+        // A PE outside the name's communicators ('BLOCMASTER' off the masters) gets no size,
+        // as in the original.
+        if let Some(n) = with_runtime(|rt| rt.comm_size(&name))? {
+            // SAFETY: out-parameter from the caller.
+            unsafe { args::put(size, n as c_int) };
+        }
         Ok(())
     })
 }
 
+/// Blocks until every PE of the communicator named `name` has called it.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_barrier(name: *const c_char, name_len: usize) -> c_int {
     call("RPN_COMM_barrier", || {
@@ -191,6 +212,8 @@ pub extern "C" fn rpncomm_valid_oper(oper: *const Handle) -> c_int {
     h.and_then(|h| runtime::operator_of(&h)).is_ok() as c_int
 }
 
+/// Reduces `count` elements of type `dtype` with operator `op` over the communicator `com`; every PE
+/// receives the result in `recvbuf`.
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn rpncomm_allreduce(
@@ -212,6 +235,27 @@ pub extern "C" fn rpncomm_allreduce(
     })
 }
 
+/// Copies `count` elements of type `dtype` of the PE of rank `root` in `com` into `buffer` on
+/// every PE of `com`.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_bcast(
+    buffer: *mut c_void,
+    count: c_int,
+    dtype: *const c_char,
+    dtype_len: usize,
+    root: c_int,
+    com: *const c_char,
+    com_len: usize,
+) -> c_int {
+    call("RPN_COMM_bcast", || {
+        // SAFETY: Fortran string arguments.
+        let (d, c) = unsafe { (args::name(dtype, dtype_len)?, args::name(com, com_len)?) };
+        // SAFETY: the caller's buffer holds `count` elements of `dtype` (MPI-style contract).
+        with_runtime(|rt| unsafe { rt.bcast(buffer as usize, count, &d, root, &c) })
+    })
+}
+
+/// Gathers `sendcount` elements from every PE of `com` into `recvbuf`, in rank order.
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn rpncomm_allgather(
@@ -246,13 +290,16 @@ pub extern "C" fn rpncomm_win_create(win: *mut Handle, dtype: *const Handle, siz
         let d = unsafe { args::handle(dtype, HandleKind::Datatype) }.unwrap_or_default();
         // SAFETY: as above.
         let c = unsafe { args::handle(com, HandleKind::Communicator) }.unwrap_or_default();
-        let h = with_runtime(|rt| rt.win_create(&d, siz, &c, array as usize))?;
+        // SAFETY: the caller's `array` (or NULL) holds `siz` elements and lives as long as the
+        // window (API contract).
+        let h = with_runtime(|rt| unsafe { rt.win_create(&d, siz, &c, array as usize) })?;
         // SAFETY: out-parameter from the caller.
         unsafe { args::put(win, h) };
         Ok(())
     })
 }
 
+/// Collective: (re)creates the secondary window of `win` with `slots` request slots per PE.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_create_secondary(win: *const Handle, slots: c_int) -> c_int {
     call("RPN_COMM_i_win_create_secondary", || {
@@ -261,6 +308,7 @@ pub extern "C" fn rpncomm_win_create_secondary(win: *const Handle, slots: c_int)
     })
 }
 
+/// Collective: frees the window (refused while it is exposed) and sets `*win` to the null handle.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_free(win: *mut Handle) -> c_int {
     call("RPN_COMM_i_win_free", || {
@@ -281,6 +329,7 @@ pub extern "C" fn rpncomm_win_valid(win: *const Handle, is_valid: *mut c_int) ->
     if valid { RPN_COMM_OK } else { RPN_COMM_ERROR }
 }
 
+/// Sets `*is_open` to 1 when the window is exposed (open), else 0.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_check(win: *const Handle, is_open: *mut c_int) -> c_int {
     // SAFETY: out-parameter from the caller.
@@ -293,6 +342,7 @@ pub extern "C" fn rpncomm_win_check(win: *const Handle, is_open: *mut c_int) -> 
     })
 }
 
+/// Sets `*ptr` to this PE's primary (`np` = 1) or secondary (`np` = 2) window memory.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_get_ptr(win: *const Handle, np: c_int, ptr: *mut *mut c_void) -> c_int {
     // SAFETY: out-parameter from the caller.
@@ -305,6 +355,7 @@ pub extern "C" fn rpncomm_win_get_ptr(win: *const Handle, np: c_int, ptr: *mut *
     })
 }
 
+/// Sets `*siz` to this PE's number of elements in the window.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_get_size(win: *const Handle, siz: *mut c_int) -> c_int {
     // SAFETY: out-parameter from the caller.
@@ -317,6 +368,7 @@ pub extern "C" fn rpncomm_win_get_size(win: *const Handle, siz: *mut c_int) -> c
     })
 }
 
+/// Sets `*siz` to this PE's number of integers in the secondary window.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_get_size2(win: *const Handle, siz: *mut c_int) -> c_int {
     // SAFETY: out-parameter from the caller.
@@ -329,34 +381,52 @@ pub extern "C" fn rpncomm_win_get_size2(win: *const Handle, siz: *mut c_int) -> 
     })
 }
 
+/// Opens (exposes) the window: active mode (fence or group) when `active` != 0, else passive.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_open(win: *const Handle, active: c_int) -> c_int {
     call("RPN_COMM_i_win_open", || with_runtime(|rt| rt.win_open(&window(win)?, active != 0)))
 }
 
+/// Closes the window; the operations of the epoch are complete when it returns.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_close(win: *const Handle) -> c_int {
     call("RPN_COMM_i_win_close", || with_runtime(|rt| rt.win_close(&window(win)?)))
 }
 
+/// Gets `nelem` elements at `offset` of PE `target`'s window into `larray`.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_get_r(win: *const Handle, larray: *mut c_void, target: c_int, offset: c_int, nelem: c_int) -> c_int {
-    call("RPN_COMM_i_win_get_r", || with_runtime(|rt| rt.win_get_r(&window(win)?, larray as usize, target, offset, nelem)))
+    call("RPN_COMM_i_win_get_r", || {
+        // SAFETY: the caller's `larray` has room for `nelem` elements of the window's type (API contract).
+        with_windows(|t| unsafe { t.win_get_r(&window(win)?, larray as usize, target, offset, nelem) })
+    })
 }
 
+/// Copies `nelem` elements at `offset` of this PE's window into `larray`.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_get_l(win: *const Handle, larray: *mut c_void, offset: c_int, nelem: c_int) -> c_int {
-    call("RPN_COMM_i_win_get_l", || with_runtime(|rt| rt.win_get_l(&window(win)?, larray as usize, offset, nelem)))
+    call("RPN_COMM_i_win_get_l", || {
+        // SAFETY: the caller's `larray` has room for `nelem` elements of the window's type (API contract).
+        with_windows(|t| unsafe { t.win_get_l(&window(win)?, larray as usize, offset, nelem) })
+    })
 }
 
+/// Puts `nelem` elements of `larray` at `offset` of PE `target`'s window.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_put_r(win: *const Handle, larray: *const c_void, target: c_int, offset: c_int, nelem: c_int) -> c_int {
-    call("RPN_COMM_i_win_put_r", || with_runtime(|rt| rt.win_put_r(&window(win)?, larray as usize, target, offset, nelem)))
+    call("RPN_COMM_i_win_put_r", || {
+        // SAFETY: the caller's `larray` holds `nelem` elements of the window's type (API contract).
+        with_windows(|t| unsafe { t.win_put_r(&window(win)?, larray as usize, target, offset, nelem) })
+    })
 }
 
+/// Copies `nelem` elements of `larray` into this PE's window at `offset`.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_put_l(win: *const Handle, larray: *const c_void, offset: c_int, nelem: c_int) -> c_int {
-    call("RPN_COMM_i_win_put_l", || with_runtime(|rt| rt.win_put_l(&window(win)?, larray as usize, offset, nelem)))
+    call("RPN_COMM_i_win_put_l", || {
+        // SAFETY: the caller's `larray` holds `nelem` elements of the window's type (API contract).
+        with_windows(|t| unsafe { t.win_put_l(&window(win)?, larray as usize, offset, nelem) })
+    })
 }
 
 /// Element-wise `target = target OP larray`; `garray` (when not NULL) receives the target's
@@ -377,7 +447,11 @@ pub extern "C" fn rpncomm_win_getacc_r(
     call("RPN_COMM_i_win_getacc_r", || {
         // SAFETY: operator handle passed by reference (null means the window's default).
         let op = if oper.is_null() { Handle::NULL } else { unsafe { args::handle(oper, HandleKind::Operator) }? };
-        with_runtime(|rt| rt.win_getacc_r(&window(win)?, larray as usize, garray as usize, before != 0, target, offset, nelem, &op))
+        // SAFETY: the caller's `larray` (and `garray` when not NULL) hold `nelem` elements of the
+        // window's type (API contract).
+        with_windows(|t| unsafe {
+            t.win_getacc_r(&window(win)?, larray as usize, garray as usize, before != 0, target, offset, nelem, &op)
+        })
     })
 }
 
@@ -392,6 +466,7 @@ pub extern "C" fn rpncomm_win_group(win: *const Handle, pes_to: *const c_int, n_
     })
 }
 
+/// Sets the window's default operator (the one of accumulates given a NULL operator).
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_oper(win: *const Handle, oper: *const Handle) -> c_int {
     call("RPN_COMM_i_win_oper", || {
@@ -425,9 +500,8 @@ pub extern "C" fn rpncomm_win_post(
                 args::ints(nelemo, nreq, "nelemo")?,
             )
         };
-        let requests: Vec<PostRequest> = (0..pe.len())
-            .map(|i| PostRequest { pe: pe[i], offseti: oi[i], nelemi: ni[i], offseto: oo[i], nelemo: no[i] })
-            .collect();
-        with_runtime(|rt| rt.win_post(&window(win)?, &requests))
+        let requests: Vec<PostRequest> =
+            (0..pe.len()).map(|i| PostRequest { pe: pe[i], offseti: oi[i], nelemi: ni[i], offseto: oo[i], nelemo: no[i] }).collect();
+        with_windows(|t| t.win_post(&window(win)?, &requests))
     })
 }

@@ -1,74 +1,78 @@
 //! Transports: how PEs synchronise and move window data. The window logic in `core` and
 //! the API in `runtime` only talk to these traits.
 
-/// cbindgen:ignore
 #[cfg(feature = "mpi")]
 pub mod mpi;
+// With MPI, the launcher still uses the job segment, while the windows and collectives of
+// shared memory are built and unit-tested but not called.
+#[cfg_attr(feature = "mpi", allow(dead_code))]
 pub mod shm;
 
-use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
+use crate::core::{Communicator, ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
-
-/// A communicator of a transport: `JOB` (every PE of the job; what 'GRID', 'WORLD' and
-/// 'ALLGRIDS' designate) or one that `Transport::wrap_mpi_communicator` returned.
-pub type CommId = u32;
-/// cbindgen:ignore
-pub const JOB: CommId = 0;
 
 /// Where a fetching accumulate puts the target's values.
 #[derive(Debug, Clone, Copy)]
 pub struct Fetch {
+    /// The caller's buffer for the fetched values (`nelem` elements).
     pub dst: *mut u8,
     /// Values from before the update (true) or after it.
     pub before: bool,
 }
 
-/// A job: PEs that create windows together.
+/// A job: PEs that create windows together. Collective methods run over the communicator they
+/// are given (the job itself, or one the transport made); ranks are ranks in that communicator.
 pub trait Transport: Send {
-    fn rank(&self) -> usize;
-    fn npes(&self) -> usize;
-    /// Blocks until every PE of the job has called it.
-    fn barrier(&mut self) -> Result<()>;
-    /// Every PE contributes `mine` (same length everywhere); `all` receives the contributions in rank order.
-    fn allgather(&mut self, mine: &[u8], all: &mut [u8]) -> Result<()>;
-    /// Collective: creates this PE's part of a window of `sizes[p]` elements on each PE p,
-    /// in the caller's array (`user_array`, an address) or in memory the transport allocates.
-    fn create_window(&mut self, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Box<dyn TransportWindow>>;
+    /// The whole job as this PE sees it (what 'GRID', 'WORLD' and 'ALLGRIDS' designate).
+    fn job(&self) -> &Communicator;
+    /// Blocks until every PE of `comm` has called it.
+    fn barrier(&mut self, comm: &Communicator) -> Result<()>;
+    /// Every PE of `comm` contributes `mine` (same length everywhere); `all` receives the
+    /// contributions in rank order.
+    fn allgather(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8]) -> Result<()>;
+    /// Collective over `comm`: creates this PE's part of a window of `sizes[r]` elements on the
+    /// PE of rank r, in the caller's array (`user_array`, an address) or in memory the transport
+    /// allocates.
+    ///
+    /// # Safety
+    /// `user_array`, when given, holds this PE's `sizes[comm.rank()]` elements of `dtype` and
+    /// stays valid until the window is freed.
+    unsafe fn create_window(
+        &mut self,
+        comm: &Communicator,
+        dtype: ElementType,
+        sizes: &[usize],
+        user_array: Option<usize>,
+    ) -> Result<Box<dyn TransportWindow>>;
     /// Leaves the job (after a final barrier).
     fn finalize(&mut self) -> Result<()>;
 
-    // Communicators other than the whole job: only the MPI transport has them. The defaults
-    // serve transports with the job as their one communicator.
+    /// Collective over the job: every PE passes `part`, the job ranks (in rank order) of the
+    /// part of the job it belongs to, or None where it belongs to none (the parts are disjoint:
+    /// the rows of the PE grid, the masters of its blocks); returns this PE's part as a new
+    /// communicator (None for None), named `name` in messages. A part that is the whole job
+    /// is the job itself. By default only the whole job is one (transports without
+    /// communicators of their own).
+    fn split(&mut self, part: Option<&[usize]>, name: &'static str) -> Result<Option<Communicator>> {
+        let job = self.job();
+        if part.is_some() && job.members() == part {
+            return Ok(Some(job.clone().named(name)));
+        }
+        Err(Error::Unsupported("a communicator other than the whole job"))
+    }
 
-    /// A communicator for the caller's Fortran MPI communicator handle.
-    fn wrap_mpi_communicator(&mut self, _fortran_handle: i32) -> Result<CommId> {
+    /// A communicator for the caller's Fortran MPI communicator handle (not collective).
+    fn wrap_mpi_communicator(&mut self, _fortran_handle: i32) -> Result<Communicator> {
         Err(Error::Unsupported("an MPI communicator (mcom) needs the MPI transport (build with MPI=1)"))
-    }
-    /// This PE's rank in `comm` and the size of `comm`.
-    fn comm_rank_size(&self, comm: CommId) -> Result<(usize, usize)> {
-        match comm {
-            JOB => Ok((self.rank(), self.npes())),
-            _ => Err(Error::InvalidHandle { what: "communicator" }),
-        }
-    }
-    /// `allgather` over the PEs of `comm`.
-    fn allgather_in(&mut self, comm: CommId, mine: &[u8], all: &mut [u8]) -> Result<()> {
-        match comm {
-            JOB => self.allgather(mine, all),
-            _ => Err(Error::InvalidHandle { what: "communicator" }),
-        }
-    }
-    /// `create_window` over the PEs of `comm` (`sizes` indexed by rank in `comm`).
-    fn create_window_in(&mut self, comm: CommId, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Box<dyn TransportWindow>> {
-        match comm {
-            JOB => self.create_window(dtype, sizes, user_array),
-            _ => Err(Error::InvalidHandle { what: "communicator" }),
-        }
     }
 }
 
 /// One PE's view of one window. Arguments have been validated by `core::WindowState`.
-pub trait TransportWindow: Send {
+/// Operations (`put`, `get`, `accumulate`, `claim_slot`, `write_record`, `reset_secondary`)
+/// take `&self`: threads of one PE call them at the same time, on one window or several.
+/// The others are configuration calls, made by one thread while no operation is in progress
+/// on the window (the runtime's window gate sees to it).
+pub trait TransportWindow: Send + Sync {
     /// How messages name the window ("window 3": the 3rd created in the job).
     fn label(&self) -> &str {
         "the window"
@@ -79,23 +83,23 @@ pub trait TransportWindow: Send {
     fn close(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()>;
     /// # Safety
     /// `src` must be readable for `acc.nelem` elements.
-    unsafe fn put(&mut self, acc: &RemoteAccess, src: *const u8) -> Result<()>;
+    unsafe fn put(&self, acc: &RemoteAccess, src: *const u8) -> Result<()>;
     /// # Safety
     /// `dst` must be writable for `acc.nelem` elements.
-    unsafe fn get(&mut self, acc: &RemoteAccess, dst: *mut u8) -> Result<()>;
+    unsafe fn get(&self, acc: &RemoteAccess, dst: *mut u8) -> Result<()>;
     /// # Safety
     /// `src` readable and, if present, `fetch.dst` writable for `acc.nelem` elements.
-    unsafe fn accumulate(&mut self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()>;
+    unsafe fn accumulate(&self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()>;
     /// Collective: (re)creates the secondary window with `records[p]` records of 5 integers on PE p.
     fn create_secondary(&mut self, records: &[usize]) -> Result<()>;
     /// This PE's records (null when there is no secondary window).
     fn secondary_base(&self) -> *mut i32;
     /// Takes the next free record of `target`'s secondary window (atomic fetch-and-increment, bounded).
-    fn claim_slot(&mut self, target: usize, epoch: u32) -> Result<u32>;
+    fn claim_slot(&self, target: usize, epoch: u32) -> Result<u32>;
     /// Writes a request record into record `slot` (1-based) of `target`'s secondary window.
-    fn write_record(&mut self, target: usize, epoch: u32, slot: u32, record: [i32; 5]) -> Result<()>;
+    fn write_record(&self, target: usize, epoch: u32, slot: u32, record: [i32; 5]) -> Result<()>;
     /// Clears this PE's records; `full` also resets its counter to 1.
-    fn reset_secondary(&mut self, full: bool);
+    fn reset_secondary(&self, full: bool) -> Result<()>;
     /// Collective: releases the window.
     fn free(self: Box<Self>) -> Result<()>;
 }

@@ -1,0 +1,138 @@
+//! The collective calls over a named communicator: RPN_COMM_size, RPN_COMM_barrier,
+//! RPN_COMM_allreduce, RPN_COMM_allgather and RPN_COMM_bcast. As in the original, a PE that is
+//! a member of none of the name's communicators ('BLOCMASTER' on a PE that is no block's
+//! master) returns from them at once, without an error and without touching its buffers.
+
+use super::Runtime;
+use super::caller_buffers::{read_caller_bytes, write_caller_bytes};
+use crate::core::{Communicator, ElementType, Operator};
+use crate::error::{Error, Result};
+
+impl Runtime {
+    /// The number of PEs in the communicator `name` designates (None: this PE is no member).
+    pub fn comm_size(&self, name: &str) -> Result<Option<usize>> {
+        Ok(self.named(name)?.map(|c| c.size()))
+    }
+
+    /// Blocks until every PE of the communicator `name` has called it.
+    pub fn barrier(&mut self, name: &str) -> Result<()> {
+        match self.named(name)? {
+            Some(comm) => self.transport.barrier(&comm),
+            None => Ok(()),
+        }
+    }
+
+    /// The communicator, element type and byte count of `count` elements of `dtype` over `com`
+    /// (None: this PE is no member of `com`).
+    fn reduction_args(&self, count: i32, dtype: &str, com: &str) -> Result<Option<(Communicator, ElementType, usize)>> {
+        let Some(comm) = self.named(com)? else { return Ok(None) };
+        let t = ElementType::from_name(dtype)?;
+        let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
+        Ok(Some((comm, t, n * t.size())))
+    }
+
+    /// Reduces `count` elements of `dtype` from every PE of `com` with `op` into `recv`.
+    ///
+    /// # Safety
+    /// `send` holds and `recv` has room for `count` elements of `dtype`.
+    pub unsafe fn allreduce(&mut self, send: usize, recv: usize, count: i32, dtype: &str, op: &str, com: &str) -> Result<()> {
+        let Some((comm, t, bytes)) = self.reduction_args(count, dtype, com)? else { return Ok(()) };
+        let op = Operator::from_name(op)?;
+        op.check_type(t)?;
+        if bytes > 0 && (send == 0 || recv == 0) {
+            return Err(Error::NullBuffer { what: "reduction", nelem: count as i64 });
+        }
+        // SAFETY: caller's contract: send holds `bytes` bytes.
+        let mine = unsafe { read_caller_bytes(send, bytes) };
+        let mut all = vec![0u8; bytes * comm.size()];
+        self.transport.allgather(&comm, &mine, &mut all)?;
+        let mut chunks = all.chunks_exact(bytes.max(1));
+        let mut result = chunks.next().map(<[u8]>::to_vec).unwrap_or_default();
+        for other in chunks.take(comm.size() - 1) {
+            op.apply_bytes(t, &mut result, other);
+        }
+        // SAFETY: caller's contract: recv has room for `bytes` bytes (result holds as many).
+        unsafe { write_caller_bytes(&result, recv) };
+        Ok(())
+    }
+
+    /// Gathers `sendcount` elements from every PE of `com` into `recv`, in rank order.
+    ///
+    /// # Safety
+    /// `send` holds `sendcount` elements of `sendtype`; `recv` has room for (PEs of `com`)
+    /// times `reccount` elements of `rectype`.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn allgather(
+        &mut self,
+        send: usize,
+        sendcount: i32,
+        sendtype: &str,
+        recv: usize,
+        reccount: i32,
+        rectype: &str,
+        com: &str,
+    ) -> Result<()> {
+        let Some((comm, _, sbytes)) = self.reduction_args(sendcount, sendtype, com)? else { return Ok(()) };
+        let Some((_, _, rbytes)) = self.reduction_args(reccount, rectype, com)? else { return Ok(()) };
+        if sbytes != rbytes {
+            return Err(Error::BadArgument(format!("sends {sbytes} bytes per PE but receives {rbytes}")));
+        }
+        if sbytes > 0 && (send == 0 || recv == 0) {
+            return Err(Error::NullBuffer { what: "allgather", nelem: sendcount as i64 });
+        }
+        // SAFETY: caller's contract: send holds sbytes bytes.
+        let mine = unsafe { read_caller_bytes(send, sbytes) };
+        let mut all = vec![0u8; sbytes * comm.size()];
+        self.transport.allgather(&comm, &mine, &mut all)?;
+        // SAFETY: caller's contract: recv has room for comm.size() * rbytes bytes.
+        unsafe { write_caller_bytes(&all, recv) };
+        Ok(())
+    }
+
+    /// Copies `count` elements of `dtype` of the PE of rank `root` in `com` into `buffer` on
+    /// every PE of `com`. The PEs first agree on the count, type and root, so that a PE that
+    /// disagrees (or gives a bad argument) fails the call on all of them instead of hanging
+    /// them or overrunning a buffer.
+    ///
+    /// # Safety
+    /// `buffer` holds (on the root) and has room for (elsewhere) `count` elements of `dtype`.
+    pub unsafe fn bcast(&mut self, buffer: usize, count: i32, dtype: &str, root: i32, com: &str) -> Result<()> {
+        let Some(comm) = self.named(com)? else { return Ok(()) };
+        let checked = ElementType::from_name(dtype).and_then(|t| {
+            let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
+            let root = usize::try_from(root).ok().filter(|&r| r < comm.size()).ok_or_else(|| Error::BadRank {
+                rank: root as i64,
+                npes: comm.size(),
+                comm: comm.name().map_or(String::new(), |n| format!(" '{n}'")),
+            })?;
+            if n > 0 && buffer == 0 {
+                return Err(Error::NullBuffer { what: "bcast", nelem: count as i64 });
+            }
+            Ok((root, n * t.size()))
+        });
+        let (root_u, bytes) = checked.as_ref().map_or((0, 0), |&(r, b)| (r as u32, b as u32));
+        let local = checked.as_ref().map(|_| ()).map_err(Clone::clone);
+        let rows = self.agree(&comm, &local, &[root_u, bytes])?;
+        let (root, bytes) = checked?;
+        if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
+            return Err(Error::Collective(format!(
+                "PE {pe} broadcasts {} bytes from root {}, PE 0 {} bytes from root {}",
+                rows[pe][1], rows[pe][0], rows[0][1], rows[0][0]
+            )));
+        }
+        // Through the allgather of every transport: the root's block is the one kept.
+        let mine = if comm.rank() == root {
+            // SAFETY: caller's contract: the root's buffer holds `bytes` bytes.
+            unsafe { read_caller_bytes(buffer, bytes) }
+        } else {
+            vec![0u8; bytes]
+        };
+        let mut all = vec![0u8; bytes * comm.size()];
+        self.transport.allgather(&comm, &mine, &mut all)?;
+        if comm.rank() != root {
+            // SAFETY: caller's contract: buffer has room for `bytes` bytes.
+            unsafe { write_caller_bytes(&all[root * bytes..(root + 1) * bytes], buffer) };
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,149 @@
+//! Names and handles of the API's objects as the runtime decodes them: communicator names
+//! ('GRID', 'WORLD', ...) and communicator handles, datatype and operator handles.
+
+use crate::core::datatype::normalize_name;
+use crate::core::{CommId, ElementType, Handle, HandleKind, Operator};
+use crate::error::{Error, Result};
+
+/// The communicators RPN_COMM names designate, for a job of one grid and one domain; the
+/// value is the code of the communicator handle a name gives. Aliases of the original map to
+/// one variant ('DOMM' and 'DEFO' are 'GRID', 'ALLDOMAINS' and 'UNIVERSE' are 'WORLD', 'ALL'
+/// and 'MULTIGRID' are 'ALLGRIDS').
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommName {
+    /// 'WORLD': the whole job.
+    World = 1,
+    /// 'GRID': the whole job (one grid).
+    Grid = 2,
+    /// 'ALLGRIDS': the whole job (one domain).
+    AllGrids = 3,
+    /// 'EW' (RPN_COMM_ROW): the PEs of this PE's row of the grid, ranked by me_x.
+    Row = 4,
+    /// 'NS' (RPN_COMM_COLUMN): the PEs of this PE's column, ranked by me_y.
+    Column = 5,
+    /// 'GRIDPEERS': the PEs of the other grids at this PE's place: this PE alone (one grid).
+    GridPeers = 6,
+    /// 'BLOC': this PE's block of RPN_COMM_bloc (the grid until it is called).
+    Bloc = 7,
+    /// 'BLOCMASTER': the first PE of every block.
+    BlocMaster = 8,
+}
+
+impl CommName {
+    const ALL: [CommName; 8] =
+        [Self::World, Self::Grid, Self::AllGrids, Self::Row, Self::Column, Self::GridPeers, Self::Bloc, Self::BlocMaster];
+
+    /// The communicator a name designates: upper or lower case, blanks around it ignored
+    /// (Fortran pads with trailing blanks), otherwise the exact name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match normalize_name(name).as_str() {
+            "WORLD" | "ALLDOMAINS" | "UNIVERSE" => Ok(Self::World),
+            "GRID" | "DOMM" | "DEFO" => Ok(Self::Grid),
+            "ALLGRIDS" | "ALL" | "MULTIGRID" => Ok(Self::AllGrids),
+            "EW" => Ok(Self::Row),
+            "NS" => Ok(Self::Column),
+            "GRIDPEERS" => Ok(Self::GridPeers),
+            "BLOC" => Ok(Self::Bloc),
+            "BLOCMASTER" => Ok(Self::BlocMaster),
+            other => Err(Error::UnknownName { kind: "communicator", name: other.to_string() }),
+        }
+    }
+
+    /// The name messages give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::World => "WORLD",
+            Self::Grid => "GRID",
+            Self::AllGrids => "ALLGRIDS",
+            Self::Row => "EW",
+            Self::Column => "NS",
+            Self::GridPeers => "GRIDPEERS",
+            Self::Bloc => "BLOC",
+            Self::BlocMaster => "BLOCMASTER",
+        }
+    }
+
+    /// The communicator handle of this name.
+    pub fn handle(self) -> Handle {
+        Handle::encode(HandleKind::Communicator, self as u32)
+    }
+
+    fn from_code(code: u32) -> Option<Self> {
+        Self::ALL.into_iter().find(|&n| n as u32 == code)
+    }
+}
+
+/// Handle codes of wrapped MPI communicators: WRAPPED_BASE + the transport's CommId.
+const WRAPPED_BASE: u32 = 0x100;
+
+/// What a communicator handle designates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommHandle {
+    /// A communicator name's handle.
+    Named(CommName),
+    /// A communicator the transport made (a wrapped MPI communicator).
+    Transport(CommId),
+}
+
+impl CommHandle {
+    /// Decodes a communicator handle.
+    pub fn decode(h: &Handle) -> Result<Self> {
+        match h.decode(HandleKind::Communicator)? {
+            code if code > WRAPPED_BASE => Ok(Self::Transport(CommId(code - WRAPPED_BASE))),
+            code => CommName::from_code(code).map(Self::Named).ok_or(Error::InvalidHandle { what: "communicator" }),
+        }
+    }
+
+    /// The handle of a communicator the transport made.
+    pub fn encode_transport(id: CommId) -> Handle {
+        Handle::encode(HandleKind::Communicator, WRAPPED_BASE + id.0)
+    }
+}
+
+/// The element type a datatype handle designates.
+pub fn datatype_of(h: &Handle) -> Result<ElementType> {
+    ElementType::from_code(h.decode(HandleKind::Datatype)?).ok_or(Error::InvalidHandle { what: "datatype" })
+}
+
+/// The operator an operator handle designates.
+pub fn operator_of(h: &Handle) -> Result<Operator> {
+    Operator::from_code(h.decode(HandleKind::Operator)?).ok_or(Error::InvalidHandle { what: "operator" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_handles_round_trip() {
+        assert_eq!(CommName::from_name(" grid ").unwrap(), CommName::Grid);
+        assert_eq!(CommName::from_name("DOMM").unwrap(), CommName::Grid);
+        assert_eq!(CommName::from_name("all").unwrap(), CommName::AllGrids);
+        assert_eq!(CommName::from_name("ew  ").unwrap(), CommName::Row);
+        assert_eq!(CommName::from_name("Ns").unwrap(), CommName::Column);
+        assert_eq!(CommName::from_name("BlocMaster").unwrap(), CommName::BlocMaster);
+        assert_eq!(CommName::from_name("UNIVERSE").unwrap(), CommName::World);
+        assert_eq!(CommName::from_name("defo").unwrap(), CommName::Grid);
+        assert_eq!(CommName::from_name("MULTIGRID").unwrap(), CommName::AllGrids);
+        assert!(CommName::from_name("EWX").is_err());
+        assert!(CommName::from_name("ROW").is_err(), "RPN_COMM_ROW is 'EW'; 'ROW' is no name of the original");
+        for name in CommName::ALL {
+            assert_eq!(CommName::from_name(name.name()).unwrap(), name);
+            assert_eq!(CommHandle::decode(&name.handle()).unwrap(), CommHandle::Named(name));
+        }
+        let wrapped = CommHandle::encode_transport(CommId(3));
+        assert_eq!(CommHandle::decode(&wrapped).unwrap(), CommHandle::Transport(CommId(3)));
+        assert!(CommHandle::decode(&Handle::encode(HandleKind::Communicator, 9)).is_err());
+        assert!(CommHandle::decode(&Handle::encode(HandleKind::Communicator, 0)).is_err());
+        assert!(CommHandle::decode(&Handle::refused(HandleKind::Communicator)).is_err());
+    }
+
+    #[test]
+    fn datatype_and_operator_handles() {
+        let int = Handle::encode(HandleKind::Datatype, ElementType::Int32.code());
+        assert_eq!(datatype_of(&int).unwrap(), ElementType::Int32);
+        assert!(operator_of(&int).is_err(), "a datatype handle is no operator");
+        let sum = Handle::encode(HandleKind::Operator, Operator::Sum.code());
+        assert_eq!(operator_of(&sum).unwrap(), Operator::Sum);
+    }
+}
