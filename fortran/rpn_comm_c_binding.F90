@@ -2,8 +2,11 @@
 !
 !   module rpn_comm_windows_types : handle types (C layout) and constants
 !   module rpn_comm_c_binding     : bind(C) interfaces to the C ABI of the Rust
-!                                   core (see spec/C_ABI.md); internal, used only
-!                                   by the external wrappers in rpn_comm_externals.F90
+!                                   core, whose prototypes are in include/rpncomm_windows.h
+!                                   (cbindgen, from src/ffi); internal, used only by the
+!                                   external wrappers in rpn_comm_externals.F90.
+!                                   fortran/gen/check_c_binding.py (make check) checks
+!                                   every interface here against that header.
 !
 ! Conventions of the C ABI: status 0 = RPN_COMM_OK, -1 = RPN_COMM_ERROR;
 ! strings are (pointer, length) without NUL; logicals are int 0/1;
@@ -35,9 +38,15 @@ module rpn_comm_c_binding
 
     function rpncomm_set_grid(pex, pey) result(status) bind(C, name='rpncomm_set_grid')
       import :: C_INT
-      integer(C_INT), intent(IN), value :: pex, pey
+      integer(C_INT), intent(INOUT) :: pex, pey
       integer(C_INT) :: status
     end function rpncomm_set_grid
+
+    function rpncomm_bloc(nblocx, nblocy) result(status) bind(C, name='rpncomm_bloc')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: nblocx, nblocy
+      integer(C_INT) :: status
+    end function rpncomm_bloc
 
     function rpncomm_finalize() result(status) bind(C, name='rpncomm_finalize')
       import :: C_INT
@@ -74,7 +83,7 @@ module rpn_comm_c_binding
       import :: C_INT, C_CHAR, C_SIZE_T
       character(kind=C_CHAR), dimension(*), intent(IN) :: name
       integer(C_SIZE_T), intent(IN), value :: name_len
-      integer(C_INT), intent(OUT) :: siz
+      integer(C_INT), intent(INOUT) :: siz   ! left alone off the communicator
       integer(C_INT) :: status
     end function rpncomm_comm_size
 
@@ -117,6 +126,19 @@ module rpn_comm_c_binding
       integer(C_SIZE_T), intent(IN), value :: dtype_len, op_len, com_len
       integer(C_INT) :: status
     end function rpncomm_allreduce
+
+    function rpncomm_bcast(buffer, count, dtype, dtype_len, root, com, com_len) &
+             result(status) bind(C, name='rpncomm_bcast')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      type(*), dimension(*), intent(INOUT) :: buffer
+      integer(C_INT), intent(IN), value :: count
+      character(kind=C_CHAR), dimension(*), intent(IN) :: dtype
+      integer(C_SIZE_T), intent(IN), value :: dtype_len
+      integer(C_INT), intent(IN), value :: root
+      character(kind=C_CHAR), dimension(*), intent(IN) :: com
+      integer(C_SIZE_T), intent(IN), value :: com_len
+      integer(C_INT) :: status
+    end function rpncomm_bcast
 
     function rpncomm_allgather(sendbuf, sendcount, sendtype, sendtype_len, &
                                recvbuf, recvcount, recvtype, recvtype_len, com, com_len) &

@@ -16,15 +16,33 @@ subroutine RPN_COMM_init(Userinit, Pelocal, Petotal, Pex, Pey)
   external :: Userinit
   integer, intent(OUT)   :: Pelocal, Petotal
   integer, intent(INOUT) :: Pex, Pey
-  integer(C_INT) :: rank, npes
+  integer(C_INT) :: rank, npes, px, py
 
   if (rpncomm_init(rank, npes) /= RPN_COMM_OK) error stop 1
   Pelocal = rank
   Petotal = npes
-  if (Pex == 0 .or. Pey == 0) call Userinit(Pex, Pey)
-  ! on failure the core has already printed the reason
-  if (rpncomm_set_grid(int(Pex, C_INT), int(Pey, C_INT)) /= RPN_COMM_OK) error stop 1
+  px = Pex
+  py = Pey
+  ! As the original: PE 0 chooses the grid, presetting it to npes x 1 for its Userinit when
+  ! Pex or Pey is 0; every PE gets PE 0's choice (a PE's own non-zero values must match it).
+  if (rank == 0 .and. (Pex == 0 .or. Pey == 0)) then
+    px = npes
+    py = 1
+    call Userinit(px, py)
+  endif
+  ! on failure the core has already printed the reason (on every PE)
+  if (rpncomm_set_grid(px, py) /= RPN_COMM_OK) error stop 1
+  Pex = px
+  Pey = py
 end subroutine RPN_COMM_init
+
+function RPN_COMM_bloc(nblocx, nblocy) result(status)
+  use rpn_comm_c_binding
+  implicit none
+  integer, intent(IN) :: nblocx, nblocy
+  integer :: status
+  status = rpncomm_bloc(int(nblocx, C_INT), int(nblocy, C_INT))
+end function RPN_COMM_bloc
 
 subroutine RPN_COMM_finalize(ierr)
   use rpn_comm_c_binding
@@ -49,9 +67,10 @@ subroutine RPN_COMM_size(com, size, ierr)
   use rpn_comm_c_binding
   implicit none
   character(len=*), intent(IN) :: com
-  integer, intent(OUT) :: size
+  integer, intent(INOUT) :: size    ! unchanged on a PE outside the communicator, as in the original
   integer, intent(OUT) :: ierr
   integer(C_INT) :: n
+  n = size
   ierr = rpncomm_comm_size(com, len(com, kind=C_SIZE_T), n)
   size = n
 end subroutine RPN_COMM_size
@@ -123,6 +142,18 @@ subroutine RPN_COMM_allreduce(sendbuf, recbuf, count, datatype, op, com, ierr)
                            op, len(op, kind=C_SIZE_T),               &
                            com, len(com, kind=C_SIZE_T))
 end subroutine RPN_COMM_allreduce
+
+subroutine RPN_COMM_bcast(buffer, count, datatype, root, com, ierr)
+  use rpn_comm_c_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  type(*), dimension(*), intent(INOUT) :: buffer
+  integer, intent(IN) :: count, root
+  character(len=*), intent(IN) :: datatype, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_bcast(buffer, int(count, C_INT), datatype, len(datatype, kind=C_SIZE_T), &
+                       int(root, C_INT), com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_bcast
 
 subroutine RPN_COMM_allgather(sendbuf, sendcount, sendtype, recbuf, reccount, rectype, com, ierr)
   use rpn_comm_c_binding

@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
-# Body of `make check`. Builds with `make all` (a failed build counts as one failure and skips parts
-# 2 and 3), then three parts, totals summed over all of them:
-#   1. cargo test --release --no-fail-fast: every "test result: ... N passed; M failed" line is added up;
+# Body of `make check`: seven parts, their totals summed. Part 1 runs before the build, parts 3 and
+# 4 only if `make all` succeeded (a failed build counts as one failure).
+#   1. fortran/gen/test_fortran_gen.py  the committed fortran/RPN_COMM_interfaces.inc is what
+#                                  fortran/rpn_comm_externals.F90 generates (checked before make
+#                                  rewrites it), the bind(C) interfaces match include/rpncomm_windows.h,
+#                                  and the generator and the checker fail on drifted copies
+#   2. cargo test --release --no-fail-fast: every "test result: ... N passed; M failed" line is added up;
 #                                  a cargo failure with no failed test counted (build error, crash)
 #                                  counts as one failure
-#   2. tests/run_fortran_tests.sh  its "N passed, N failed" line is added (no such line, or a non-zero
-#                                  exit with 0 failed: one failure)
-#   3. install smoke tests         make install PREFIX=<tmp>, then with pkg-config only:
+#   3. tests/run_fortran_tests.sh  every tests/fortran/test_*.F90 on the PE counts of its header
+#   4. install smoke tests         make install PREFIX=<tmp>, then with pkg-config only:
 #                                  demo/req_test.F90 built and run with the installed rpnrun on 2 PEs
 #                                  (one test), tests/c/test_c_abi.c built with cc and run as a
 #                                  one-PE job and with rpnrun -n 2 (one test each)
-#   4. tests/fuzz.sh               fuzz targets (fuzz/) under AddressSanitizer, CHECK_FUZZ_SECONDS
-#                                  (default 20) per target, one test each, its "N passed, N failed"
-#                                  line added (CHECK_FUZZ_SECONDS=0 leaves it out, and says so)
-#   5. tests/loom.sh               loom model checks of the shm protocols (one test per model),
-#                                  its "N passed, N failed" line added
+#  4b. tests/install_builds.sh     make install PREFIX=<tmp>, the demo built with pkg-config, CMake
+#                                  (find_package) and fpm, each run on 2 PEs, and the CMake package's
+#                                  version check and relocation
+#   5. tests/fuzz.sh               fuzz targets (fuzz/) under AddressSanitizer, CHECK_FUZZ_SECONDS
+#                                  (default 20) per target, one test each (CHECK_FUZZ_SECONDS=0
+#                                  leaves it out, and says so)
+#   6. tests/loom.sh               loom model checks of the shm protocols (one test per model)
+# Parts 1, 3, 4b, 5 and 6 end with their own "N passed, N failed" line, which is added (no such line,
+# or a non-zero exit with 0 failed: one failure, see tests/lib/totals.sh).
 # The last line printed is exactly "N passed, N failed"; the exit status is non-zero if N failed > 0.
 set -u
 
 cd "$(dirname "$0")/.." || exit 2
+# shellcheck source=tests/lib/totals.sh
+. tests/lib/totals.sh || { echo "0 passed, 1 failed"; exit 1; }
 ROOT=$(pwd)
 MAKE=${MAKE:-make}
 LOGDIR="$ROOT/build/check"
@@ -32,25 +41,20 @@ total_fail=0
 section() { printf '\n==== %s\n' "$*"; }
 
 # add_part WHAT LOG COMMAND...: runs a script that ends with "N passed, N failed", shows and keeps
-# its output in LOG and adds its totals (a non-zero exit with 0 failed counts as one failure)
+# its output in LOG and adds its totals
 add_part() {
-    local what=$1 log=$2 status line p f
+    local what=$1 log=$2 status
     shift 2
     "$@" 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
-    if [[ -n "$line" ]]; then
-        read -r p _ f _ <<< "$line"
-    else
-        p=0 f=0
-    fi
-    if ((status != 0 && f == 0)); then
-        echo "$what: exit status $status without a failed test reported (counted as one failure)"
-        f=1
-    fi
-    total_pass=$((total_pass + p))
-    total_fail=$((total_fail + f))
+    read_totals "$what" "$log" "$status"
+    total_pass=$((total_pass + part_passed))
+    total_fail=$((total_fail + part_failed))
 }
+
+# ------------------------------------------------------------- 1. generated and bound sources
+section "fortran/gen/test_fortran_gen.py (generated interfaces, bind(C) against the C header)"
+add_part "source checks" "$LOGDIR/sources.log" python3 -B fortran/gen/test_fortran_gen.py
 
 # ------------------------------------------------------------------------------------- build
 section "make all"
@@ -61,7 +65,7 @@ if ((build_status != 0)); then
     total_fail=$((total_fail + 1))
 fi
 
-# ------------------------------------------------------------------------------ 1. Rust tests
+# ------------------------------------------------------------------------------ 2. Rust tests
 section "cargo test --release --no-fail-fast"
 # timeout puts the tests in their own process group: kill that group if we are interrupted
 tpid=""
@@ -87,11 +91,11 @@ total_pass=$((total_pass + p))
 total_fail=$((total_fail + f))
 
 if ((build_status == 0)); then
-    # ---------------------------------------------------------------------------- 2. Fortran tests
+    # ---------------------------------------------------------------------------- 3. Fortran tests
     section "tests/run_fortran_tests.sh"
     add_part "Fortran tests" "$LOGDIR/fortran-tests.log" bash tests/run_fortran_tests.sh
 
-    # ------------------------------------------------------------------------ 3. install smoke tests
+    # ------------------------------------------------------------------------ 4. install smoke tests
     section "install smoke tests"
     smoke_pass=0
     smoke_fail=0
@@ -182,7 +186,13 @@ if ((build_status == 0)); then
     total_fail=$((total_fail + smoke_fail))
 fi
 
-# ---------------------------------------------------------------------------------- 4. fuzzing
+# ------------------------------------------------------- 4b. builds against an installed tree
+if ((build_status == 0)); then
+    section "tests/install_builds.sh (the demo built with pkg-config, CMake and fpm)"
+    add_part "install builds" "$LOGDIR/install-builds.log" bash tests/install_builds.sh
+fi
+
+# ---------------------------------------------------------------------------------- 5. fuzzing
 CHECK_FUZZ_SECONDS=${CHECK_FUZZ_SECONDS:-20}
 if ((CHECK_FUZZ_SECONDS > 0)); then
     section "tests/fuzz.sh (FUZZ_SECONDS=$CHECK_FUZZ_SECONDS per target)"
@@ -191,12 +201,12 @@ else
     section "tests/fuzz.sh left out (CHECK_FUZZ_SECONDS=0): fuzz targets not run"
 fi
 
-# ------------------------------------------------------------------------------ 5. model checks
+# ------------------------------------------------------------------------------ 6. model checks
 section "tests/loom.sh"
 add_part "model checks" "$LOGDIR/loom.log" bash tests/loom.sh
 
 # ---------------------------------------------------------------------------------- totals
 echo
-echo "summary: cargo test, Fortran tests, install smoke tests, fuzzing and model checks (logs in build/check, build/tests/logs, build/fuzz, build/loom)"
+echo "summary: source checks, cargo test, Fortran tests, install smoke tests, install builds, fuzzing and model checks (logs in build/check, build/tests/logs, build/fuzz, build/loom)"
 echo "$total_pass passed, $total_fail failed"
 ((total_fail == 0))

@@ -22,6 +22,8 @@
 #   TEST_DIRS   directories of test_*.F90 files (default tests/fortran; tutil.inc is always found)
 #   LOG_DIR     where the logs go (default BUILD_DIR/tests/logs)
 #   FC          the Fortran compiler (default gfortran; mpifort.<impl> for MPI builds)
+#   NATIVE_LIBS the system libraries linked after the library (make passes them; default: those of
+#               BUILD_DIR's pkg-config file, see tests/lib/native_libs.sh)
 #   TIMEOUT_SCALE  multiplies every TIMEOUT (default 1; MPICH busy-polls when oversubscribed)
 #   SKIP_CASES  cases not run, as test:np words (e.g. "test_concurrent:8"), each printed as SKIP
 #               with SKIP_WHY; skipped cases count neither as passed nor as failed
@@ -37,7 +39,6 @@ TESTBIN="$BUILD/tests"
 LOGDIR=${LOG_DIR:-$BUILD/tests/logs}
 read -r -a test_dirs <<< "${TEST_DIRS:-tests/fortran}"
 FC=${FC:-gfortran}
-NATIVE_LIBS=${NATIVE_LIBS:--lgcc_s -lutil -lrt -lpthread -lm -ldl -lc}
 KILL_GRACE=5          # seconds between TERM and KILL on timeout
 
 if [[ -n "${LAUNCHER:-}" ]]; then
@@ -52,7 +53,8 @@ if [[ ! -f "$LIB" || ( -z "${LAUNCHER:-}" && ! -x "$RPNRUN" ) ]]; then
 fi
 mkdir -p "$TESTBIN" "$LOGDIR"
 pidfile="$LOGDIR/.launcher.pid"
-read -r -a native_libs <<< "$NATIVE_LIBS"
+# shellcheck source=tests/lib/native_libs.sh
+. tests/lib/native_libs.sh && load_native_libs "$BUILD" || { echo "0 passed, 1 failed"; exit 1; }
 
 passed=0
 failed=0
@@ -155,7 +157,8 @@ for src in "${tests[@]}"; do
 
     exe="$TESTBIN/$name"
     clog="$LOGDIR/$name.compile.log"
-    if ! "$FC" -O1 -g -I"$BUILD/include" -I"$ROOT/tests/fortran" "$src" -o "$exe" "$LIB" "${native_libs[@]}" > "$clog" 2>&1; then
+    read -r -a fflags <<< "$(header "$src" FFLAGS)"   # e.g. "! FFLAGS: -fopenmp"
+    if ! "$FC" -O1 -g "${fflags[@]}" -I"$BUILD/include" -I"$ROOT/tests/fortran" "$src" -o "$exe" "$LIB" "${native_libs[@]}" > "$clog" 2>&1; then
         for np in "${pe_list[@]}"; do
             report_fail "$name" "$np" "(compilation failed)" "$clog"
         done

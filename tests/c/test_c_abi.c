@@ -12,6 +12,23 @@
 
 static int me = -1, errors = 0;
 
+/* Whether the page at addr is mapped from one of the library's shared-memory files: a window
+ * over the caller's array is zero-copy (the array's pages are the window's shared memory). */
+static int mapped_from_window(const void *addr)
+{
+    char line[512];
+    int found = 0;
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (!maps) return 0;
+    while (!found && fgets(line, sizeof line, maps)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo <= (unsigned long)addr && (unsigned long)addr < hi)
+            found = strstr(line, "/rpncomm-") != NULL;
+    }
+    fclose(maps);
+    return found;
+}
+
 static void check(int ok, const char *what)
 {
     if (!ok) {
@@ -83,6 +100,29 @@ int main(void)
 
     check(rpncomm_barrier(S("GRID")) == 0, "rpncomm_barrier");
     check(rpncomm_win_free(&win) == 0, "rpncomm_win_free");
+
+    /* window over the caller's page-aligned array: zero-copy (unless told to stage), and the
+     * array is private memory again, with the window's last contents, after free */
+    {
+        enum { M = 2048 };
+        int *arr = NULL, mark = 7000 + me, right = (me + 1) % npes, left = (me + npes - 1) % npes;
+        const char *mode = getenv("RPNCOMM_USER_ARRAYS");
+        int staged = mode && strcmp(mode, "staged") == 0;
+        rpncomm_handle uwin;
+        memset(&uwin, 0, sizeof uwin);
+        check(posix_memalign((void **)&arr, 4096, M * sizeof(int)) == 0, "posix_memalign");
+        for (i = 0; i < M; i++) arr[i] = me;
+        check(rpncomm_win_create(&uwin, &dtype, M, &com, arr) == 0, "rpncomm_win_create(array)");
+        if (!staged) check(mapped_from_window(arr), "the caller's array is the window's shared memory (zero-copy)");
+        check(rpncomm_win_open(&uwin, 1) == 0, "open the window over the array");
+        check(rpncomm_win_put_r(&uwin, &mark, right, M - 1, 1) == 0, "put_r into the neighbour's array");
+        check(rpncomm_win_close(&uwin) == 0, "close the window over the array");
+        check(arr[M - 1] == 7000 + left && arr[0] == me, "the array holds the neighbour's put and its own data");
+        check(rpncomm_win_free(&uwin) == 0, "free the window over the array");
+        check(!mapped_from_window(arr), "the array is private memory again after free");
+        check(arr[M - 1] == 7000 + left && arr[M - 2] == me, "the array keeps its contents after free");
+        free(arr);
+    }
     st = rpncomm_win_valid(&win, &is_valid);
     check(st == -1 && is_valid == 0, "freed window is not valid");
 
