@@ -1,19 +1,16 @@
-//! Job-wide collectives over the job segment: barrier, allgather through the per-PE
-//! mailboxes, and the collective creation of a shared region (one PE creates it, all map
-//! it, the name is removed at once so a crash later leaves nothing in /dev/shm).
+//! Job-wide collectives over the job segment: barrier and allgather through the per-PE
+//! mailboxes. (Communicators other than the job, and the collective creation of shared
+//! regions, are in `group`.)
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::job::{Awaited, JobSegment, MAILBOX_BYTES};
-use super::region::{self, SharedRegion};
+use super::spin;
 use super::wait::WaitContext;
 use crate::diagnostics::{self, list_pes};
 use crate::error::{Error, Result};
-
-/// Bytes of the reason PE 0 gives the others when it cannot create a region.
-const REASON_BYTES: usize = 256;
 
 pub struct Collectives {
     pub job: Arc<JobSegment>,
@@ -23,26 +20,45 @@ pub struct Collectives {
     pub spin: Duration,
     /// Number of barriers this PE has entered (process-local).
     barrier_round: AtomicU32,
+    /// What waits on this job keep doing (`keep_progressing`).
+    progress: OnceLock<Box<dyn Fn() + Send + Sync>>,
 }
 
 impl Collectives {
+    /// The collectives of `job` for its PE `rank`. Whether the PEs have a CPU each (then
+    /// waiters spin before they sleep): as rpnrun says (`RPNCOMM_CORE_EACH`, it binds the PEs),
+    /// else whether they are no more than this process's CPUs.
     pub fn new(job: Arc<JobSegment>, rank: usize) -> Self {
-        let npes = job.npes();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        // With a core each, a short spin catches the peer's answer without a system call;
-        // oversubscribed, the peer needs our core, so give it up at once.
-        let micros = std::env::var("RPNCOMM_SPIN_US")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(if npes <= cores { 10 } else { 0 });
-        Collectives { job, rank, npes, spin: Duration::from_micros(micros), barrier_round: AtomicU32::new(0) }
+        let core_each = std::env::var("RPNCOMM_CORE_EACH").is_ok_and(|v| v == "1") || job.npes() <= cores;
+        Self::with_cores(job, rank, core_each)
+    }
+
+    /// The same, told whether the PEs have a CPU each (the MPI transport learns it from the
+    /// CPU masks of the node's PEs: mpirun binds each to CPUs of its own).
+    pub fn with_cores(job: Arc<JobSegment>, rank: usize, core_each: bool) -> Self {
+        let npes = job.npes();
+        // With a core each, a spin catches the peer's answer without a system call (and gives
+        // the core up as soon as another process wants it, see `wait`); oversubscribed, the
+        // peer needs our core, so give it up at once.
+        let default = if core_each { spin::SPIN_WITH_A_CORE } else { Duration::ZERO };
+        let spin = std::env::var("RPNCOMM_SPIN_US").ok().and_then(|s| s.parse().ok()).map_or(default, Duration::from_micros);
+        Collectives { job, rank, npes, spin, barrier_round: AtomicU32::new(0), progress: OnceLock::new() }
+    }
+
+    /// Makes every wait on this job call `progress` over and over (once set, for good): the
+    /// MPI transport's node jobs keep MPI progressing, since PEs of other nodes may need this
+    /// one to act inside MPI while it waits here.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub fn keep_progressing(&self, progress: Box<dyn Fn() + Send + Sync>) {
+        let _ = self.progress.set(progress);
     }
 
     /// Runs `f` with a wait context whose liveness check watches the job and `awaited`
     /// (plus `extra_check`), and whose hang report says `waiting_for`.
     pub fn with_wait<T>(
         &self,
-        awaited: Awaited,
+        awaited: Awaited<'_>,
         waiting_for: &dyn Fn() -> String,
         extra_check: Option<&dyn Fn() -> Result<()>>,
         f: impl FnOnce(&WaitContext<'_>) -> Result<T>,
@@ -51,10 +67,11 @@ impl Collectives {
             self.job.check_alive(awaited)?;
             extra_check.map_or(Ok(()), |check| check())
         };
-        f(&WaitContext { alive: &alive, spin: self.spin, waiting_for: Some(waiting_for) })
+        let progress = self.progress.get().map(|p| &**p as &dyn Fn());
+        f(&WaitContext { alive: &alive, spin: self.spin, waiting_for: Some(waiting_for), progress })
     }
 
-    /// Blocks until every PE of the job has called it (a central barrier in the job segment).
+    /// Blocks until every PE of the job has called it (the tree barrier of the job segment).
     pub fn barrier(&self) -> Result<()> {
         let round = self.barrier_round.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
         self.job.pe(self.rank).barrier_round.store(round, Ordering::Relaxed);
@@ -62,7 +79,7 @@ impl Collectives {
             let pes = list_pes(&self.job.late_for_barrier(round));
             format!("{pes} to reach the same collective call{} (job barrier {round})", diagnostics::on_subject())
         };
-        self.with_wait(Awaited::All, &late, None, |ctx| self.job.barrier().arrive_and_wait(round, self.npes, ctx))
+        self.with_wait(Awaited::All, &late, None, |ctx| self.job.barrier().arrive_and_wait(round, self.rank, ctx))
     }
 
     pub fn allgather(&self, mine: &[u8], all: &mut [u8]) -> Result<()> {
@@ -87,71 +104,5 @@ impl Collectives {
             start += len;
         }
         Ok(())
-    }
-
-    /// Allgather of one u32 per PE.
-    pub fn allgather_u32(&self, mine: u32) -> Result<Vec<u32>> {
-        let mut all = vec![0u8; 4 * self.npes];
-        self.allgather(&mine.to_ne_bytes(), &mut all)?;
-        Ok(all.chunks_exact(4).map(|c| u32::from_ne_bytes(c.try_into().unwrap())).collect())
-    }
-
-    /// Collective: PE 0 creates region `name` of `len` bytes starting with `header`, every PE
-    /// maps it and checks the header, then the name is removed. Fails on every PE if it fails on one.
-    pub fn create_region(&self, name: &str, len: usize, header: &[u64]) -> Result<SharedRegion> {
-        let header_bytes = std::mem::size_of_val(header);
-        let mut created = None;
-        let mut failure = None;
-        if self.rank == 0 {
-            match SharedRegion::create(name, len) {
-                Ok(r) => {
-                    // SAFETY: the new region is at least one page, larger than the header.
-                    unsafe { std::ptr::copy_nonoverlapping(header.as_ptr() as *const u8, r.as_ptr(), header_bytes) };
-                    created = Some(r);
-                }
-                Err(e) => failure = Some(e),
-            }
-        }
-        let result = self.map_created(name, len, header, created, failure);
-        if self.rank == 0 {
-            region::unlink(name);
-        }
-        result
-    }
-
-    fn map_created(&self, name: &str, len: usize, header: &[u64], created: Option<SharedRegion>, failure: Option<Error>) -> Result<SharedRegion> {
-        // PE 0 tells the others why it failed, so that every PE's message gives the cause.
-        let mut reason = [0u8; REASON_BYTES];
-        if let Some(e) = &failure {
-            let text = e.to_string();
-            let len = text.len().min(REASON_BYTES - 1);
-            reason[0] = 1;
-            reason[1..=len].copy_from_slice(&text.as_bytes()[..len]);
-        }
-        let mut reasons = vec![0u8; REASON_BYTES * self.npes];
-        self.allgather(&reason, &mut reasons)?;
-        if reasons[0] != 0 {
-            return Err(failure.unwrap_or_else(|| {
-                let text = String::from_utf8_lossy(&reasons[1..REASON_BYTES]);
-                Error::SharedMemory(format!("PE 0 could not create the shared memory ({})", text.trim_end_matches('\0')))
-            }));
-        }
-        let mapped = match created {
-            Some(r) => Ok(r),
-            None => SharedRegion::open(name, len).and_then(|r| {
-                // SAFETY: the mapping is at least one page, larger than the header.
-                let found = unsafe { std::slice::from_raw_parts(r.as_ptr() as *const u64, header.len()) };
-                if found == header {
-                    Ok(r)
-                } else {
-                    Err(Error::SharedMemory(format!("{name}: header {found:x?} does not match {header:x?}")))
-                }
-            }),
-        };
-        let status = self.allgather_u32(mapped.is_err() as u32)?;
-        match status.iter().position(|&s| s != 0) {
-            None => mapped,
-            Some(pe) => Err(mapped.err().unwrap_or_else(|| Error::SharedMemory(format!("PE {pe} could not map the shared memory")))),
-        }
     }
 }

@@ -1,17 +1,18 @@
 //! The job segment: the shared control block of one job, created by the launcher before the
-//! PEs start. It holds a validated header and the job barrier, one block per PE (liveness
-//! state, last barrier round reached) and one mailbox per PE for the collectives (allgather,
-//! allreduce, window creation).
+//! PEs start. It holds a validated header, the job barrier (on the pages after the header),
+//! one block per PE (liveness state, last barrier round reached) and one mailbox per PE for
+//! the collectives (allgather, allreduce, window creation).
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::barrier::BarrierWords;
+use super::barrier::{Barrier, barrier_bytes};
 use super::region::SharedRegion;
 use super::wait::epoch_reached;
 use crate::error::{Error, Result};
 
 pub const JOB_MAGIC: u64 = u64::from_le_bytes(*b"RPNCJOB\x01");
-pub const JOB_VERSION: u32 = 2;
+/// Version of the job segment's layout (a segment of another version is refused).
+pub const JOB_VERSION: u32 = 3;
 /// Bytes a PE can publish per collective step.
 pub const MAILBOX_BYTES: usize = 64 * 1024;
 /// Largest job the shared-memory transport accepts (one node).
@@ -38,13 +39,6 @@ struct JobHeader {
     dead_pe: AtomicU32,
 }
 
-/// The first page of the segment.
-#[repr(C)]
-struct JobControl {
-    header: JobHeader,
-    barrier: BarrierWords,
-}
-
 /// Liveness of a PE, as the launcher and the PE itself record it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u32)]
@@ -55,11 +49,13 @@ pub enum PeState {
     Exited = 3,
 }
 
-/// Whom a waiter waits for.
+/// Whom a waiter waits for (job ranks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Awaited {
+pub enum Awaited<'a> {
     One(usize),
     All,
+    /// The members of a communicator.
+    Members(&'a [usize]),
 }
 
 /// One PE's block, alone on its cache lines.
@@ -75,6 +71,7 @@ pub struct PeBlock {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct JobLayout {
     pub npes: usize,
+    pub barrier: usize,
     pub pe_blocks: usize,
     pub mailboxes: usize,
     pub total: usize,
@@ -82,10 +79,11 @@ pub struct JobLayout {
 
 impl JobLayout {
     pub fn new(npes: usize) -> Self {
-        let pe_blocks = PAGE;
+        let barrier = PAGE;
+        let pe_blocks = barrier + barrier_bytes(npes).next_multiple_of(PAGE);
         let mailboxes = pe_blocks + (npes * size_of::<PeBlock>()).next_multiple_of(PAGE);
         let total = mailboxes + npes * MAILBOX_BYTES;
-        JobLayout { npes, pe_blocks, mailboxes, total }
+        JobLayout { npes, barrier, pe_blocks, mailboxes, total }
     }
 }
 
@@ -131,10 +129,11 @@ impl JobSegment {
             total_bytes: layout.total as u64,
             dead_pe: AtomicU32::new(0),
         };
-        const { assert!(size_of::<JobControl>() <= PAGE) };
-        // SAFETY: the region is at least layout.total >= PAGE >= size_of::<JobControl>() bytes,
-        // page-aligned, freshly created and zero-filled, and nobody else maps it yet.
-        unsafe { (region.as_ptr() as *mut JobControl).write(JobControl { header, barrier: BarrierWords::new() }) };
+        const { assert!(size_of::<JobHeader>() <= PAGE) };
+        // SAFETY: the region is at least layout.total > PAGE >= size_of::<JobHeader>() bytes,
+        // page-aligned, freshly created and zero-filled (so is the barrier after the header),
+        // and nobody else maps it yet.
+        unsafe { (region.as_ptr() as *mut JobHeader).write(header) };
         JobSegment { region, layout }
     }
 
@@ -165,19 +164,17 @@ impl JobSegment {
         Ok(seg)
     }
 
-    fn control(&self) -> &JobControl {
-        // SAFETY: the region starts with a JobControl (written by `initialise`, header checked
-        // by `attach`); it is page-aligned, at least a page long, and lives as long as `self`.
-        unsafe { &*(self.region.as_ptr() as *const JobControl) }
-    }
-
     fn header(&self) -> &JobHeader {
-        &self.control().header
+        // SAFETY: the region starts with a JobHeader (written by `initialise`, checked by
+        // `attach`); it is page-aligned, at least a page long, and lives as long as `self`.
+        unsafe { &*(self.region.as_ptr() as *const JobHeader) }
     }
 
     /// The barrier of all the job's PEs.
-    pub fn barrier(&self) -> &BarrierWords {
-        &self.control().barrier
+    pub fn barrier(&self) -> Barrier<'_> {
+        // SAFETY: the layout gives the barrier barrier_bytes(npes) bytes at a page-aligned
+        // offset, zero-filled at creation, used for nothing else; they live as long as `self`.
+        unsafe { Barrier::at(self.region.as_ptr().add(self.layout.barrier), self.layout.npes) }
     }
 
     /// The PEs that have not reached job-barrier `round` yet.
@@ -185,14 +182,17 @@ impl JobSegment {
         (0..self.npes()).filter(|&p| !epoch_reached(self.pe(p).barrier_round.load(Ordering::Relaxed), round)).collect()
     }
 
+    /// The number of PEs of the job.
     pub fn npes(&self) -> usize {
         self.layout.npes
     }
 
+    /// The pid of the launcher that created the segment (a job of one PE without launcher: its own).
     pub fn launcher_pid(&self) -> u32 {
         self.header().launcher_pid
     }
 
+    /// The control block of PE `rank`.
     pub fn pe(&self, rank: usize) -> &PeBlock {
         assert!(rank < self.layout.npes, "rank {rank} outside the job");
         // SAFETY: rank < npes, so the block lies inside the region (layout computed from npes);
@@ -223,6 +223,7 @@ impl JobSegment {
         }
     }
 
+    /// Sets the state of PE `rank`.
     pub fn set_state(&self, rank: usize, state: PeState) {
         let block = self.pe(rank);
         block.state.store(state as u32, Ordering::SeqCst);
@@ -231,6 +232,7 @@ impl JobSegment {
         }
     }
 
+    /// The state of PE `rank`.
     pub fn state(&self, rank: usize) -> PeState {
         match self.pe(rank).state.load(Ordering::SeqCst) {
             1 => PeState::Running,
@@ -244,7 +246,7 @@ impl JobSegment {
     pub fn mark_dead(&self, rank: usize) {
         let _ = self.header().dead_pe.compare_exchange(0, rank as u32 + 1, Ordering::SeqCst, Ordering::SeqCst);
         self.set_state(rank, PeState::Exited);
-        super::futex::wake_all(self.barrier().release_word());
+        self.barrier().wake_all();
     }
 
     /// The first PE found dead, if any.
@@ -257,7 +259,7 @@ impl JobSegment {
 
     /// Liveness check used by waiters: fails once the job lost a PE or one of the `awaited`
     /// PEs left (ended or finalized).
-    pub fn check_alive(&self, awaited: Awaited) -> Result<()> {
+    pub fn check_alive(&self, awaited: Awaited<'_>) -> Result<()> {
         if let Some(pe) = self.dead_pe() {
             return Err(Error::PeerGone { pe, how: "died; the job is ending" });
         }
@@ -269,6 +271,7 @@ impl JobSegment {
         match awaited {
             Awaited::One(pe) => left(pe),
             Awaited::All => (0..self.npes()).try_for_each(left),
+            Awaited::Members(pes) => pes.iter().try_for_each(|&pe| left(pe)),
         }
     }
 }

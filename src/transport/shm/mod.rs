@@ -5,8 +5,10 @@ pub mod atomic_ops;
 pub mod barrier;
 pub mod collectives;
 pub mod copy;
+pub mod cpus;
 pub mod epochs;
 pub mod futex;
+pub mod group;
 pub mod job;
 pub mod lock;
 pub mod region;
@@ -17,20 +19,31 @@ pub mod sync;
 pub mod wait;
 pub mod window;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use self::collectives::Collectives;
+use self::group::Group;
 use self::job::{ENV_NPES, ENV_RANK, ENV_SEGMENT, JobSegment, PeState};
 use self::window::ShmWindow;
-use crate::core::ElementType;
+use crate::core::{CommId, Communicator, ElementType};
 use crate::error::{Error, Result};
 use crate::transport::{Transport, TransportWindow};
 
+/// The shared-memory transport of one PE: the job's collectives, the communicators it made
+/// and the windows it creates.
 pub struct ShmTransport {
     coll: Arc<Collectives>,
+    job: Communicator,
+    /// The communicators this PE is a member of, the job first, by id.
+    groups: HashMap<CommId, Arc<Group>>,
+    /// Splits made so far (the ids of their communicators: every PE makes the same splits in
+    /// the same order, so the ids agree).
+    splits: u32,
     /// Stem of the names of this job's regions in /dev/shm.
     prefix: String,
-    windows_created: u32,
+    /// Windows created so far over each communicator (every member creates the same ones).
+    windows_created: HashMap<CommId, u32>,
 }
 
 /// A name nobody can guess: the launcher's pid (for stale-job cleanup) and 64 random bits.
@@ -72,32 +85,68 @@ impl ShmTransport {
                 (job, 0, new_job_name())
             }
         };
-        Ok(ShmTransport { coll: Arc::new(Collectives::new(Arc::new(job), rank)), prefix, windows_created: 0 })
+        let coll = Arc::new(Collectives::new(Arc::new(job), rank));
+        let groups = HashMap::from([(CommId::JOB, Arc::new(Group::job(Arc::clone(&coll))))]);
+        Ok(ShmTransport { job: Communicator::job(coll.npes, rank)?, coll, groups, splits: 0, prefix, windows_created: HashMap::new() })
+    }
+
+    /// The group of `comm`, refused unless this transport made it (with those members).
+    fn group(&self, comm: &Communicator) -> Result<&Arc<Group>> {
+        self.groups
+            .get(&comm.id())
+            .filter(|g| comm.members() == Some(g.members()))
+            .ok_or(Error::Unsupported("a communicator the shared-memory transport did not make"))
     }
 }
 
 impl Transport for ShmTransport {
-    fn rank(&self) -> usize {
-        self.coll.rank
+    fn job(&self) -> &Communicator {
+        &self.job
     }
 
-    fn npes(&self) -> usize {
-        self.coll.npes
+    fn barrier(&mut self, comm: &Communicator) -> Result<()> {
+        self.group(comm)?.barrier()
     }
 
-    fn barrier(&mut self) -> Result<()> {
-        self.coll.barrier()
+    fn allgather(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8]) -> Result<()> {
+        self.group(comm)?.allgather(mine, all)
     }
 
-    fn allgather(&mut self, mine: &[u8], all: &mut [u8]) -> Result<()> {
-        self.coll.allgather(mine, all)
+    unsafe fn create_window(
+        &mut self,
+        comm: &Communicator,
+        dtype: ElementType,
+        sizes: &[usize],
+        user_array: Option<usize>,
+    ) -> Result<Box<dyn TransportWindow>> {
+        let group = Arc::clone(self.group(comm)?);
+        let count = self.windows_created.entry(comm.id()).or_insert(0);
+        *count += 1;
+        // Windows of other parts of the same split are created at the same time: the name
+        // holds the communicator and its first member.
+        let (name, label) = match comm.id() {
+            CommId::JOB => (format!("{}.w{count}", self.prefix), format!("window {count}")),
+            CommId(id) => (
+                format!("{}.c{id}.{}.w{count}", self.prefix, group.members()[0]),
+                format!("window {count} over {}", comm.name().unwrap_or("a communicator")),
+            ),
+        };
+        Ok(Box::new(ShmWindow::create(group, name, label, dtype, sizes, user_array)?))
     }
 
-    fn create_window(&mut self, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Box<dyn TransportWindow>> {
-        self.windows_created += 1;
-        let name = format!("{}.w{}", self.prefix, self.windows_created);
-        let label = format!("window {}", self.windows_created);
-        Ok(Box::new(ShmWindow::create(Arc::clone(&self.coll), name, label, dtype, sizes, user_array)?))
+    fn split(&mut self, part: Option<&[usize]>, name: &'static str) -> Result<Option<Communicator>> {
+        // Parts are disjoint: if one is the whole job, it is every PE's.
+        if part.is_some() && part == self.job.members() {
+            return Ok(Some(self.job.clone().named(name)));
+        }
+        self.splits += 1;
+        let id = CommId(self.splits);
+        let region = format!("{}.c{}", self.prefix, self.splits);
+        let made = Group::split(&self.groups[&CommId::JOB], &region, part, name)?;
+        let Some(group) = made else { return Ok(None) };
+        let comm = Communicator::new(id, group.members().to_vec(), self.coll.rank)?.named(name);
+        self.groups.insert(id, Arc::new(group));
+        Ok(Some(comm))
     }
 
     fn finalize(&mut self) -> Result<()> {

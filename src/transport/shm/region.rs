@@ -63,17 +63,11 @@ impl SharedRegion {
     pub fn open(name: &str, len: usize) -> Result<Self> {
         let len = map_len(len);
         let path = path_of(name);
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(|e| Error::os(&format!("cannot open {}", path.display()), e))?;
+        let file =
+            OpenOptions::new().read(true).write(true).open(&path).map_err(|e| Error::os(&format!("cannot open {}", path.display()), e))?;
         let actual = file.metadata().map_err(|e| Error::os("cannot stat region", e))?.len();
         if actual < len as u64 {
-            return Err(Error::SharedMemory(format!(
-                "{} holds {actual} bytes, {len} expected",
-                path.display()
-            )));
+            return Err(Error::SharedMemory(format!("{} holds {actual} bytes, {len} expected", path.display())));
         }
         Self::map(file, len)
     }
@@ -81,18 +75,12 @@ impl SharedRegion {
     /// Private memory of `len` bytes, for a job of one PE that has no launcher segment.
     pub fn anonymous(len: usize) -> Result<Self> {
         let len = map_len(len);
-        let map = MmapOptions::new()
-            .len(len)
-            .map_anon()
-            .map_err(|e| Error::os("cannot allocate memory", e))?;
+        let map = MmapOptions::new().len(len).map_anon().map_err(|e| Error::os("cannot allocate memory", e))?;
         Ok(SharedRegion { map: MmapRaw::from(map), len, shared: false })
     }
 
     fn map(file: File, len: usize) -> Result<Self> {
-        let map = MmapOptions::new()
-            .len(len)
-            .map_raw(&file)
-            .map_err(|e| Error::os("cannot map shared memory", e))?;
+        let map = MmapOptions::new().len(len).map_raw(&file).map_err(|e| Error::os("cannot map shared memory", e))?;
         // The mapping keeps the file's pages alive; the descriptor is closed here.
         drop(file);
         Ok(SharedRegion { map, len, shared: true })
@@ -107,27 +95,41 @@ impl SharedRegion {
     /// writable memory of this process that nothing else will unmap or remap meanwhile,
     /// and `offset + len <= self.len()`.
     pub unsafe fn remap(&self, offset: usize, addr: usize, len: usize) -> Result<()> {
+        debug_assert!(offset.checked_add(len).is_some_and(|end| end <= self.len()), "remap beyond the region");
         if !self.shared {
             return Err(Error::Internal("anonymous region cannot be remapped".into()));
         }
         // SAFETY: both ranges are valid for len bytes (caller) and distinct mappings.
         unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, self.as_ptr().add(offset), len) };
+        // The pages at `addr` are about to be replaced. MPI libraries interpose on the memory
+        // calls to keep their registration caches right (Open MPI's patcher, UCX's ucm): tell
+        // them through madvise, which they track and which leaves the range mapped (no other
+        // thread can map anything into it meanwhile). Its contents are in the region already.
+        // SAFETY: the range is the caller's memory (see Safety), its data copied above.
+        unsafe { libc::madvise(addr as *mut libc::c_void, len, libc::MADV_DONTNEED) };
         // mremap with an old size of 0 maps the same shared pages a second time, at `addr`
-        // (MREMAP_FIXED replaces what was mapped there), without a file descriptor.
+        // (MREMAP_FIXED replaces what was mapped there), without a file descriptor. Made as a
+        // raw system call: Open MPI 4.1's interposed mremap passes a wrong target address when
+        // the old size is 0 (EINVAL, seen with strace), which left such windows staged.
         // SAFETY: the source is page-aligned and inside our shared mapping (caller:
         // offset + len <= len of the region); the target is memory the caller owns and
         // vouches for; the new mapping shows the same bytes (copied just above).
         let got = unsafe {
-            libc::mremap(
+            libc::syscall(
+                libc::SYS_mremap,
                 self.as_ptr().add(offset) as *mut libc::c_void,
-                0,
+                0usize,
                 len,
                 libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
                 addr as *mut libc::c_void,
             )
-        };
+        } as *mut libc::c_void;
         if got == libc::MAP_FAILED || got as usize != addr {
-            return Err(Error::os("cannot map the window over the caller's array", std::io::Error::last_os_error()));
+            let why = std::io::Error::last_os_error();
+            // The caller's pages are still there, emptied by madvise: give them their data back.
+            // SAFETY: as the first copy, in the other direction.
+            unsafe { std::ptr::copy_nonoverlapping(self.as_ptr().add(offset), addr as *mut u8, len) };
+            return Err(Error::os("cannot map the window over the caller's array", why));
         }
         Ok(())
     }
@@ -136,12 +138,9 @@ impl SharedRegion {
         self.map.as_mut_ptr()
     }
 
+    /// The region's length in bytes.
     pub fn len(&self) -> usize {
         self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 }
 

@@ -5,8 +5,9 @@
 //! Synchronisation: each PE publishes the epoch it opened and the epoch it closed.
 //! An operation on target T waits (once per epoch) until T has opened the same epoch;
 //! close publishes this PE's close and waits for the closes it depends on: in fence and
-//! passive mode everyone's, through the window's central barrier (one wake-up per PE even
-//! oversubscribed); in group mode those of its `pes_from` PEs.
+//! passive mode everyone's, through the window's tree barrier (`barrier`: O(log npes) lines on
+//! its critical path, one wake-up per PE even oversubscribed); in group mode those of its
+//! `pes_from` PEs.
 //!
 //! Windows on the caller's array are zero-copy where possible: the array's pages are
 //! replaced by a mapping of the region (see `remap`). Where not (the pages are shared with
@@ -17,19 +18,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, AtomicU8};
 
 use super::atomic_ops::{fetch_op32, fetch_op64, load_element, store_element};
-use super::barrier::BarrierWords;
-use super::collectives::Collectives;
+use super::barrier::{Barrier, barrier_bytes};
 use super::copy::copy_bytes;
 use super::epochs;
-use super::job::Awaited;
+use super::group::Group;
 use super::lock::{lock_exclusive, lock_shared, unlock_exclusive, unlock_shared};
 use super::region::SharedRegion;
 use super::remap;
 use super::slots;
 use super::sync::{AtomicU32, Ordering};
 use super::wait::{Signal, epoch_reached};
-use crate::diagnostics::list_pes;
 use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
+use crate::diagnostics::list_pes;
 use crate::error::{Error, Result};
 use crate::transport::{Fetch, TransportWindow};
 
@@ -37,9 +37,6 @@ const WINDOW_MAGIC: u64 = u64::from_le_bytes(*b"RPNCWIN\x01");
 const SECONDARY_MAGIC: u64 = u64::from_le_bytes(*b"RPNCSEC\x01");
 const PAGE: usize = 4096;
 const RECORD: usize = 5;
-/// Where the fence/passive close barrier lies in the region's first page (after the header).
-const CLOSE_BARRIER: usize = 256;
-const _: () = assert!(CLOSE_BARRIER + size_of::<BarrierWords>() <= PAGE);
 
 /// Written only by the owning PE.
 #[repr(C, align(128))]
@@ -65,6 +62,8 @@ struct PeControl {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WindowLayout {
     elem: usize,
+    /// The fence/passive close barrier, on the pages after the header page.
+    barrier: usize,
     control: usize,
     bitsets: usize,
     bitset_bytes: usize,
@@ -79,7 +78,8 @@ pub struct WindowLayout {
 impl WindowLayout {
     pub fn new(elem: usize, sizes: &[usize], leads: &[usize]) -> Self {
         let npes = sizes.len();
-        let control = PAGE;
+        let barrier = PAGE;
+        let control = barrier + barrier_bytes(npes).next_multiple_of(PAGE);
         let bitsets = control + (npes * size_of::<PeControl>()).next_multiple_of(PAGE);
         let bitset_bytes = npes.div_ceil(8).next_multiple_of(64);
         let mut next = bitsets + (npes * bitset_bytes).next_multiple_of(PAGE);
@@ -92,11 +92,7 @@ impl WindowLayout {
                 at
             })
             .collect();
-        WindowLayout { elem, control, bitsets, bitset_bytes, data, leads: leads.to_vec(), total: next }
-    }
-
-    pub fn total(&self) -> usize {
-        self.total
+        WindowLayout { elem, barrier, control, bitsets, bitset_bytes, data, leads: leads.to_vec(), total: next }
     }
 }
 
@@ -132,14 +128,16 @@ struct Secondary {
 }
 
 pub struct ShmWindow {
-    coll: Arc<Collectives>,
+    /// The window's communicator (ranks in the window are ranks in it).
+    group: Arc<Group>,
     dtype: ElementType,
     sizes: Vec<usize>,
     layout: WindowLayout,
     region: SharedRegion,
     local: LocalMemory,
-    /// Epoch in which each target was last seen open with a compatible mode.
-    ready: Vec<u32>,
+    /// Epoch in which each target was last seen open with a compatible mode: a cache that
+    /// threads of this PE fill at the same time (any of them may store the epoch it checked).
+    ready: Vec<std::sync::atomic::AtomicU32>,
     secondary: Option<Secondary>,
     /// Name stem for this window's regions.
     name: String,
@@ -151,17 +149,28 @@ pub struct ShmWindow {
 }
 
 // SAFETY: the raw pointers inside (region base, caller's array address) designate memory
-// that stays mapped for the window's life and is only used by the thread holding the
-// runtime lock.
+// that stays mapped for the window's life.
 unsafe impl Send for ShmWindow {}
+// SAFETY: the `&self` methods that threads call at the same time (the operations) write only
+// atomics (`ready`, the passive locks, atomic element operations) or the window's shared
+// memory, which other PEs write concurrently anyway (the API's rules on overlapping accesses
+// are the caller's, as between PEs); everything else changes only through `&mut self`.
+unsafe impl Sync for ShmWindow {}
 
 impl ShmWindow {
     /// Collective: creates the window region `name` for `sizes` elements of `dtype` per PE.
-    pub fn create(coll: Arc<Collectives>, name: String, label: String, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Self> {
+    pub fn create(
+        group: Arc<Group>,
+        name: String,
+        label: String,
+        dtype: ElementType,
+        sizes: &[usize],
+        user_array: Option<usize>,
+    ) -> Result<Self> {
         let elem = dtype.size();
-        let me = coll.rank;
+        let me = group.rank();
         let span = user_array.filter(|a| a % elem == 0).and_then(|a| remap::reserve(a, sizes[me] * elem));
-        let made = Self::create_region(&coll, &name, dtype, sizes, user_array.zip(span).map_or(0, |(a, s)| a - s.0));
+        let made = Self::create_region(&group, &name, dtype, sizes, user_array.zip(span).map_or(0, |(a, s)| a - s.0));
         let (layout, region) = match made {
             Ok(made) => made,
             Err(e) => {
@@ -189,8 +198,8 @@ impl ShmWindow {
             }
         };
         Ok(ShmWindow {
-            ready: vec![0; sizes.len()],
-            coll,
+            ready: sizes.iter().map(|_| std::sync::atomic::AtomicU32::new(0)).collect(),
+            group,
             dtype,
             sizes: sizes.to_vec(),
             layout,
@@ -205,16 +214,16 @@ impl ShmWindow {
     }
 
     /// Collective: agrees on every PE's lead, then creates and maps the region.
-    fn create_region(coll: &Collectives, name: &str, dtype: ElementType, sizes: &[usize], lead: usize) -> Result<(WindowLayout, SharedRegion)> {
-        let leads: Vec<usize> = coll.allgather_u32(lead as u32)?.into_iter().map(|l| l as usize).collect();
+    fn create_region(group: &Group, name: &str, dtype: ElementType, sizes: &[usize], lead: usize) -> Result<(WindowLayout, SharedRegion)> {
+        let leads: Vec<usize> = group.allgather_u32(lead as u32)?.into_iter().map(|l| l as usize).collect();
         let layout = WindowLayout::new(dtype.size(), sizes, &leads);
         let header = [WINDOW_MAGIC, sizes.len() as u64, dtype.code() as u64, layout.total as u64];
-        let region = coll.create_region(name, layout.total, &header)?;
+        let region = group.create_region(name, layout.total, &header)?;
         Ok((layout, region))
     }
 
     fn rank(&self) -> usize {
-        self.coll.rank
+        self.group.rank()
     }
 
     fn control(&self, pe: usize) -> &PeControl {
@@ -245,20 +254,27 @@ impl ShmWindow {
         self.sizes[self.rank()] * self.layout.elem
     }
 
-    fn close_barrier(&self) -> &BarrierWords {
-        // SAFETY: CLOSE_BARRIER + the barrier's size lies inside the region's first page,
-        // 128-byte aligned; the page was zero-filled at creation (a barrier before round 1).
-        unsafe { &*(self.region.as_ptr().add(CLOSE_BARRIER) as *const BarrierWords) }
+    /// This PE's elements in the shared region, where the other PEs read and write them (the
+    /// caller's array itself unless it is staged).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    pub fn shared_local(&self) -> *mut u8 {
+        self.element(self.rank(), 0)
+    }
+
+    fn close_barrier(&self) -> Barrier<'_> {
+        // SAFETY: the layout gives the barrier barrier_bytes(npes) bytes at a page-aligned
+        // offset, zero-filled at creation (a barrier before round 1), used for nothing else.
+        unsafe { Barrier::at(self.region.as_ptr().add(self.layout.barrier), self.sizes.len()) }
     }
 
     /// Waits (once per epoch) until `target` has opened `epoch` in a mode that matches ours.
-    fn ensure_ready(&mut self, target: usize, epoch: u32, mode: Mode) -> Result<()> {
-        if self.ready[target] == epoch {
+    fn ensure_ready(&self, target: usize, epoch: u32, mode: Mode) -> Result<()> {
+        if self.ready[target].load(std::sync::atomic::Ordering::Relaxed) == epoch {
             return Ok(());
         }
         let ctl = self.control(target);
         let what = || format!("PE {target} to open epoch {epoch} of {}", self.label);
-        let code = self.coll.with_wait(Awaited::One(target), &what, None, |ctx| epochs::await_open(&ctl.owner.mode, &ctl.owner.opened, epoch, ctx))?;
+        let code = self.group.wait_for(target, &what, |ctx| epochs::await_open(&ctl.owner.mode, &ctl.owner.opened, epoch, ctx))?;
         let theirs = Mode::from_code(code).unwrap_or(Mode::Fence);
         if theirs != mode {
             return Err(Error::ModeMismatch { target, theirs: theirs.name(), ours: mode.name() });
@@ -269,7 +285,7 @@ impl ShmWindow {
                 return Err(Error::NotInPesFrom { target });
             }
         }
-        self.ready[target] = epoch;
+        self.ready[target].store(epoch, std::sync::atomic::Ordering::Relaxed);
         Ok(())
     }
 
@@ -280,7 +296,7 @@ impl ShmWindow {
         }
         let closed = &self.control(pe).owner.closed;
         let what = || format!("PE {pe} to close epoch {epoch} of {} in {} mode", self.label, Mode::Group.name());
-        self.coll.with_wait(Awaited::One(pe), &what, None, |ctx| epochs::await_close(closed, epoch, ctx))
+        self.group.wait_for(pe, &what, |ctx| epochs::await_close(closed, epoch, ctx))
     }
 
     /// Fence and passive close: every PE closes the epoch before any goes on.
@@ -304,14 +320,13 @@ impl ShmWindow {
             })
         };
         let round = self.close_rounds;
-        self.coll.with_wait(Awaited::All, &late, Some(&modes_agree), |ctx| self.close_barrier().arrive_and_wait(round, npes, ctx))
+        self.group.wait_for_all(&late, Some(&modes_agree), |ctx| self.close_barrier().arrive_and_wait(round, self.rank(), ctx))
     }
 
     fn with_lock<T>(&self, target: usize, exclusive: bool, f: impl FnOnce() -> T) -> Result<T> {
         let lock = &self.control(target).lock.lock;
         let what = || format!("the passive lock of PE {target} on {} (another PE holds it)", self.label);
-        self.coll
-            .with_wait(Awaited::One(target), &what, None, |ctx| if exclusive { lock_exclusive(lock, ctx) } else { lock_shared(lock, ctx) })?;
+        self.group.wait_for(target, &what, |ctx| if exclusive { lock_exclusive(lock, ctx) } else { lock_shared(lock, ctx) })?;
         let out = f();
         if exclusive {
             unlock_exclusive(lock)
@@ -378,7 +393,7 @@ impl TransportWindow for ShmWindow {
         Ok(())
     }
 
-    unsafe fn put(&mut self, acc: &RemoteAccess, src: *const u8) -> Result<()> {
+    unsafe fn put(&self, acc: &RemoteAccess, src: *const u8) -> Result<()> {
         if acc.nelem == 0 {
             return Ok(());
         }
@@ -398,7 +413,7 @@ impl TransportWindow for ShmWindow {
         Ok(())
     }
 
-    unsafe fn get(&mut self, acc: &RemoteAccess, dst: *mut u8) -> Result<()> {
+    unsafe fn get(&self, acc: &RemoteAccess, dst: *mut u8) -> Result<()> {
         if acc.nelem == 0 {
             return Ok(());
         }
@@ -417,7 +432,7 @@ impl TransportWindow for ShmWindow {
         Ok(())
     }
 
-    unsafe fn accumulate(&mut self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()> {
+    unsafe fn accumulate(&self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()> {
         if acc.nelem == 0 {
             return Ok(());
         }
@@ -461,25 +476,25 @@ impl TransportWindow for ShmWindow {
     fn create_secondary(&mut self, records: &[usize]) -> Result<()> {
         if self.secondary.is_some() {
             // Nobody may still write into the old records when they go away.
-            self.coll.barrier()?;
+            self.group.barrier()?;
             self.secondary = None;
         }
         self.secondary_seq += 1;
         let name = format!("{}s{}", self.name, self.secondary_seq);
         let (offsets, total) = secondary_offsets(records);
         let header = [SECONDARY_MAGIC, records.len() as u64, total as u64];
-        let region = self.coll.create_region(&name, total, &header)?;
+        let region = self.group.create_region(&name, total, &header)?;
         self.secondary = Some(Secondary { region, offsets, records: records.to_vec() });
-        self.reset_secondary(true);
+        self.reset_secondary(true)?;
         // Every counter is initialised before anyone can claim a slot.
-        self.coll.barrier()
+        self.group.barrier()
     }
 
     fn secondary_base(&self) -> *mut i32 {
         self.records_of(self.rank()).map_or(std::ptr::null_mut(), |(p, _)| p)
     }
 
-    fn claim_slot(&mut self, target: usize, epoch: u32) -> Result<u32> {
+    fn claim_slot(&self, target: usize, epoch: u32) -> Result<u32> {
         self.ensure_ready(target, epoch, Mode::Passive)?;
         let (base, capacity) = self.records_of(target)?;
         // SAFETY: the counter is the first, aligned integer of target's records (capacity >= 1).
@@ -490,7 +505,7 @@ impl TransportWindow for ShmWindow {
         })
     }
 
-    fn write_record(&mut self, target: usize, epoch: u32, slot: u32, record: [i32; 5]) -> Result<()> {
+    fn write_record(&self, target: usize, epoch: u32, slot: u32, record: [i32; 5]) -> Result<()> {
         self.ensure_ready(target, epoch, Mode::Passive)?;
         let (base, capacity) = self.records_of(target)?;
         let slot = slot as usize;
@@ -504,8 +519,8 @@ impl TransportWindow for ShmWindow {
         Ok(())
     }
 
-    fn reset_secondary(&mut self, full: bool) {
-        let Ok((base, capacity)) = self.records_of(self.rank()) else { return };
+    fn reset_secondary(&self, full: bool) -> Result<()> {
+        let Ok((base, capacity)) = self.records_of(self.rank()) else { return Ok(()) };
         let first = if full { 0 } else { RECORD };
         for i in first..capacity * RECORD {
             // SAFETY: i < capacity * 5 integers of our own records.
@@ -515,11 +530,12 @@ impl TransportWindow for ShmWindow {
             // SAFETY: the counter is the first integer of our records.
             unsafe { AtomicI32::from_ptr(base) }.store(1, Ordering::Release);
         }
+        Ok(())
     }
 
     fn free(self: Box<Self>) -> Result<()> {
         // Nobody may still touch the memory when it goes away.
-        self.coll.barrier()?;
+        self.group.barrier()?;
         if let LocalMemory::Shared { span, .. } = self.local {
             remap::restore(span, &self.name);
         }
