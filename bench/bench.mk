@@ -12,3 +12,6 @@
 
 bench: all
 	@MAKE="$(MAKE)" FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/run.sh
+	@MAKE="$(MAKE)" FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/binding.sh
+	@MAKE="$(MAKE)" FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/stats.sh
+	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/threads.sh

@@ -6,8 +6,9 @@ bench/run.sh ran it (raw mpi_np*.txt), and with the project's targets.
 
     report.py RAW_DIR OUT_DIR
 
-RAW_DIR holds floor.txt (FLOOR lines of bench/floor.c) and np*.txt / mem_*.txt (RESULT and MEM
-lines of bench/rpncomm_bench.F90). Only the standard library is used.
+RAW_DIR holds floor.txt (FLOOR lines of bench/floor.c), np*.txt / mem_*.txt (RESULT and MEM
+lines of bench/rpncomm_bench.F90), raw_np*.txt (RESULT lines of bench/raw_mpi.c, the raw MPI-3
+baseline) and rep4_*.txt (the repeated 4-PE runs on 2 cores). Only the standard library is used.
 Exit status: 0, or 1 when a measurement reported data errors (the table is written anyway).
 """
 import csv
@@ -44,6 +45,7 @@ LABEL = {
     "passive_fetch": "passive getacc_r SUM + fetch",
     "fence_empty": "fence, empty epoch",
     "fence_put": "fence, epoch with one put_r",
+    "group_empty": "group epoch, empty",
     "group_put": "group epoch with one put_r",
     "bw_8k": "fence put_r 8 KiB",
     "bw_1m": "fence put_r 1 MiB",
@@ -54,6 +56,19 @@ LABEL = {
 ORDER = list(LABEL)
 BW_FLOOR = {"bw_8k": "memcpy_8k", "bw_1m": "memcpy_1m", "bw_16m": "memcpy_16m"}
 LATENCY_OPS = {"passive_put", "passive_get", "passive_acc", "passive_fetch"}
+EPOCH_OPS = ["fence_empty", "fence_put", "group_empty", "group_put", "req_fresh", "req_kept"]
+# the raw MPI-3 baseline (bench/raw_mpi.c): its operation, and ours that does the same (window)
+RAW_MPI = [("fence_empty", "MPI_Win_fence x2 (empty epoch)", "fence_empty", "user"),
+           ("fence_put", "fence + MPI_Put + fence", "fence_put", "user"),
+           ("pscw_put", "post/start + MPI_Put + complete/wait", "group_put", "user"),
+           ("lock_put", "lock + MPI_Put + unlock", "passive_put", "user"),
+           ("lock_get", "lock + MPI_Get + unlock", "passive_get", "user"),
+           ("fetch_op", "MPI_Fetch_and_op + flush (lock_all)", "passive_fetch", "user"),
+           ("bw_8k", "fence + MPI_Put 8 KiB + fence", "bw_8k", "internal"),
+           ("bw_1m", "fence + MPI_Put 1 MiB + fence", "bw_1m", "internal"),
+           ("bw_16m", "fence + MPI_Put 16 MiB + fence", "bw_16m", "internal")]
+# the repeated runs (4 PEs on 2 cores): the slowest run's median within this factor of the fastest's
+REPEAT_SPREAD = 2.0
 
 
 def target_of(op, npes, window):
@@ -114,6 +129,8 @@ def parse(raw_dir):
                 r = {"op": op, "window": window, "npes": int(f[2]), "median": float(f[3]),
                      "min": float(f[4]), "max": float(f[5]), "unit": f[6], "niter": int(f[7]),
                      "errors": int(f[8]), "source": os.path.basename(path)}
+                if len(f) >= 11:  # single-epoch tails (epochs and request/reply rounds)
+                    r["p99"], r["pmax"] = float(f[9]), float(f[10])
                 results.append(r)
                 if r["errors"]:
                     errors.append("%s.%s np%d: %d data errors" % (op, window, r["npes"], r["errors"]))
@@ -126,6 +143,7 @@ def parse(raw_dir):
                 errors.append(line.strip())
     for r in results:
         r["foreign_cpus"] = load.get(r["source"][:-4], {}).get("foreign_cpus")
+        r["raw_mpi"] = None
         m = mpi.get((r["op"], r["window"], r["npes"]))
         r["mpi"] = None
         if m and m["median"] > 0 and r["median"] > 0:
@@ -134,6 +152,109 @@ def parse(raw_dir):
             r["mpi"] = {"value": m["median"], "x_faster": x,
                         "text": "%.1fx faster" % x if x >= 1 else "%.1fx SLOWER" % (1 / x)}
     return floor, results, memory, errors, load
+
+
+def parse_results(path, prefix):
+    """RESULT lines of one file: {(op, npes): {median, min, max, unit, errors[, p99, pmax]}}."""
+    out = {}
+    for line in open(path, errors="replace"):
+        f = line.split()
+        if len(f) >= 9 and f[0] == "RESULT" and f[1].endswith(prefix):
+            r = {"median": float(f[3]), "min": float(f[4]), "max": float(f[5]), "unit": f[6], "errors": int(f[8])}
+            if len(f) >= 11:
+                r["p99"], r["pmax"] = float(f[9]), float(f[10])
+            out[(f[1][:-len(prefix)], int(f[2]))] = r
+    return out
+
+
+def parse_extra(raw_dir, errors):
+    """The raw MPI-3 baseline ({(op, npes): result}, plus its library line) and the repeated runs
+    ([{op: median} per run])."""
+    raw, version = {}, None
+    for path in sorted(glob.glob(os.path.join(raw_dir, "raw_np*.txt"))):
+        raw.update(parse_results(path, ".raw"))
+        for line in open(path, errors="replace"):
+            if line.startswith("# raw_mpi:"):
+                version = line.split(";", 1)[-1].strip()
+            elif line.startswith("BENCH ERROR"):
+                errors.append("raw MPI " + line.strip())
+    repeats = []
+    paths = glob.glob(os.path.join(raw_dir, "rep4_*.txt"))
+    for path in sorted(paths, key=lambda p: int(p.rsplit("_", 1)[1][:-4])):
+        run = {op: r["median"] for (op, n), r in parse_results(path, ".user").items()}
+        if run:
+            repeats.append(run)
+        for line in open(path, errors="replace"):
+            if line.startswith("BENCH ERROR"):
+                errors.append("repeat " + line.strip())
+    for (op, n), r in raw.items():
+        if r["errors"]:
+            errors.append("raw MPI %s np%d: %d data errors" % (op, n, r["errors"]))
+    return raw, version, repeats
+
+
+def own_cores():
+    """CPUs this process may run on (the PEs inherit them)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def scaling_checks(results, raw, repeats, ncpu):
+    """The ratios of issue 12 as checks: (what, value, criterion, met) with met None where the
+    machine cannot tell (too few cores for a core per PE)."""
+    by = {(r["op"], r["window"], r["npes"]): r for r in results}
+    checks = []
+    add = lambda what, value, criterion, met: checks.append(
+        {"what": what, "value": value, "criterion": criterion, "met": met})
+    big = max([n for (op, w, n) in by if op == "fence_empty" and w == "user"] + [0])
+    top = max([n for (op, w, n) in by if op == "fence_empty" and w == "user" and n <= ncpu] + [0])
+    for op, limit in (("fence_empty", 2.0), ("group_empty", 2.0), ("group_put", 2.0)):
+        base = by.get((op, "user", 2))
+        for n in sorted({16, big}):
+            r = by.get((op, "user", n))
+            if not (base and r) or n <= 2:
+                continue
+            ratio = r["median"] / base["median"]
+            own = n <= ncpu
+            add("%s: np%d vs np2%s" % (LABEL[op], n, "" if own else " (oversubscribed: not judged)"),
+                "%s vs %s us = %.2fx" % (fmt_num(r["median"]), fmt_num(base["median"]), ratio),
+                "<= %gx with a core per PE" % limit, (ratio <= limit) if own else None)
+    for n in sorted({16, big}):
+        r = by.get(("req_kept", "user", n))
+        if r and n > 2:
+            own = n <= ncpu
+            add("request/reply round, kept slots, np%d%s" % (n, "" if own else " (oversubscribed: not judged)"),
+                "%s us" % fmt_num(r["median"]), "<= 20 us with a core per PE", (r["median"] <= 20) if own else None)
+    for r in sorted(results, key=lambda r: (r["npes"], r["op"])):
+        if r["window"] == "user" and r["op"] in EPOCH_OPS and "p99" in r and 2 <= r["npes"] <= max(top, 2) \
+                and r["npes"] <= ncpu:
+            add("tail: %s np%d" % (LABEL[r["op"]], r["npes"]),
+                "p99 %s us, median %s = %.1fx (max %s)" % (fmt_num(r["p99"]), fmt_num(r["median"]),
+                                                        r["p99"] / r["median"], fmt_num(r["pmax"])),
+                "p99 <= 3x median with a core per PE", r["p99"] <= 3 * r["median"])
+    ours, theirs = by.get(("fence_put", "user", 2)), raw.get(("fence_put", 2))
+    if ours and theirs:
+        x = theirs["median"] / ours["median"]
+        add("fence epoch with one put, np2: ours vs raw MPI fence-put-fence",
+            "%s vs %s us = %.2fx faster" % (fmt_num(ours["median"]), fmt_num(theirs["median"]), x),
+            ">= 1.5x faster (same run)", x >= 1.5)
+    if repeats:
+        for op in EPOCH_OPS:
+            v = [run[op] for run in repeats if op in run]
+            if len(v) >= 2:
+                add("repeat: %s, np4 on 2 cores, %d runs" % (LABEL[op], len(v)),
+                    "%s..%s us = %.2fx" % (fmt_num(min(v)), fmt_num(max(v)), max(v) / min(v)),
+                    "slowest <= %gx fastest" % REPEAT_SPREAD, max(v) <= REPEAT_SPREAD * min(v))
+        for op in ("req_fresh", "req_kept"):
+            v = [run[op] for run in repeats if op in run]
+            if v:
+                o = ORIGINAL[op][1]
+                add("repeat: %s, every run vs the original np4" % LABEL[op],
+                    "slowest run %s us, original %s us" % (fmt_num(max(v)), fmt_num(o)),
+                    "every run faster", max(v) < o)
+    return checks
 
 
 def enrich(floor, results):
@@ -215,7 +336,7 @@ def fmt_num(x):
     return "%.3f" % x
 
 
-def table(floor, results, memory, meta):
+def table(floor, results, memory, meta, extra):
     out = []
     w = out.append
     w("rpncomm-windows benchmark  (%s; %s; %d CPUs; %d trials of ~%s ms; median of the slowest PE, [min..max] over trials)"
@@ -269,20 +390,56 @@ def table(floor, results, memory, meta):
         vs_mpi = ("%s (%s)" % (r["mpi"]["text"], fmt_num(r["mpi"]["value"]))) if r.get("mpi") else ""
         w("%-34s %3d %-8s %9s  %-19s %-5s %-15s %-22s %-22s %-16s %s%s" % (
             r["label"], r["npes"], r["window"], fmt_num(r["median"]), rng, r["unit"], fl, orig, vs_mpi, tg, met, err))
-    # scaling
+    # scaling, with the tails
     sc = {}
     for r in results:
-        if r["window"] == "user" and r["op"] in ("fence_empty", "req_fresh", "req_kept"):
+        if r["window"] == "user" and r["op"] in EPOCH_OPS:
             sc.setdefault(r["op"], {})[r["npes"]] = r
     if sc:
         npes_list = sorted({n for d in sc.values() for n in d})
         w("")
-        w("Scaling (user-array windows, us; PEs > 2 are oversubscribed on %d CPUs)" % meta["ncpu"])
-        w("  %-34s" % "operation" + "".join("%10s" % ("np%d" % n) for n in npes_list))
-        for op in ("fence_empty", "req_fresh", "req_kept"):
+        w("Scaling (user-array windows; median us, and p99 of single epochs/rounds; %d CPUs here: PEs past %d "
+          "share cores)" % (meta["own_cpus"], meta["own_cpus"]))
+        w("  %-34s" % "operation" + "".join("%16s" % ("np%d" % n) for n in npes_list))
+        for op in EPOCH_OPS:
+            if op in sc:
+                cell = lambda r: "%s (%s)" % (fmt_num(r["median"]), fmt_num(r["p99"])) if "p99" in r else fmt_num(r["median"])
+                w("  %-34s" % LABEL[op] + "".join("%16s" % (cell(sc[op][n]) if n in sc[op] else "-") for n in npes_list))
+        w("  Tails, max of single epochs/rounds (us; one preemption shows here):")
+        for op in EPOCH_OPS:
             if op in sc:
                 w("  %-34s" % LABEL[op] + "".join(
-                    "%10s" % (fmt_num(sc[op][n]["median"]) if n in sc[op] else "-") for n in npes_list))
+                    "%16s" % (fmt_num(sc[op][n]["pmax"]) if n in sc[op] and "pmax" in sc[op][n] else "-") for n in npes_list))
+    # the raw MPI-3 baseline
+    raw, version, repeats = extra["raw"], extra["raw_version"], extra["repeats"]
+    if raw:
+        by = {(r["op"], r["window"], r["npes"]): r for r in results}
+        w("")
+        w("Raw MPI-3 one-sided baseline (bench/raw_mpi.c, what a user writes by hand; %s), same run" % (version or "?"))
+        ranks = sorted({n for (_, n) in raw})
+        for n in ranks:
+            for op, what, ours_op, ours_w in RAW_MPI:
+                t = raw.get((op, n))
+                if not t:
+                    continue
+                o = by.get((ours_op, ours_w, n))
+                tail = "  p99 %s max %s us" % (fmt_num(t["p99"]), fmt_num(t["pmax"])) if "p99" in t else ""
+                cmp = ""
+                if o and o["median"] > 0 and t["median"] > 0:
+                    x = (t["median"] / o["median"]) if t["unit"] == "us" else (o["median"] / t["median"])
+                    cmp = "  ours (%s, %s) %s: %s" % (LABEL[ours_op], ours_w, fmt_num(o["median"]),
+                                                     "%.1fx faster" % x if x >= 1 else "%.1fx SLOWER" % (1 / x))
+                w("  np%d %-40s %9s %-5s%s%s" % (n, what, fmt_num(t["median"]), t["unit"], tail, cmp))
+    elif extra.get("raw_skipped"):
+        w("")
+        w("Raw MPI-3 baseline: not run (%s)" % extra["raw_skipped"])
+    if repeats:
+        w("")
+        w("Repeat: %d runs of 4 PEs on 2 cores (median us of each run)" % len(repeats))
+        for op in EPOCH_OPS:
+            v = [run[op] for run in repeats if op in run]
+            if v:
+                w("  %-34s %s  spread %.2fx" % (LABEL[op], " ".join(fmt_num(x) for x in v), max(v) / min(v)))
     # memory
     if memory:
         w("")
@@ -298,19 +455,21 @@ def table(floor, results, memory, meta):
                  human(1024 * (g("hwm_before") or 0)),
                  human((g("data_per_window") or 0) // max(1, m["npes"]) * (g("windows") or 0))))
             w("  %-20s       %s mappings of window regions)" % ("", g("shm_mappings")))
-    checks = checks_of(results)
+    checks = checks_of(results) + extra["checks"]
     if checks:
         w("")
-        w("Window size and PE scaling")
+        w("Window size, PE scaling, tails, raw MPI and repeat checks")
         for c in checks:
-            w("  %-58s %-36s %-40s %s" % (c["what"], c["value"], c["criterion"], "met" if c["met"] else "MISSED"))
+            verdict = {True: "met", False: "MISSED", None: "-"}[c["met"]]
+            w("  %-66s %-44s %-36s %s" % (c["what"], c["value"], c["criterion"], verdict))
     # targets summary
     tg = [r for r in results if r["target"]]
     met = [r for r in tg if r["target"]["met"]]
+    judged = [c for c in checks if c["met"] is not None]
     w("")
-    nmet = len(met) + sum(c["met"] for c in checks)
-    w("Targets: %d met, %d missed" % (nmet, len(tg) + len(checks) - nmet))
-    for c in checks:
+    nmet = len(met) + sum(c["met"] for c in judged)
+    w("Targets: %d met, %d missed" % (nmet, len(tg) + len(judged) - nmet))
+    for c in judged:
         if not c["met"]:
             w("  MISSED: %s: %s (target %s)" % (c["what"], c["value"], c["criterion"]))
     for r in sorted(tg, key=key):
@@ -345,7 +504,7 @@ def meta_info(raw_dir):
     except Exception:
         pass
     trials, ms = os.environ.get("BENCH_TRIALS", "11"), os.environ.get("BENCH_MS", "10")
-    return {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "cpu": cpu, "ncpu": os.cpu_count() or 0,
+    return {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "cpu": cpu, "ncpu": os.cpu_count() or 0, "own_cpus": own_cores(),
             "trials": int(trials), "ms": ms, "git_commit": commit, "host": platform.node(),
             "definitions": "median over trials of the slowest PE's time (all PEs work at once, each on its "
                            "right neighbour); latency/epoch/request windows: 1024 integers; bandwidth "
@@ -358,13 +517,21 @@ def main():
     enrich(floor, results)
     meta = meta_info(raw_dir)
     meta["foreign_load_cpus"] = load
-    text = table(floor, results, memory, meta)
+    raw, raw_version, repeats = parse_extra(raw_dir, errors)
+    extra = {"raw": raw, "raw_version": raw_version, "repeats": repeats,
+             "checks": scaling_checks(results, raw, repeats, meta["own_cpus"])}
+    skipped = os.path.join(raw_dir, "raw_skipped.txt")
+    if os.path.exists(skipped):
+        extra["raw_skipped"] = open(skipped).read().strip()
+    text = table(floor, results, memory, meta, extra)
     print(text)
     tg = [r for r in results if r["target"]]
-    checks = checks_of(results)
+    checks = [c for c in checks_of(results) + extra["checks"] if c["met"] is not None]
     doc = {"meta": meta, "floor": floor, "anchors": {"original_openmpi_np2_np4": ORIGINAL, "floor": ANCHOR_FLOOR},
            "results": results, "memory": memory, "errors": errors,
-           "checks": checks,
+           "checks": checks_of(results) + extra["checks"],
+           "raw_mpi": {"library": raw_version, "results": [dict(op=k[0], npes=k[1], **v) for k, v in sorted(raw.items())]},
+           "repeat_np4_on_2_cores": repeats,
            "targets": {"met": sum(r["target"]["met"] for r in tg) + sum(c["met"] for c in checks),
                        "missed": sum(not r["target"]["met"] for r in tg) + sum(not c["met"] for c in checks)}}
     os.makedirs(out_dir, exist_ok=True)
@@ -374,7 +541,7 @@ def main():
         c = csv.writer(f)
         c.writerow(["kind", "operation", "npes", "window", "median", "min", "max", "unit", "niter", "errors",
                     "floor_ratio", "original_openmpi", "x_faster_than_original", "mpi_transport",
-                    "x_faster_than_mpi_transport", "target", "target_met"])
+                    "x_faster_than_mpi_transport", "target", "target_met", "p99_single_us", "max_single_us"])
         for k, v in floor.items():
             c.writerow(["floor", k, 2 if k == "cacheline_rtt" or k.startswith("memcpy2") else 1, "",
                         v["median"], v["min"], v["max"], v["unit"], v["iterations"], v["errors"], "", "", "", "", "", "", ""])
@@ -386,7 +553,8 @@ def main():
                         r["mpi"]["value"] if r.get("mpi") else "",
                         "%.4g" % r["mpi"]["x_faster"] if r.get("mpi") else "",
                         r["target"]["text"] if r["target"] else "",
-                        ("met" if r["target"]["met"] else "missed") if r["target"] else ""])
+                        ("met" if r["target"]["met"] else "missed") if r["target"] else "",
+                        r.get("p99", ""), r.get("pmax", "")])
         for what, m in memory.items():
             for field, v in m.items():
                 if field != "npes":

@@ -1,6 +1,6 @@
 ! rpncomm_bench.F90 -- performance of the RPN_COMM windows API, written as users call it
 !
-!   rpnrun -n N build/bench/rpncomm_bench [section ...] [trials=11] [ms=5]
+!   rpnrun -n N build/bench/rpncomm_bench [section ...] [trials=11] [ms=5] [pairs]
 !
 ! Sections (default: lat bw req):
 !   lat           passive put_r / get_r / getacc_r (plain and with fetch) of one element, fence empty
@@ -8,7 +8,8 @@
 !                 the caller's array of 1024 integers ("user") and on an internal one ("internal")
 !   bw            fence epoch with one put_r of 8 KiB, 1 MiB and 16 MiB, on 16 MiB windows (user, internal)
 !   req           request/reply round (every PE posts to every other, then serves), fresh and kept slots
-!   scale         fence empty epoch and request/reply rounds on user windows only (for the PE scaling)
+!   scale         the epochs (fence and group, empty and with one put_r) and the request/reply rounds
+!                 on user windows only (for the PE scaling table)
 !   size          the one-element operations and epochs of `lat` on an internal window of 16 MiB
 !                 ("big"), to compare with the 4 KiB one: no cost may depend on the window's size
 !   mem_internal  memory used by 100 internal windows of 1 MiB (shared segment per window, peak RSS)
@@ -17,14 +18,18 @@
 !                 then share the page at each boundary)
 !
 ! Method (the definitions of /work/shared/ANCHORS.md): all PEs work at once, each on its right
-! neighbour; one trial = niter operations (or epochs, or rounds), timed on every PE; the trial's value
+! neighbour (`pairs`, an even number of PEs: on its partner me ^ 1, left and right); one trial =
+! niter operations (or epochs, or rounds), timed on every PE; the trial's value
 ! is the slowest PE's (allreduce MAX); the result is the median over `trials` trials, with min and max.
 ! niter is calibrated by a first (warm-up) trial so that a trial lasts about `ms` milliseconds.
+! Tails (epochs and request/reply rounds): every epoch (round) of the timed trials is also timed on
+! its own; each PE takes the 99th percentile and the maximum of its own, and the slowest PE's are given.
 ! Every trial verifies the data it moved (values checked after the operations, errors counted);
 ! any error is reported on stdout and stderr and makes the program end with a non-zero status.
 !
 ! Output (PE 0, one line per measurement, read by bench/report.py):
-!   RESULT <key> <npes> <median> <min> <max> <unit> <niter> <errors>
+!   RESULT <key> <npes> <median> <min> <max> <unit> <niter> <errors> [<p99_us> <max_us>]
+!   (the last two, single-epoch tails in microseconds, for epochs and request/reply rounds only)
 !   MEM <key> <npes> <value> <unit>
 program rpncomm_bench
   use ISO_C_BINDING
@@ -36,7 +41,7 @@ program rpncomm_bench
   integer, parameter :: NBW  = 4 * 1024 * 1024   ! bandwidth windows: 16 MiB of integers
   integer, parameter :: NMAX_ITER = 500000       ! < 2**20 (see val)
   integer, parameter :: T_PUT = 1, T_GET = 2, T_ACC = 3, T_FETCH = 4, T_FEMPTY = 5, T_FPUT = 6, &
-                        T_GPUT = 7, T_BW = 8, T_REQK = 9, T_REQF = 10
+                        T_GPUT = 7, T_BW = 8, T_REQK = 9, T_REQF = 10, T_GEMPTY = 11
   integer, parameter :: K_USER = 1, K_INTERNAL = 2, K_PACKED = 3
   character(len=11), dimension(3), parameter :: kname = [character(len=11) :: 'user', 'internal', 'user_packed']
   type :: array_t
@@ -58,7 +63,12 @@ program rpncomm_bench
   integer, dimension(:), pointer :: ua => null()       ! the caller's array (user windows)
   integer, dimension(:,:), pointer :: recs => null()   ! secondary window records (5, npes)
   character(len=64) :: arg
+  ! single-epoch times of the timed trials (tails), when `sampling`
+  real(kind=8), dimension(:), allocatable :: samp
+  integer :: nsamp = 0
+  logical :: sampling = .false.
   logical :: do_lat, do_bw, do_req, do_scale, do_size, do_mem_int, do_mem_user, do_mem_packed, any_section
+  logical :: pairs = .false.
 
   pex = 0
   pey = 0
@@ -83,6 +93,7 @@ program rpncomm_bench
     case ('mem_internal'); do_mem_int = .true.;  any_section = .true.
     case ('mem_user');     do_mem_user = .true.; any_section = .true.
     case ('mem_user_packed'); do_mem_packed = .true.; any_section = .true.
+    case ('pairs');        pairs = .true.
     case default
       if (arg(1:7) == 'trials=') then
         read(arg(8:), *) trials
@@ -99,6 +110,10 @@ program rpncomm_bench
   if (.not. any_section) then
     do_lat = .true.; do_bw = .true.; do_req = .true.
   endif
+  if (pairs .and. mod(npes, 2) == 0) then
+    right = ieor(me, 1)
+    left = right
+  endif
   if (me == 0) write(*, '(A,I0,A,I0,A,F6.2,A)') '# rpncomm_bench: ', npes, ' PEs, ', trials, &
                                                ' trials of ~', target_s * 1d3, ' ms'
 
@@ -111,6 +126,7 @@ program rpncomm_bench
       call measure('passive_fetch.'//trim(kname(kind)), T_FETCH,  1, 'us', 200)
       call measure('fence_empty.'//trim(kname(kind)),   T_FEMPTY, 0, 'us', 50)
       call measure('fence_put.'//trim(kname(kind)),     T_FPUT,   1, 'us', 50)
+      if (npes > 1) call measure('group_empty.'//trim(kname(kind)), T_GEMPTY, 0, 'us', 50)
       if (npes > 1) call measure('group_put.'//trim(kname(kind)), T_GPUT, 1, 'us', 50)
       call free_window()
     enddo
@@ -138,6 +154,9 @@ program rpncomm_bench
   if (do_scale) then
     call new_window(NLAT, K_USER, 0)
     call measure('fence_empty.user', T_FEMPTY, 0, 'us', 20)
+    call measure('fence_put.user',   T_FPUT,   1, 'us', 20)
+    if (npes > 1) call measure('group_empty.user', T_GEMPTY, 0, 'us', 20)
+    if (npes > 1) call measure('group_put.user',   T_GPUT,   1, 'us', 20)
     call free_window()
     call new_window(NLAT, K_USER, npes)
     call measure('req_fresh.user', T_REQF, 0, 'us', 5)
@@ -151,6 +170,7 @@ program rpncomm_bench
     call measure('passive_acc.big',   T_ACC,    1, 'us', 200)
     call measure('fence_empty.big',   T_FEMPTY, 0, 'us', 50)
     call measure('fence_put.big',     T_FPUT,   1, 'us', 50)
+    if (npes > 1) call measure('group_empty.big', T_GEMPTY, 0, 'us', 50)
     if (npes > 1) call measure('group_put.big', T_GPUT, 1, 'us', 50)
     call free_window()
   endif
@@ -278,8 +298,9 @@ contains
     character(len=*), intent(IN) :: key, unit
     integer, intent(IN) :: test, nelem, n0
     real(kind=8), dimension(trials) :: v
-    real(kind=8) :: t, tmax, x, tbest
+    real(kind=8) :: t, tmax, x, tbest, p99, pmax
     integer :: niter, k, j, etot, ier
+    logical :: tails
 
     errs = 0
     ! warm-up and calibration: up to 3 trials, niter from the best time per operation seen so far,
@@ -295,6 +316,12 @@ contains
       niter = imax_all(max(3, niter))
       if (tmax > 0.3d0 * target_s .and. k >= 2) exit
     enddo
+    tails = any(test == [T_FEMPTY, T_FPUT, T_GEMPTY, T_GPUT, T_REQK, T_REQF])
+    if (tails) then
+      allocate(samp(trials * niter))
+      nsamp = 0
+      sampling = .true.
+    endif
     do k = 1, trials
       call RPN_COMM_barrier(RPN_COMM_GRID, ier)
       t = trial(test, niter, nelem)
@@ -315,10 +342,21 @@ contains
       enddo
       v(j + 1) = x
     enddo
+    if (tails) then                     ! this PE's p99 and max, then the slowest PE's
+      sampling = .false.
+      p99 = max_all(kth_smallest(samp, nsamp, max(1, int(0.99d0 * nsamp)))) * 1d6
+      pmax = max_all(maxval(samp(1:nsamp))) * 1d6
+      deallocate(samp)
+    endif
     etot = isum_all(errs)
     if (me == 0) then
-      write(*, '(A,1X,A,1X,I0,3(1X,ES12.5),1X,A,1X,I0,1X,I0)') 'RESULT', key, npes, &
-            v((trials + 1) / 2), v(1), v(trials), unit, niter, etot
+      if (tails) then
+        write(*, '(A,1X,A,1X,I0,3(1X,ES12.5),1X,A,1X,I0,1X,I0,2(1X,ES12.5))') 'RESULT', key, npes, &
+              v((trials + 1) / 2), v(1), v(trials), unit, niter, etot, p99, pmax
+      else
+        write(*, '(A,1X,A,1X,I0,3(1X,ES12.5),1X,A,1X,I0,1X,I0)') 'RESULT', key, npes, &
+              v((trials + 1) / 2), v(1), v(trials), unit, niter, etot
+      endif
       flush(OUTPUT_UNIT)
     endif
     if (etot > 0) then
@@ -331,6 +369,55 @@ contains
     endif
   end subroutine measure
 
+  ! Records the time since the previous call (or since tprev was set), for the tails.
+  subroutine sample(tprev)
+    real(kind=8), intent(INOUT) :: tprev
+    real(kind=8) :: now
+    if (.not. sampling) return
+    now = RPN_COMM_wtime()
+    if (nsamp < size(samp)) then
+      nsamp = nsamp + 1
+      samp(nsamp) = now - tprev
+    endif
+    tprev = now
+  end subroutine sample
+
+  ! The k-th smallest of a(1:n) (quickselect; reorders a).
+  real(kind=8) function kth_smallest(a, n, k) result(x)
+    real(kind=8), dimension(:), intent(INOUT) :: a
+    integer, intent(IN) :: n, k
+    integer :: lo, hi, i, j
+    real(kind=8) :: pivot, tmp
+    lo = 1
+    hi = n
+    do while (lo < hi)
+      pivot = a((lo + hi) / 2)
+      i = lo
+      j = hi
+      do while (i <= j)
+        do while (a(i) < pivot)
+          i = i + 1
+        enddo
+        do while (a(j) > pivot)
+          j = j - 1
+        enddo
+        if (i <= j) then
+          tmp = a(i); a(i) = a(j); a(j) = tmp
+          i = i + 1
+          j = j - 1
+        endif
+      enddo
+      if (k <= j) then
+        hi = j
+      else if (k >= i) then
+        lo = i
+      else
+        exit
+      endif
+    enddo
+    x = a(k)
+  end function kth_smallest
+
   ! One trial of `niter` operations of kind `test` on the current window; returns this PE's time
   ! of the timed part, in seconds; counts verification errors in errs.
   real(kind=8) function trial(test, niter, nelem) result(t)
@@ -341,7 +428,7 @@ contains
     integer, dimension(1) :: ri_off, ri_n, ri_z
     integer, dimension(2), target :: rq
     integer, dimension(3), target :: rp
-    real(kind=8) :: t0
+    real(kind=8) :: t0, tprev
 
     seed_counter = seed_counter + 1
     s = mod(seed_counter, 63) + 1
@@ -444,25 +531,33 @@ contains
         call bad('passive getacc_r: wrong values fetched', nb)
       endif
 
-    case (T_FEMPTY)      ! fence: empty epochs; the window must come out unchanged
+    case (T_FEMPTY, T_GEMPTY)   ! empty epochs (fence, or group {right} / {left}); the window must come out unchanged
       do k = 1, NLAT
         wp(k) = val(me, s, k)
       enddo
+      if (test == T_GEMPTY) then
+        call RPN_COMM_i_win_group(win, [right], [left], ier); call st(ier, 'RPN_COMM_i_win_group')
+      endif
       call RPN_COMM_barrier(RPN_COMM_GRID, ier)
       t0 = RPN_COMM_wtime()
+      tprev = t0
       do i = 1, niter
         call RPN_COMM_i_win_open(win, .true., ier)
         if (ier /= RPN_COMM_OK) nb = nb + 1
         call RPN_COMM_i_win_close(win, ier)
         if (ier /= RPN_COMM_OK) nb = nb + 1
+        call sample(tprev)
       enddo
       t = RPN_COMM_wtime() - t0
-      call bad('fence open/close status', nb)
+      if (test == T_GEMPTY) then
+        call RPN_COMM_i_win_group(win, [-1], [-1], ier); call st(ier, 'RPN_COMM_i_win_group(-1)')
+      endif
+      call bad('fence/group open/close status', nb)
       nb = 0
       do k = 1, NLAT
         if (wp(k) /= val(me, s, k)) nb = nb + 1
       enddo
-      call bad('fence empty epoch: window changed', nb)
+      call bad('empty epoch: window changed', nb)
 
     case (T_FPUT, T_GPUT)   ! epochs with one put_r each (fence, or group {right} / {left})
       allocate(src(niter))
@@ -474,6 +569,7 @@ contains
       endif
       call RPN_COMM_barrier(RPN_COMM_GRID, ier)
       t0 = RPN_COMM_wtime()
+      tprev = t0
       do i = 1, niter
         k = mod(i - 1, NLAT)
         call RPN_COMM_i_win_open(win, .true., ier)
@@ -483,6 +579,7 @@ contains
         call RPN_COMM_i_win_close(win, ier)
         if (ier /= RPN_COMM_OK) nb = nb + 1
         if (wp(k + 1) /= val(left, s, i)) nb = nb + 1     ! landed at close
+        call sample(tprev)
       enddo
       t = RPN_COMM_wtime() - t0
       if (test == T_GPUT) then
@@ -530,6 +627,7 @@ contains
       ri_z = 0
       call RPN_COMM_barrier(RPN_COMM_GRID, ier)
       t0 = RPN_COMM_wtime()
+      tprev = t0
       do i = 1, niter
         round_counter = round_counter + 1
         do r = 1, nreq                                   ! my requests, reply areas cleared
@@ -572,6 +670,7 @@ contains
         enddo
         call RPN_COMM_i_win_post(win, pe, ri_off, ri_n, ri_z, ri_z, 1, ier)   ! reinit -1 / -2
         if (ier /= RPN_COMM_OK) nb = nb + 1
+        call sample(tprev)
       enddo
       t = RPN_COMM_wtime() - t0
       call bad('request/reply rounds: status, request records or replies', nb)

@@ -17,9 +17,13 @@
 # When the MPI transport is built for Open MPI (build-mpi-openmpi/, `make MPI=1 MPI_IMPL=openmpi`;
 # BENCH_MPI=1 builds it first), the same program also runs over it on 2 and 4 ranks (lat bw req,
 # mpirun.openmpi), and every line of the table shows shm against MPI.
+# The raw MPI-3 baseline (bench/raw_mpi.c, built with Open MPI's mpicc; installed with apt-get as
+# root when missing) on 2 and 4 ranks. The repeat: 4 PEs on 2 cores (taskset -c 0,1), BENCH_REPEAT
+# times (default 10), scale section, for the run-to-run spread.
 # Environment: BENCH_TRIALS (11), BENCH_MS (trial length in ms, 10), BENCH_TIMEOUT (per run, 120 s),
-#              BENCH_SCALE_PES ("1 8 16"), BENCH_MPI (auto: 1 builds the Open MPI transport if
-#              missing, 0 skips MPI), FC (gfortran), CC (gcc), PYTHON (python3).
+#              BENCH_SCALE_PES ("1 8 16", plus 32 and 64 where the machine has that many CPUs),
+#              BENCH_REPEAT (10; 0 skips), BENCH_MPI (auto: 1 builds the Open MPI transport if
+#              missing, 0 skips MPI and the raw MPI baseline), FC (gfortran), CC (gcc), PYTHON (python3).
 # Exit status: 0 when every run ended normally and every moved datum was verified (missed timing
 # targets do not fail: timings on a shared machine are noise-prone); 1 otherwise.
 set -u
@@ -39,7 +43,9 @@ NATIVE_LIBS=${NATIVE_LIBS:--lgcc_s -lutil -lrt -lpthread -lm -ldl -lc}
 TRIALS=${BENCH_TRIALS:-11}
 MS=${BENCH_MS:-10}
 TIMEOUT=${BENCH_TIMEOUT:-120}
-SCALE_PES=${BENCH_SCALE_PES:-1 8 16}
+CPUS=$(nproc)
+SCALE_PES=${BENCH_SCALE_PES:-1 8 16$( ((CPUS >= 32)) && echo " 32")$( ((CPUS >= 64)) && echo " 64")}
+REPEAT=${BENCH_REPEAT:-10}
 export BENCH_TRIALS=$TRIALS BENCH_MS=$MS
 
 failures=0
@@ -51,7 +57,7 @@ if [[ ! -f "$LIB" || ! -x "$RPNRUN" || ! -f "$INC/rpn_comm_windows.mod" ]]; then
     ${MAKE:-make} -C "$ROOT" all || { echo "bench: make all failed" >&2; exit 1; }
 fi
 mkdir -p "$RAW"
-rm -f "$RAW"/*.txt "$OUT/results.json" "$OUT/results.csv" "$OUT/table.txt" "$OUT/bench.png"
+rm -f "$RAW"/*.txt "$RAW"/*.err "$OUT/results.json" "$OUT/results.csv" "$OUT/table.txt" "$OUT/bench.png"
 read -r -a native_libs <<< "$NATIVE_LIBS"
 
 echo "bench: compiling bench/floor.c and bench/rpncomm_bench.F90"
@@ -84,7 +90,8 @@ load_end() {
 
 # run_job NAME NPES ARGS...: rpnrun -n NPES rpncomm_bench ARGS > raw/NAME.txt; checks the status,
 # BENCH ERROR lines and that the job left nothing in /dev/shm (segments are named rpncomm-<rpnrun pid>-*).
-# With LAUNCH and PROGRAM set (the MPI runs), `$LAUNCH NPES $PROGRAM ARGS` instead.
+# With LAUNCH and PROGRAM set (the MPI runs), `$LAUNCH NPES $PROGRAM ARGS` instead; with PIN set, under
+# `taskset -c $PIN`.
 run_job() {
     local name=$1 n=$2 pid rc left load wall
     shift 2
@@ -95,7 +102,7 @@ run_job() {
         timeout -k 5 "$TIMEOUT" "${launch[@]}" "$n" "$PROGRAM" "$@" trials="$TRIALS" ms="$MS" \
             > "$RAW/$name.txt" 2> "$RAW/$name.err" &
     else
-        "$RPNRUN" -n "$n" --timeout "$TIMEOUT" -- "$OUT/rpncomm_bench" "$@" trials="$TRIALS" ms="$MS" \
+        ${PIN:+taskset -c "$PIN"} "$RPNRUN" -n "$n" --timeout "$TIMEOUT" -- "$OUT/rpncomm_bench" "$@" trials="$TRIALS" ms="$MS" \
             > "$RAW/$name.txt" 2> "$RAW/$name.err" &
     fi
     pid=$!
@@ -156,6 +163,44 @@ if [[ "${BENCH_MPI:-auto}" != 0 && -f "$MPI_BUILD/lib/librpncomm_windows.a" ]] &
     fi
 else
     echo "bench: no MPI comparison (build the MPI transport with: make MPI=1 MPI_IMPL=openmpi, or BENCH_MPI=1)"
+fi
+
+# the raw MPI-3 baseline (Open MPI), for the "what a user writes by hand" comparison
+raw_mpi() {
+    local as_root=()
+    [[ "$(id -u)" == 0 ]] && as_root=(--allow-run-as-root)
+    if ! command -v mpicc.openmpi > /dev/null && [[ "${BENCH_MPI:-auto}" != 0 && "$(id -u)" == 0 ]]; then
+        echo "bench: installing Open MPI (apt-get install openmpi-bin libopenmpi-dev) for the raw MPI baseline"
+        apt-get install -y -q openmpi-bin libopenmpi-dev > "$OUT/apt-openmpi.log" 2>&1 || true
+    fi
+    if [[ "${BENCH_MPI:-auto}" == 0 ]]; then
+        echo "BENCH_MPI=0" > "$RAW/raw_skipped.txt"
+    elif ! command -v mpicc.openmpi > /dev/null || ! command -v mpirun.openmpi > /dev/null; then
+        echo "Open MPI (mpicc.openmpi, mpirun.openmpi) is not installed" > "$RAW/raw_skipped.txt"
+    elif ! mpicc.openmpi -O2 -Wall -o "$OUT/raw_mpi" bench/raw_mpi.c 2> "$OUT/compile-raw.log"; then
+        fail "cannot compile bench/raw_mpi.c (see $OUT/compile-raw.log)"
+    else
+        local n
+        for n in 2 4; do
+            LAUNCH="mpirun.openmpi --oversubscribe ${as_root[*]} -n" PROGRAM="$OUT/raw_mpi" run_job "raw_np$n" "$n"
+        done
+        return
+    fi
+    echo "bench: no raw MPI baseline: $(cat "$RAW/raw_skipped.txt")"
+}
+raw_mpi
+
+# the repeat: 4 PEs on 2 cores, REPEAT times, for the run-to-run spread
+if ((REPEAT > 0)); then
+    pin=""
+    # the first two CPUs this shell may run on (Cpus_allowed_list: "0-15", "2,5-7", ...)
+    ((CPUS > 2)) && pin=$(awk '/^Cpus_allowed_list/ { n = split($2, r, ","); out = "";
+        for (i = 1; i <= n && c < 2; i++) { split(r[i], ab, "-"); hi = (ab[2] == "") ? ab[1] : ab[2];
+            for (x = ab[1]; x <= hi && c < 2; x++) { out = out (c ? "," : "") x; c++ } }
+        print out }' /proc/self/status)
+    for ((k = 1; k <= REPEAT; k++)); do
+        PIN=$pin run_job "rep4_$k" 4 scale
+    done
 fi
 
 # ------------------------------------------------------------------------------ results

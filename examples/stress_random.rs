@@ -22,8 +22,18 @@ mod stress_util;
 use stress_util::{Rng, Win, barrier, finish, init, knob, must, operator};
 
 const OPERATORS: [&str; 12] = [
-    "MPI_SUM", "MPI_PROD", "MPI_MIN", "MPI_MAX", "MPI_BAND", "MPI_BOR", "MPI_BXOR", "MPI_LAND", "MPI_LOR", "MPI_LXOR",
-    "MPI_REPLACE", "MPI_NO_OP",
+    "MPI_SUM",
+    "MPI_PROD",
+    "MPI_MIN",
+    "MPI_MAX",
+    "MPI_BAND",
+    "MPI_BOR",
+    "MPI_BXOR",
+    "MPI_LAND",
+    "MPI_LOR",
+    "MPI_LXOR",
+    "MPI_REPLACE",
+    "MPI_NO_OP",
 ];
 /// Operators that several PEs may apply to one element in one epoch, in any order.
 const COMMUTATIVE: [usize; 9] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
@@ -64,12 +74,33 @@ enum Mode {
 
 #[derive(Debug)]
 enum Op {
-    Put { t: usize, off: usize, vals: Vec<i32> },
-    Get { t: usize, off: usize, n: usize },
-    Acc { t: usize, off: usize, vals: Vec<i32>, op: usize, fetch: Option<bool> },
-    Post { t: usize, rec: [i32; 4] },
+    Put {
+        t: usize,
+        off: usize,
+        vals: Vec<i32>,
+    },
+    Get {
+        t: usize,
+        off: usize,
+        n: usize,
+    },
+    Acc {
+        t: usize,
+        off: usize,
+        vals: Vec<i32>,
+        op: usize,
+        fetch: Option<bool>,
+    },
+    Post {
+        t: usize,
+        rec: [i32; 4],
+    },
     /// Refused by the library (out of the target's bounds): must move no data.
-    BadPut { t: usize, off: usize, n: usize },
+    BadPut {
+        t: usize,
+        off: usize,
+        n: usize,
+    },
 }
 
 fn value(rng: &mut Rng, op: usize) -> i32 {
@@ -140,23 +171,30 @@ fn generate(rng: &mut Rng, sizes: &[usize], max_ops: usize) -> Epoch {
                 let t = targets[rng.below(targets.len())];
                 let c = &classes[t];
                 let op = match rng.below(100) {
-                    0..=29 => run_of(rng, c, |k| k == Class::Put(p), 6)
-                        .map(|(off, n)| Op::Put { t, off, vals: (0..n).map(|_| rng.next_u64() as i32).collect() }),
+                    0..=29 => run_of(rng, c, |k| k == Class::Put(p), 6).map(|(off, n)| Op::Put {
+                        t,
+                        off,
+                        vals: (0..n).map(|_| rng.next_u64() as i32).collect(),
+                    }),
                     30..=49 => run_of(rng, c, |k| k == Class::Read, 6).map(|(off, n)| Op::Get { t, off, n }),
-                    50..=79 => run_of(rng, c, |k| matches!(k, Class::Acc(_)) || k == Class::Exclusive(p), 6).map(|(off, n)| {
-                        match c[off] {
-                            Class::Acc(op) => Op::Acc { t, off, vals: (0..n).map(|_| value(rng, op)).collect(), op, fetch: None },
-                            _ => {
-                                let op = rng.below(OPERATORS.len());
-                                let fetch = [None, Some(true), Some(false)][rng.below(3)];
-                                Op::Acc { t, off, vals: (0..n).map(|_| value(rng, op)).collect(), op, fetch }
-                            }
+                    50..=79 => run_of(rng, c, |k| matches!(k, Class::Acc(_)) || k == Class::Exclusive(p), 6).map(|(off, n)| match c[off] {
+                        Class::Acc(op) => Op::Acc { t, off, vals: (0..n).map(|_| value(rng, op)).collect(), op, fetch: None },
+                        _ => {
+                            let op = rng.below(OPERATORS.len());
+                            let fetch = [None, Some(true), Some(false)][rng.below(3)];
+                            Op::Acc { t, off, vals: (0..n).map(|_| value(rng, op)).collect(), op, fetch }
                         }
                     }),
                     80..=91 if mode == Mode::Passive => {
                         let own = sizes[p];
-                        let (oi, ni) = { let o = rng.below(own + 1); (o, rng.below(own - o + 1)) };
-                        let (oo, no) = { let o = rng.below(own + 1); (o, rng.below(own - o + 1)) };
+                        let (oi, ni) = {
+                            let o = rng.below(own + 1);
+                            (o, rng.below(own - o + 1))
+                        };
+                        let (oo, no) = {
+                            let o = rng.below(own + 1);
+                            (o, rng.below(own - o + 1))
+                        };
                         Some(Op::Post { t, rec: [oi as i32, ni as i32, oo as i32, no as i32] })
                     }
                     92..=95 => Some(Op::Put { t, off: rng.below(sizes[t] + 1), vals: Vec::new() }),
@@ -288,7 +326,10 @@ fn main() {
         must(win.get_l(&mut mine, 0), "get_l");
         if mine != model[me] {
             let first = (0..mine.len()).find(|&i| mine[i] != model[me][i]).unwrap_or(0);
-            fail(format!("{:?} epoch: window differs from the model at element {first}: {} != {}", e.mode, mine[first], model[me][first]), epoch);
+            fail(
+                format!("{:?} epoch: window differs from the model at element {first}: {} != {}", e.mode, mine[first], model[me][first]),
+                epoch,
+            );
         }
         if e.mode == Mode::Passive {
             let records = win.mailbox();
@@ -339,6 +380,9 @@ fn main() {
         "stress_random",
         me,
         errors,
-        &format!("seed {seed}, {npes} PEs, {epochs} epochs (fence {}, group {}, passive {}), {calls} calls", mode_count[0], mode_count[1], mode_count[2]),
+        &format!(
+            "seed {seed}, {npes} PEs, {epochs} epochs (fence {}, group {}, passive {}), {calls} calls",
+            mode_count[0], mode_count[1], mode_count[2]
+        ),
     )
 }

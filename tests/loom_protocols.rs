@@ -16,11 +16,12 @@ use loom::cell::UnsafeCell;
 use loom::sync::Arc;
 use loom::sync::atomic::{AtomicI32, AtomicU32};
 use loom::thread;
-use rpncomm_windows::transport::shm::barrier::BarrierWords;
-use rpncomm_windows::transport::shm::lock::{lock_exclusive, lock_shared, unlock_exclusive, unlock_shared};
-use rpncomm_windows::transport::shm::sync::Ordering;
-use rpncomm_windows::transport::shm::wait::{Signal, WaitContext};
-use rpncomm_windows::transport::shm::{epochs, slots};
+use rpncomm_windows::internals::runtime::gate::Gate;
+use rpncomm_windows::internals::shm::barrier::OwnedBarrier;
+use rpncomm_windows::internals::shm::lock::{lock_exclusive, lock_shared, unlock_exclusive, unlock_shared};
+use rpncomm_windows::internals::shm::sync::Ordering;
+use rpncomm_windows::internals::shm::wait::{Signal, WaitContext};
+use rpncomm_windows::internals::shm::{epochs, slots};
 
 /// Runs `f` under loom with the preemption bound of LOOM_MAX_PREEMPTIONS, 2 by default, and
 /// prints how many executions it explored (seen with `--nocapture`).
@@ -63,7 +64,7 @@ fn signal() -> Signal {
 
 fn with_ctx<T>(f: impl FnOnce(&WaitContext<'_>) -> T) -> T {
     let alive = || Ok(());
-    f(&WaitContext { alive: &alive, spin: Duration::ZERO, waiting_for: None })
+    f(&WaitContext { alive: &alive, spin: Duration::ZERO, waiting_for: None, progress: None })
 }
 
 /// Window memory in the model: plain (non-atomic) cells, whose accesses loom checks for races.
@@ -88,25 +89,29 @@ fn cells(n: usize) -> Arc<Cells> {
 
 /// Every PE writes its cell, arrives, reads everybody's cell of the round, arrives again
 /// (so nobody writes the next round's value while another still reads): `rounds` rounds on
-/// one barrier, i.e. reuse of the arrival counter and the release word.
-fn barrier_rounds(npes: usize, rounds: u32) {
-    model(&format!("barrier, {npes} PEs, {rounds} rounds"), move || {
-        let words = Arc::new(BarrierWords::new());
+/// one barrier, i.e. reuse of the arrival counters, the release word and the flags. With
+/// `fan_in` 2 and 3 PEs the tree has two levels (PEs 0 and 1 meet at one leaf counter, PE 2
+/// alone at the other, both leaves at the root): a write must travel up through a counter it
+/// did not pass.
+fn barrier_rounds(npes: usize, fan_in: usize, rounds: u32) {
+    model(&format!("barrier (tree of fan-in {fan_in}), {npes} PEs, {rounds} rounds"), move || {
+        let words = Arc::new(OwnedBarrier::with_fan_in(npes, fan_in));
         let data = cells(npes);
         pes(npes, move |me| {
+            let words = words.barrier();
             with_ctx(|ctx| {
                 let mut round = 0;
                 for r in 1..=rounds {
                     // SAFETY (model): only `me` writes its cell, between two barriers.
                     data[me].with_mut(|p| unsafe { *p = r });
                     round += 1;
-                    words.arrive_and_wait(round, npes, ctx).unwrap();
+                    words.arrive_and_wait(round, me, ctx).unwrap();
                     for cell in data.iter() {
                         // SAFETY (model): no PE writes between these two barriers.
                         assert_eq!(cell.with(|p| unsafe { *p }), r, "a write before the barrier is visible after it");
                     }
                     round += 1;
-                    words.arrive_and_wait(round, npes, ctx).unwrap();
+                    words.arrive_and_wait(round, me, ctx).unwrap();
                 }
                 assert_eq!(words.completed(), 2 * rounds);
             })
@@ -116,12 +121,17 @@ fn barrier_rounds(npes: usize, rounds: u32) {
 
 #[test]
 fn barrier_2_pes_2_rounds() {
-    barrier_rounds(2, 2);
+    barrier_rounds(2, 4, 2);
 }
 
 #[test]
 fn barrier_3_pes_1_round() {
-    barrier_rounds(3, 1);
+    barrier_rounds(3, 4, 1);
+}
+
+#[test]
+fn barrier_tree_two_levels_3_pes_1_round() {
+    barrier_rounds(3, 2, 1);
 }
 
 // --------------------------------------------------------------------------- passive lock
@@ -231,7 +241,7 @@ fn fence(npes: usize) {
     model(&format!("fence epoch, {npes} PEs"), move || {
         let opened: Arc<Vec<Signal>> = Arc::new((0..npes).map(|_| signal()).collect());
         let modes: Arc<Vec<AtomicU32>> = Arc::new((0..npes).map(|_| AtomicU32::new(0)).collect());
-        let words = Arc::new(BarrierWords::new());
+        let words = Arc::new(OwnedBarrier::with_fan_in(npes, 2));
         let memory = cells(npes);
         pes(npes, move |me| {
             with_ctx(|ctx| {
@@ -240,7 +250,7 @@ fn fence(npes: usize) {
                 assert_eq!(epochs::await_open(&modes[next], &opened[next], 1, ctx).unwrap(), 1);
                 // SAFETY (model): `next` reads its memory only after the close barrier.
                 memory[next].with_mut(|p| unsafe { *p = 100 + me as u32 });
-                words.arrive_and_wait(1, npes, ctx).unwrap();
+                words.barrier().arrive_and_wait(1, me, ctx).unwrap();
                 let prev = (me + npes - 1) % npes;
                 // SAFETY (model): after the close barrier nobody writes.
                 assert_eq!(memory[me].with(|p| unsafe { *p }), 100 + prev as u32);
@@ -288,4 +298,115 @@ fn slot_claim_2_pes_room_for_both() {
 #[test]
 fn slot_claim_3_pes_room_for_two() {
     slot_claim(3, 3);
+}
+
+// ---------------------------------------------------------------------------------- gate
+
+/// What the window gate guards, as the runtime uses it: operations (threads of one PE) read
+/// the window's slot between `enter` and `leave`; a configuration call writes it between
+/// `shut` and `open`. An operation must never overlap the write (loom reports the race) and
+/// reads either the value from before the configuration call or the one after it, never the
+/// intermediate one.
+trait GateLike: Default + Send + Sync + 'static {
+    fn enter(&self, lane: usize) -> bool;
+    fn leave(&self, lane: usize);
+    fn shut(&self) -> bool;
+    fn open(&self);
+}
+
+impl GateLike for Gate {
+    fn enter(&self, lane: usize) -> bool {
+        Gate::enter(self, lane)
+    }
+    fn leave(&self, lane: usize) {
+        Gate::leave(self, lane)
+    }
+    fn shut(&self) -> bool {
+        Gate::shut(self)
+    }
+    fn open(&self) {
+        Gate::open(self)
+    }
+}
+
+/// A deliberately broken gate: an operation checks the gate before counting itself in
+/// (check-then-act), so a closer can find no one counted in while the operation goes through.
+/// The model must catch it (`gate_broken_variant_is_caught`).
+#[derive(Default)]
+struct CheckThenEnterGate {
+    shut: AtomicU32,
+    count: AtomicU32,
+}
+
+impl GateLike for CheckThenEnterGate {
+    fn enter(&self, _lane: usize) -> bool {
+        if self.shut.load(Ordering::SeqCst) != 0 {
+            return false;
+        }
+        self.count.fetch_add(1, Ordering::SeqCst);
+        true
+    }
+    fn leave(&self, _lane: usize) {
+        self.count.fetch_sub(1, Ordering::Release);
+    }
+    fn shut(&self) -> bool {
+        self.shut.store(1, Ordering::SeqCst);
+        while self.count.load(Ordering::SeqCst) != 0 {
+            thread::yield_now();
+        }
+        true
+    }
+    fn open(&self) {
+        self.shut.store(0, Ordering::Release);
+    }
+}
+
+/// `lanes[i]`: the lane of operation thread i; one closer thread writes the slot twice.
+fn gate_model<G: GateLike>(name: &str, lanes: &'static [usize]) {
+    model(name, move || {
+        let gate = Arc::new(G::default());
+        let slot = cells(1);
+        let ops: Vec<_> = lanes
+            .iter()
+            .map(|&lane| {
+                let (gate, slot) = (Arc::clone(&gate), Arc::clone(&slot));
+                thread::spawn(move || {
+                    if gate.enter(lane) {
+                        // SAFETY: counted in: no configuration call writes the slot meanwhile.
+                        let v = slot[0].with(|p| unsafe { *p });
+                        assert!(v == 0 || v == 2, "an operation saw a configuration call half done ({v})");
+                        gate.leave(lane);
+                    }
+                })
+            })
+            .collect();
+        assert!(gate.shut());
+        // SAFETY: the gate is shut and drained: no operation reads the slot.
+        slot[0].with_mut(|p| unsafe { *p = 1 });
+        // SAFETY: as above.
+        slot[0].with_mut(|p| unsafe { *p = 2 });
+        gate.open();
+        ops.into_iter().for_each(|t| t.join().unwrap());
+    });
+}
+
+#[test]
+fn gate_one_operation_against_a_closer() {
+    gate_model::<Gate>("gate, 1 operation + closer", &[0]);
+}
+
+#[test]
+fn gate_two_operations_on_distinct_lanes_against_a_closer() {
+    gate_model::<Gate>("gate, 2 operations (lanes 0, 1) + closer", &[0, 1]);
+}
+
+#[test]
+fn gate_two_operations_on_one_lane_against_a_closer() {
+    gate_model::<Gate>("gate, 2 operations (one lane) + closer", &[0, 0]);
+}
+
+#[test]
+#[should_panic]
+fn gate_broken_variant_is_caught() {
+    gate_model::<CheckThenEnterGate>("broken gate (check, then count in), 1 operation + closer", &[0]);
 }

@@ -95,6 +95,21 @@ fn hot_elements_lose_no_accumulate() {
     assert!(job.stdout().contains("0 errors"), "{}", job.stdout());
 }
 
+/// Threads of every PE call the operations at the same time (no process-wide lock): hot
+/// element tickets a permutation, disjoint blocks intact, posts from several threads.
+#[test]
+fn threads_of_every_pe_lose_no_update() {
+    let _s = serial();
+    let ops = scale(20_000, 500_000);
+    for (npes, threads) in [(3, 3), (2, 4)] {
+        let env = [("STRESS_THREADS", threads.to_string()), ("STRESS_THREAD_OPS", ops.to_string())];
+        let job = run_job(npes, "stress_threads", &[], &env, Duration::from_secs(300));
+        print!("{}", job.stdout());
+        job.assert_ok(&format!("stress_threads on {npes} PEs x {threads} threads"));
+        assert!(job.stdout().contains("; 0 errors"), "{}", job.stdout());
+    }
+}
+
 #[test]
 fn random_programs_match_the_sequential_model() {
     let _s = serial();
@@ -150,9 +165,8 @@ fn pes_of(launcher: u32) -> Vec<(usize, i32)> {
             continue;
         }
         let Ok(environ) = std::fs::read(format!("/proc/{pid}/environ")) else { continue };
-        let rank = environ
-            .split(|&b| b == 0)
-            .find_map(|kv| std::str::from_utf8(kv).ok()?.strip_prefix("RPNCOMM_RANK=")?.parse::<usize>().ok());
+        let rank =
+            environ.split(|&b| b == 0).find_map(|kv| std::str::from_utf8(kv).ok()?.strip_prefix("RPNCOMM_RANK=")?.parse::<usize>().ok());
         if let Some(rank) = rank {
             pes.push((rank, pid));
         }
@@ -190,10 +204,7 @@ fn check_killed_job(job: &Finished, since_kill: Duration, victim: usize, pes: &[
     let stderr = job.stderr();
     assert!(since_kill <= Duration::from_secs(5), "{what}: the job took {since_kill:?} to end after the kill\n{stderr}");
     assert!(!job.out.status.success(), "{what}: exit status 0 after a PE was killed");
-    assert!(
-        stderr.contains(&format!("PE {victim} was killed by signal 9")),
-        "{what}: the launcher does not name PE {victim}:\n{stderr}"
-    );
+    assert!(stderr.contains(&format!("PE {victim} was killed by signal 9")), "{what}: the launcher does not name PE {victim}:\n{stderr}");
     assert_eq!(leftovers(job.pid), Vec::<String>::new(), "{what}: files left in /dev/shm");
     let pgid = pes.iter().find(|&&(r, _)| r == 0).map_or(0, |&(_, p)| p);
     assert!(pgid == 0 || process_group_gone(pgid), "{what}: processes of the job are still alive");
@@ -341,7 +352,13 @@ fn create_free_cycles_leak_nothing() {
 fn with_small_shm(npes: usize, case: &str) -> Command {
     let script = r#"mount -t tmpfs -o size=64m tmpfs /dev/shm || exit 90
 "$@"; rc=$?; echo "left in /dev/shm:" /dev/shm/rpncomm-*; exit $rc"#;
-    let can = |args: &[&str]| Command::new("unshare").args(args).args(["sh", "-c", "mount -t tmpfs -o size=1m tmpfs /dev/shm"]).status().is_ok_and(|s| s.success());
+    let can = |args: &[&str]| {
+        Command::new("unshare")
+            .args(args)
+            .args(["sh", "-c", "mount -t tmpfs -o size=1m tmpfs /dev/shm"])
+            .status()
+            .is_ok_and(|s| s.success())
+    };
     let mut cmd = if can(&["-m"]) {
         let mut c = Command::new("unshare");
         c.arg("-m");
@@ -352,8 +369,9 @@ fn with_small_shm(npes: usize, case: &str) -> Command {
         c
     } else {
         let free = {
-            // SAFETY: statvfs fills the struct; the path is a NUL-terminated literal.
+            // SAFETY: statvfs is plain data, for which all zeroes is a valid value.
             let mut s: libc::statvfs = unsafe { std::mem::zeroed() };
+            // SAFETY: statvfs fills the struct; the path is a NUL-terminated literal.
             assert_eq!(unsafe { libc::statvfs(c"/dev/shm".as_ptr(), &mut s) }, 0);
             s.f_bavail as u64 * s.f_frsize as u64
         };
@@ -459,7 +477,8 @@ fn job_segment_is_private_unguessable_and_closed_to_others() {
         // Another user: can neither read the file nor attach to it.
         // SAFETY: geteuid has no preconditions.
         if unsafe { libc::geteuid() } == 0 && Command::new("setpriv").arg("--version").output().is_ok() {
-            let out = Command::new("setpriv").args(["--reuid=65534", "--regid=65534", "--clear-groups", "--", "cat", &path]).output().unwrap();
+            let out =
+                Command::new("setpriv").args(["--reuid=65534", "--regid=65534", "--clear-groups", "--", "cat", &path]).output().unwrap();
             assert!(!out.status.success(), "user nobody could read {path}");
             let (code, stderr) = attach(&probe, &name, "1", "2", true);
             assert_eq!(code, Some(4), "user nobody attached: {stderr}");
@@ -477,7 +496,7 @@ fn job_segment_is_private_unguessable_and_closed_to_others() {
 
 #[test]
 fn forged_or_corrupted_job_segments_are_refused() {
-    use rpncomm_windows::transport::shm::job::{JOB_VERSION, JobSegment};
+    use rpncomm_windows::internals::shm::job::{JOB_VERSION, JobSegment};
     let _s = serial();
     let probe = example("isolation_probe");
     let stem = format!("rpncomm-{}-forged", std::process::id());

@@ -26,9 +26,7 @@ pub unsafe fn fetch_op32(ptr: *mut u32, operand: u32, op: Operator, dtype: Eleme
         Operator::Max if int => unsafe { AtomicI32::from_ptr(ptr as *mut i32) }.fetch_max(operand as i32, AcqRel) as u32,
         Operator::Replace => a.swap(operand, AcqRel),
         Operator::NoOp => a.load(Acquire),
-        _ => a
-            .fetch_update(AcqRel, Acquire, |old| Some(op.apply32(dtype, old, operand)))
-            .unwrap_or_else(|v| v),
+        _ => a.fetch_update(AcqRel, Acquire, |old| Some(op.apply32(dtype, old, operand))).unwrap_or_else(|v| v),
     }
 }
 
@@ -51,9 +49,7 @@ pub unsafe fn fetch_op64(ptr: *mut u64, operand: u64, op: Operator, dtype: Eleme
         Operator::Max if int => unsafe { AtomicI64::from_ptr(ptr as *mut i64) }.fetch_max(operand as i64, AcqRel) as u64,
         Operator::Replace => a.swap(operand, AcqRel),
         Operator::NoOp => a.load(Acquire),
-        _ => a
-            .fetch_update(AcqRel, Acquire, |old| Some(op.apply64(dtype, old, operand)))
-            .unwrap_or_else(|v| v),
+        _ => a.fetch_update(AcqRel, Acquire, |old| Some(op.apply64(dtype, old, operand))).unwrap_or_else(|v| v),
     }
 }
 

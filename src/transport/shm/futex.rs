@@ -13,10 +13,7 @@ use super::sync::AtomicU32;
 /// Sleeps while `*word == expected`, at most `timeout`. Spurious returns are fine: callers re-check.
 #[cfg(not(loom))]
 pub fn wait(word: &AtomicU32, expected: u32, timeout: Duration) {
-    let ts = libc::timespec {
-        tv_sec: timeout.as_secs() as libc::time_t,
-        tv_nsec: timeout.subsec_nanos() as libc::c_long,
-    };
+    let ts = libc::timespec { tv_sec: timeout.as_secs() as libc::time_t, tv_nsec: timeout.subsec_nanos() as libc::c_long };
     // SAFETY: `word` is a live, aligned 4-byte atomic for the duration of the call; the kernel
     // only reads it and compares with `expected`; `ts` outlives the call.
     unsafe {

@@ -52,7 +52,7 @@ mod tests {
                 let (lock, inside) = (Arc::clone(&lock), Arc::clone(&inside));
                 std::thread::spawn(move || {
                     let alive = || Ok(());
-                    let ctx = WaitContext { alive: &alive, spin: std::time::Duration::from_micros(1), waiting_for: None };
+                    let ctx = WaitContext { alive: &alive, spin: std::time::Duration::from_micros(1), waiting_for: None, progress: None };
                     for _ in 0..2000 {
                         if i % 2 == 0 {
                             lock_exclusive(&lock, &ctx).unwrap();

@@ -1,19 +1,28 @@
 //! How long a waiter spins before it yields the core: adaptive, one budget per process.
 //!
-//! Spinning pays when the awaited PE runs on another core: its answer arrives within a
-//! microsecond and no system call is made. It costs a whole spin when the awaited PE needs
-//! this very core (other processes share the machine, or PEs outnumber cores): the answer only
-//! comes after we yield. The budget tells the two apart by outcome: a wait that ends while
-//! spinning doubles it (up to the maximum); a spin that ran out, followed by a yield that gave
-//! the core away (it took long), halves it. A yield that returns at once means nobody wanted
-//! the core: the peer is just busy elsewhere, and the budget stays. At a budget of zero, one
-//! wait in PROBE_EVERY still spins briefly, so the budget recovers when the cores free up.
+//! Spinning pays when the awaited PE runs on another core: its answer arrives within
+//! microseconds and no system call is made; and a waiter that sleeps while it has a core of its
+//! own costs whoever waits on it a wake-up later (so that a chain of waits, as in group epochs
+//! around a ring of PEs, turns into a chain of sleeps). It costs a whole spin when the awaited
+//! PE needs this very core (other processes share the machine, or PEs outnumber cores): the
+//! answer only comes after we yield. The budget tells the two apart by outcome: a wait that
+//! ends while spinning, or that slept but ended within the maximum (a spin would have caught
+//! it), doubles it (up to the maximum); a yield during the spin that gave the
+//! core away (it took long) halves it. A yield that returns at once means nobody wanted the
+//! core, and the spin goes on (a spin that runs to its end then sleeps, the budget unchanged:
+//! sleeping would not have brought the peer sooner). At a budget of zero, one wait in
+//! PROBE_EVERY still spins briefly, so the budget recovers when the cores free up.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 /// A yield that lasts this long ran another process on our core.
 pub const CORE_WAS_WANTED: Duration = Duration::from_micros(3);
+/// The longest spin of a PE that has a core of its own (RPNCOMM_SPIN_US overrides it). Longer
+/// than a wake-up from a futex sleep (5 to 100 us, more on virtual machines), so that a peer
+/// woken late does not put its own waiters to sleep in turn; the spin ends earlier when
+/// another process wants the core.
+pub const SPIN_WITH_A_CORE: Duration = Duration::from_micros(250);
 const PROBE_EVERY: u32 = 16;
 const PROBE_NS: u32 = 1_000;
 /// Below this a budget counts as zero (no spin).
@@ -61,7 +70,7 @@ impl SpinBudget {
         self.nanos.store(n.saturating_mul(2).saturating_add(GROW_NS).min(nanos_of(max)), Ordering::Relaxed);
     }
 
-    /// The spin ran out, and the core was wanted by another process.
+    /// The core was wanted by another process while we spun.
     pub fn wasted(&self, max: Duration) {
         self.nanos.store(self.current(max) / 2, Ordering::Relaxed);
     }

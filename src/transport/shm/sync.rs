@@ -3,9 +3,9 @@
 //! tests (tests/loom_protocols.rs), so that the model checker runs the protocol code itself.
 
 #[cfg(loom)]
-pub use loom::sync::atomic::{AtomicI32, AtomicU32, Ordering};
+pub use loom::sync::atomic::{AtomicU32, Ordering};
 #[cfg(not(loom))]
-pub use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
+pub use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Lets another thread run (loom's scheduler in the model).
 pub fn yield_now() {

@@ -53,15 +53,27 @@ pub struct WaitContext<'a> {
     /// Describes whom the PE waits for ("PE 3 to close epoch 7 of window 2"), for the
     /// report of a wait that lasts too long; evaluated only then.
     pub waiting_for: Option<&'a dyn Fn() -> String>,
+    /// Called over and over while waiting, where another agent needs this process to act
+    /// (the MPI transport: MPI progress, which PEs of other nodes may need from us while we wait).
+    pub progress: Option<&'a dyn Fn()>,
 }
 
 /// How long one sleep lasts before the liveness check runs again.
 const SLEEP_SLICE: Duration = Duration::from_millis(20);
+/// How long one sleep lasts when the wait has `progress` to make.
+const PROGRESS_SLICE: Duration = Duration::from_micros(100);
+/// Spins between two calls of `progress` (a few microseconds).
+const SPINS_PER_PROGRESS: u32 = 4096;
 
 /// `a` is at or after `b` in wrapping 32-bit epoch order.
 pub fn epoch_reached(a: u32, b: u32) -> bool {
     (a.wrapping_sub(b) as i32) >= 0
 }
+
+/// While spinning, the core is offered to other processes this often: a yield that returns at
+/// once costs a system call (about 1% of the interval); one that takes long shows that the
+/// core is wanted, and the spin stops.
+const OFFER_CORE_EVERY: Duration = Duration::from_micros(25);
 
 /// Waits until `done(signal value)` holds.
 pub fn wait_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> bool) -> Result<()> {
@@ -74,32 +86,67 @@ pub fn wait_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> 
     // (Under the model checker, every interleaving of a spin would be explored: no spin there.)
     let limit = if cfg!(loom) { Duration::ZERO } else { spin::BUDGET.limit(ctx.spin) };
     if limit.is_zero() {
-        return sleep_until(signal, ctx, done, start);
+        return sleep_until(signal, ctx, done, start).inspect(|_| judge_sleep(ctx, start));
     }
+    // A spin lasts as long as nobody else wants the core (up to the limit): a waiter that
+    // falls asleep while it has a core of its own costs whoever waits on it a wake-up later
+    // (tens of microseconds), and in a chain of waits (the group epochs of a ring of PEs)
+    // every PE downstream then falls asleep in turn.
+    let mut offer_at = start + OFFER_CORE_EVERY;
     let mut spins = 0u32;
     while !done(signal.value.load(Ordering::Acquire)) {
         std::hint::spin_loop();
         spins = spins.wrapping_add(1);
-        if spins.is_multiple_of(64) && start.elapsed() >= limit {
+        if !spins.is_multiple_of(64) {
+            continue;
+        }
+        if let Some(progress) = ctx.progress.filter(|_| spins.is_multiple_of(SPINS_PER_PROGRESS)) {
+            progress();
+        }
+        let now = Instant::now();
+        if now >= offer_at || now - start >= limit {
             // A yield that takes long gave the core to another process: the spin kept it
             // from running, and it may be the very PE we wait for.
-            let yielded = Instant::now();
             sync::yield_now();
-            if yielded.elapsed() >= spin::CORE_WAS_WANTED {
+            let after = Instant::now();
+            if after - now >= spin::CORE_WAS_WANTED {
                 spin::BUDGET.wasted(ctx.spin);
+                return sleep_until(signal, ctx, done, start);
             }
-            return sleep_until(signal, ctx, done, start);
+            if after - start >= limit {
+                // (Not counted as wasted: nobody wanted the core meanwhile, and sleeping would
+                // not have brought the peer any sooner.)
+                return sleep_until(signal, ctx, done, start).inspect(|_| judge_sleep(ctx, start));
+            }
+            offer_at = after + OFFER_CORE_EVERY;
         }
     }
     spin::BUDGET.hit(ctx.spin);
     Ok(())
 }
 
+/// A wait that slept but ended within the longest spin would have ended while spinning: a hit.
+/// Without this, a budget cut low (by a burst of yields that gave the core away) stays low for
+/// the rest of the run once the waits sleep: no spin is long enough to end one, and each sleep
+/// makes the next PE's wait longer (the chain of sleeps of group epochs around a ring of PEs).
+fn judge_sleep(ctx: &WaitContext<'_>, start: Instant) {
+    if !ctx.spin.is_zero() && start.elapsed() < ctx.spin {
+        spin::BUDGET.hit(ctx.spin);
+    }
+}
+
+/// Yields a few times (the awaited PE may be waiting for this very core: no system call to
+/// wake anybody then; on 2 cores with 4 PEs this is 3-4x faster than sleeping at once), then
+/// sleeps on the futex until `done` holds, checking the job's liveness every SLEEP_SLICE.
 fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> bool, start: Instant) -> Result<()> {
     let mut checked = Instant::now();
     let report_every = diagnostics::hang_report_interval();
     let mut next_report = report_every.map(|every| start + every);
+    let slice = if ctx.progress.is_some() { PROGRESS_SLICE } else { SLEEP_SLICE };
     loop {
+        if let Some(progress) = ctx.progress {
+            progress();
+        }
         for _ in 0..4 {
             if done(signal.value.load(Ordering::Acquire)) {
                 return Ok(());
@@ -110,7 +157,7 @@ fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> boo
         sync::order_store_before_load();
         let seen = signal.value.load(Ordering::SeqCst);
         if !done(seen) {
-            futex::wait(&signal.value, seen, SLEEP_SLICE);
+            futex::wait(&signal.value, seen, slice);
         }
         signal.sleepers.fetch_sub(1, Ordering::SeqCst);
         if done(signal.value.load(Ordering::Acquire)) {
@@ -164,7 +211,7 @@ mod tests {
         let s2 = Arc::clone(&s);
         let t = std::thread::spawn(move || {
             let alive = || Ok(());
-            let ctx = WaitContext { alive: &alive, spin: Duration::ZERO, waiting_for: None };
+            let ctx = WaitContext { alive: &alive, spin: Duration::ZERO, waiting_for: None, progress: None };
             wait_epoch(&s2, 3, &ctx).unwrap();
         });
         std::thread::sleep(Duration::from_millis(50));
@@ -176,7 +223,26 @@ mod tests {
     fn liveness_error_ends_the_wait() {
         let s = signal();
         let alive = || Err(Error::PeerGone { pe: 1, how: "died" });
-        let ctx = WaitContext { alive: &alive, spin: Duration::from_micros(1), waiting_for: None };
+        let ctx = WaitContext { alive: &alive, spin: Duration::from_micros(1), waiting_for: None, progress: None };
         assert_eq!(wait_epoch(&s, 1, &ctx), Err(Error::PeerGone { pe: 1, how: "died" }));
+    }
+
+    #[test]
+    fn progress_runs_while_waiting_spinning_or_asleep() {
+        // The awaited value comes only from the progress calls (as a peer's answer can come only
+        // once MPI has progressed here): the wait must keep calling them, asleep or spinning.
+        for spin in [Duration::ZERO, Duration::from_micros(200)] {
+            let s = signal();
+            let calls = AtomicU32::new(0);
+            let progress = || {
+                if calls.fetch_add(1, Ordering::Relaxed) == 20 {
+                    s.store(1);
+                }
+            };
+            let alive = || Ok(());
+            let ctx = WaitContext { alive: &alive, spin, waiting_for: None, progress: Some(&progress) };
+            wait_epoch(&s, 1, &ctx).unwrap();
+            assert!(calls.load(Ordering::Relaxed) > 20);
+        }
     }
 }
