@@ -1,4 +1,5 @@
-//! `rpnrun -n N [--timeout S] [--] program [args]`: runs a job of N PEs on this node.
+//! `rpnrun [options] -n N program [args] [: -n N program [args]]...`: runs a job of PEs on this
+//! node (`rpnrun --help`).
 
 fn main() {
     rpncomm_windows::launcher::main()

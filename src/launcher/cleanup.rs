@@ -14,9 +14,7 @@ pub fn remove_job_files(job: &str) {
 }
 
 fn shm_names() -> Vec<String> {
-    std::fs::read_dir(SHM_DIR)
-        .map(|dir| dir.flatten().filter_map(|e| e.file_name().into_string().ok()).collect())
-        .unwrap_or_default()
+    std::fs::read_dir(SHM_DIR).map(|dir| dir.flatten().filter_map(|e| e.file_name().into_string().ok()).collect()).unwrap_or_default()
 }
 
 fn process_alive(pid: i32) -> bool {

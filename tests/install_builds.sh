@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# tests/install_builds.sh -- the three ways a user builds against an installed rpncomm-windows.
+# `make install PREFIX=<tmp>`, then demo/req_test.F90 is built
+#   1. with gfortran and the flags of pkg-config (lib/pkgconfig/rpncomm-windows.pc)
+#   2. with CMake: demo/cmake/CMakeLists.txt, find_package(rpncomm_windows) and the imported target
+#      rpncomm_windows::rpncomm_windows; its link line must carry the archive and every system
+#      library of pkg-config --libs, its compile line the include directory
+#   3. with fpm: demo/fpm/fpm.toml, whose `link` list must be pkg-config --libs-only-l
+# and each program is run with the installed rpnrun on 2 PEs (one test per way: build and run;
+# it must say "req_test: OK on 2 PEs" and leave no /dev/shm/rpncomm-<rpnrun pid>-* file). Two more
+# tests of the CMake package: an incompatible version is refused, and a moved install tree is
+# found where it now is.
+# cmake is installed with apt-get when missing (as root), fpm with pip; when that cannot be done
+# the tests print SKIP with the reason and are counted neither passed nor failed.
+# Logs in build/check/install-builds/. Last line: "N passed, N failed".
+set -u
+
+cd "$(dirname "$0")/.." || exit 2
+ROOT=$(pwd)
+MAKE=${MAKE:-make}
+LOG="$ROOT/build/check/install-builds"
+RUN_TIMEOUT=${SMOKE_TIMEOUT:-120}
+mkdir -p "$LOG"
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "PASS $*"; }
+skip() { echo "SKIP $*"; }
+fail() {   # message [log]
+    failed=$((failed + 1))
+    echo "FAIL $1"
+    if [[ -n "${2:-}" && -s "$2" ]]; then
+        echo "---- last 30 lines of $2"
+        tail -n 30 "$2"
+        echo "----"
+    fi
+}
+finish() {
+    echo "$passed passed, $failed failed"
+    ((failed == 0))
+    exit
+}
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/rpncomm-install.XXXXXX")
+trap 'rm -rf -- "$TMP"' EXIT
+PREFIX="$TMP/prefix"
+RPNRUN="$PREFIX/bin/rpnrun"
+
+# run_demo NAME PROGRAM: the installed rpnrun runs PROGRAM on 2 PEs
+run_demo() {
+    local name=$1 program=$2 log="$LOG/$1.run.log" pid status left
+    "$RPNRUN" -n 2 --timeout "$RUN_TIMEOUT" "$program" < /dev/null > "$log" 2>&1 &
+    pid=$!
+    wait "$pid"
+    status=$?
+    left=$(compgen -G "/dev/shm/rpncomm-$pid-*")
+    if [[ -n "$left" ]]; then
+        rm -f -- /dev/shm/rpncomm-"$pid"-*
+        fail "$name: left in /dev/shm: $left" "$log"
+    elif ((status != 0)); then
+        fail "$name: rpnrun -n 2 exit status $status" "$log"
+    elif ! grep -q 'req_test: OK on 2 PEs' "$log"; then
+        fail "$name: no 'req_test: OK on 2 PEs' in the output" "$log"
+    else
+        pass "$name: built and run on 2 PEs"
+    fi
+}
+
+echo "install builds: make install PREFIX=$PREFIX"
+if ! "$MAKE" --no-print-directory install PREFIX="$PREFIX" > "$LOG/install.log" 2>&1; then
+    fail "make install PREFIX=$PREFIX (5 tests counted as failed)" "$LOG/install.log"
+    failed=$((failed + 4))
+    finish
+fi
+export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
+if ! pc_cflags=$(pkg-config --cflags rpncomm-windows) || ! pc_libs=$(pkg-config --libs rpncomm-windows); then
+    fail "pkg-config does not find rpncomm-windows in $PKG_CONFIG_PATH (5 tests counted as failed)"
+    failed=$((failed + 4))
+    finish
+fi
+read -r -a pc_cflags_a <<< "$pc_cflags"
+read -r -a pc_libs_a <<< "$pc_libs"
+# the libraries by name, as -l flags: rpncomm_windows then the system libraries
+read -r -a pc_l <<< "$(pkg-config --libs-only-l rpncomm-windows)"
+
+# ------------------------------------------------------------------------------ 1. pkg-config
+if gfortran -O2 demo/req_test.F90 -o "$TMP/req_test_pc" "${pc_cflags_a[@]}" "${pc_libs_a[@]}" > "$LOG/pkg-config.build.log" 2>&1; then
+    run_demo "pkg-config" "$TMP/req_test_pc"
+else
+    fail "pkg-config: gfortran demo/req_test.F90 \$(pkg-config --cflags --libs rpncomm-windows)" "$LOG/pkg-config.build.log"
+fi
+
+# ----------------------------------------------------------------------------------- 2. CMake
+if ! command -v cmake > /dev/null 2>&1 && [[ "$(id -u)" == 0 ]] && command -v apt-get > /dev/null 2>&1; then
+    echo "install builds: installing cmake (apt-get)"
+    { DEBIAN_FRONTEND=noninteractive apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q cmake; } \
+        > "$LOG/apt-cmake.log" 2>&1
+fi
+if ! command -v cmake > /dev/null 2>&1; then
+    reason="cmake is not installed and could not be installed (not root, no apt-get, or apt-get failed: $LOG/apt-cmake.log)"
+    skip "CMake: find_package(rpncomm_windows) and the demo: $reason"
+    skip "CMake: incompatible version refused: $reason"
+    skip "CMake: moved install tree: $reason"
+else
+    B="$TMP/cmake-build"
+    if cmake -S demo/cmake -B "$B" -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_Fortran_COMPILER=gfortran \
+            -DCMAKE_VERBOSE_MAKEFILE=ON > "$LOG/cmake.configure.log" 2>&1 &&
+        cmake --build "$B" > "$LOG/cmake.build.log" 2>&1; then
+        # the usage requirements of the imported target, as the build used them
+        link_line=$(grep -E -- '-o req_test( |$)' "$LOG/cmake.build.log" | tail -n 1)
+        compile_line=$(grep -E -- '-c [^ ]*req_test\.F90' "$LOG/cmake.build.log" | tail -n 1)
+        missing=""
+        [[ " $link_line " == *" $PREFIX/lib/librpncomm_windows.a "* ]] || missing+=" the archive"
+        for l in "${pc_l[@]}"; do
+            [[ "$l" == -lrpncomm_windows ]] && continue
+            [[ " $link_line " == *" $l "* ]] || missing+=" $l"
+        done
+        [[ " $compile_line " == *" -I$PREFIX/include "* ]] || missing+=" -I$PREFIX/include"
+        if [[ -n "$missing" ]]; then
+            fail "CMake: the imported target lacks$missing (link: $link_line; compile: $compile_line)" "$LOG/cmake.build.log"
+        else
+            run_demo "CMake" "$B/req_test"
+        fi
+    else
+        fail "CMake: configure or build of demo/cmake against $PREFIX" "$LOG/cmake.build.log"
+        tail -n 20 "$LOG/cmake.configure.log"
+    fi
+
+    # probe VERSION [PREFIX]: configures a project that asks for that version and prints where the
+    # imported archive is; output in $TMP/probe.log, status of cmake
+    probe() {
+        local dir="$TMP/probe"
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        cat > "$dir/CMakeLists.txt" << EOF
+cmake_minimum_required(VERSION 3.13)
+project(probe LANGUAGES NONE)
+find_package(rpncomm_windows $1 REQUIRED)
+get_target_property(location rpncomm_windows::rpncomm_windows IMPORTED_LOCATION)
+message(STATUS "archive: \${location}")
+EOF
+        cmake -S "$dir" -B "$dir/b" -DCMAKE_PREFIX_PATH="${2:-$PREFIX}" > "$TMP/probe.log" 2>&1
+    }
+    version=$(sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
+    major=${version%%.*}
+    if probe "$((major + 1))"; then
+        fail "CMake: find_package(rpncomm_windows $((major + 1))) accepted version $version" "$TMP/probe.log"
+    elif ! probe "$version"; then
+        fail "CMake: find_package(rpncomm_windows $version) refused its own version" "$TMP/probe.log"
+    else
+        pass "CMake: version $version found, version $((major + 1)) refused"
+    fi
+    mv "$PREFIX" "$TMP/moved"
+    if probe "" "$TMP/moved" && grep -q -- "archive: $TMP/moved/lib/librpncomm_windows.a" "$TMP/probe.log"; then
+        pass "CMake: a moved install tree is found where it is"
+    else
+        fail "CMake: the moved install tree in $TMP/moved" "$TMP/probe.log"
+    fi
+    mv "$TMP/moved" "$PREFIX"
+fi
+
+# ------------------------------------------------------------------------------------- 3. fpm
+FPM=$(command -v fpm)
+if [[ -z "$FPM" ]]; then
+    echo "install builds: installing fpm (pip install fpm)"
+    python3 -m pip install --quiet fpm > "$LOG/pip-fpm.log" 2>&1 ||
+        python3 -m pip install --quiet --user fpm >> "$LOG/pip-fpm.log" 2>&1
+    hash -r
+    FPM=$(command -v fpm)
+    user_fpm="$(python3 -m site --user-base 2> /dev/null)/bin/fpm"
+    [[ -z "$FPM" && -x "$user_fpm" ]] && FPM=$user_fpm
+fi
+if [[ -z "$FPM" ]]; then
+    skip "fpm: demo/fpm: fpm is not installed and pip could not install it ($(tail -n 1 "$LOG/pip-fpm.log" 2> /dev/null))"
+else
+    toml_l=$(sed -n 's/^link *= *\[\(.*\)\]/\1/p' demo/fpm/fpm.toml | tr -d '" ' | tr ',' '\n' | sed 's/^/-l/' | paste -sd ' ')
+    if [[ "$toml_l" != "${pc_l[*]}" ]]; then
+        fail "fpm: demo/fpm/fpm.toml links '$toml_l', pkg-config --libs-only-l says '${pc_l[*]}'"
+    else
+        cp -rL demo/fpm "$TMP/fpm"
+        if (cd "$TMP/fpm" && "$FPM" install --prefix "$TMP/fpm-install" --flag "$pc_cflags" \
+                --link-flag "$(pkg-config --libs-only-L rpncomm-windows)") > "$LOG/fpm.build.log" 2>&1; then
+            run_demo "fpm" "$TMP/fpm-install/bin/req_test"
+        else
+            fail "fpm: fpm install of demo/fpm against $PREFIX" "$LOG/fpm.build.log"
+        fi
+    fi
+fi
+
+finish
