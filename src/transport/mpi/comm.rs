@@ -1,9 +1,11 @@
-//! MPI communicators as the transport uses them: our duplicate of MPI_COMM_WORLD (the job) and
-//! the caller's communicators wrapped from their Fortran handles.
+//! MPI communicators as the transport uses them: our duplicate of MPI_COMM_WORLD (the job), the
+//! communicators split from it (the rows, columns and blocks of the PE grid) and the caller's
+//! communicators wrapped from their Fortran handles.
 
 use std::ffi::{c_int, c_void};
 
 use super::shim::{self, RawComm};
+use super::watchdog;
 use crate::error::{Error, Result};
 
 pub struct Comm {
@@ -12,29 +14,59 @@ pub struct Comm {
     pub size: usize,
 }
 
-// SAFETY: the handle is only used by the thread that holds the runtime lock (one call at a time,
-// MPI initialised with MPI_THREAD_SERIALIZED).
+// SAFETY: the handle is immutable after creation; MPI calls on it from several threads are
+// allowed at MPI_THREAD_MULTIPLE, and below that every call takes `shim::serial()`.
 unsafe impl Send for Comm {}
-// SAFETY: as above; shared references are only used under the same lock.
+// SAFETY: as above.
 unsafe impl Sync for Comm {}
 
 impl Comm {
     /// A duplicate of MPI_COMM_WORLD (collective over the job).
     pub fn world() -> Result<Comm> {
         let mut raw = std::ptr::null_mut();
-        // SAFETY: out-parameter.
-        shim::check(unsafe { shim::rpnmpi_comm_world(&mut raw) }, "MPI_Comm_dup(MPI_COMM_WORLD)")?;
+        let rc = {
+            let _mpi = shim::serial();
+            // SAFETY: out-parameter.
+            unsafe { shim::rpnmpi_comm_world(&mut raw) }
+        };
+        shim::check(rc, "MPI_Comm_dup(MPI_COMM_WORLD)")?;
         Self::from_raw(raw)
     }
 
     /// The caller's communicator `fortran_handle` (validated, not duplicated: a local call).
     pub fn from_fortran(fortran_handle: i32) -> Result<Comm> {
         let mut raw = std::ptr::null_mut();
-        // SAFETY: out-parameter; the shim validates the handle before using it.
-        let rc = unsafe { shim::rpnmpi_comm_from_fortran(fortran_handle, &mut raw) };
+        let rc = {
+            let _mpi = shim::serial();
+            // SAFETY: out-parameter; the shim validates the handle before using it.
+            unsafe { shim::rpnmpi_comm_from_fortran(fortran_handle, &mut raw) }
+        };
         if rc != 0 {
             return Err(Error::BadArgument(format!("MPI communicator {fortran_handle}: {}", shim::error_text(rc))));
         }
+        Self::from_raw(raw)
+    }
+
+    /// Collective over `self` (MPI_Comm_split): the ranks of one `color` form a communicator,
+    /// ranked by `key`; None of color gets none.
+    pub fn split(&self, color: Option<u32>, key: usize) -> Result<Option<Comm>> {
+        let mut raw = std::ptr::null_mut();
+        let color = color.map_or(-1, |c| c as c_int);
+        // SAFETY: live communicator; out-parameter.
+        shim::check(unsafe { shim::rpnmpi_comm_split(self.raw, color, key as c_int, &mut raw) }, "MPI_Comm_split")?;
+        if raw.is_null() { Ok(None) } else { Self::from_raw(raw).map(Some) }
+    }
+
+    /// Collective over `self`: its ranks on this rank's node (MPI_Comm_split_type(SHARED)), in
+    /// `self`'s order; `split` > 0 cuts each node into pretend nodes of that many ranks.
+    pub fn node(&self, split: usize) -> Result<Comm> {
+        let mut raw = std::ptr::null_mut();
+        let rc = {
+            let _mpi = shim::serial();
+            // SAFETY: live communicator; out-parameter.
+            unsafe { shim::rpnmpi_node_comm(self.raw, split as c_int, &mut raw) }
+        };
+        shim::check(rc, "MPI_Comm_split_type(SHARED)")?;
         Self::from_raw(raw)
     }
 
@@ -42,8 +74,13 @@ impl Comm {
     fn from_raw(raw: *mut RawComm) -> Result<Comm> {
         let mut comm = Comm { raw, rank: 0, size: 0 };
         let (mut rank, mut size): (c_int, c_int) = (0, 0);
-        // SAFETY: raw is a live communicator of the shim; out-parameters.
-        shim::check(unsafe { shim::rpnmpi_comm_rank_size(raw, &mut rank, &mut size) }, "MPI_Comm_rank/size")?;
+        let rc = {
+            let _mpi = shim::serial();
+            // SAFETY: raw is a live communicator of the shim; out-parameters.
+            unsafe { shim::rpnmpi_comm_rank_size(raw, &mut rank, &mut size) }
+        };
+        // On error `comm` is dropped (released), after the guard above.
+        shim::check(rc, "MPI_Comm_rank/size")?;
         comm.rank = rank as usize;
         comm.size = size as usize;
         Ok(comm)
@@ -54,6 +91,8 @@ impl Comm {
     }
 
     pub fn barrier(&self) -> Result<()> {
+        let _mpi = shim::serial();
+        let _watch = watchdog::watch("MPI_Barrier");
         // SAFETY: live communicator.
         shim::check(unsafe { shim::rpnmpi_barrier(self.raw) }, "MPI_Barrier")
     }
@@ -64,6 +103,8 @@ impl Comm {
             return Err(Error::Internal(format!("allgather of {} bytes into {} for {} ranks", mine.len(), all.len(), self.size)));
         }
         let bytes = c_int::try_from(mine.len()).map_err(|_| Error::BadArgument(format!("allgather of {} bytes per PE", mine.len())))?;
+        let _mpi = shim::serial();
+        let _watch = watchdog::watch("MPI_Allgather");
         // SAFETY: mine holds `bytes` bytes, all has room for size * bytes (checked above).
         let rc = unsafe { shim::rpnmpi_allgather(self.raw, mine.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, bytes) };
         shim::check(rc, "MPI_Allgather")
@@ -79,6 +120,7 @@ impl Comm {
 
 impl Drop for Comm {
     fn drop(&mut self) {
+        let _mpi = shim::serial();
         // SAFETY: raw came from the shim and is released once; the shim frees an owned duplicate
         // only while MPI is not finalized.
         unsafe { shim::rpnmpi_comm_release(self.raw) };

@@ -5,49 +5,151 @@
 //! caller's own communicators can be wrapped from their Fortran handles.
 
 pub mod comm;
+pub mod hybrid;
+pub mod logical;
+pub mod node;
 pub mod shim;
+pub mod watchdog;
 pub mod window;
 
 use std::ffi::c_int;
 use std::sync::{Arc, Mutex};
 
 use self::comm::Comm;
+use self::hybrid::HybridWindow;
+use self::node::Placement;
 use self::window::{MpiWindow, SharedRegistry, WindowRegistry};
-use crate::core::ElementType;
+use crate::core::{CommId, Communicator, ElementType};
 use crate::error::{Error, Result};
-use crate::transport::{CommId, JOB, Transport, TransportWindow};
+use crate::transport::shm::window::ShmWindow;
+use crate::transport::{Transport, TransportWindow};
 
+/// The MPI transport of one PE: our duplicate of MPI_COMM_WORLD, the caller's communicators
+/// wrapped so far and the live windows.
 pub struct MpiTransport {
     world: Arc<Comm>,
+    /// The job (every rank of MPI_COMM_WORLD), as the runtime names it.
+    job: Communicator,
     /// Wrapped communicators: CommId i (>= 1) is wrapped[i - 1], with its Fortran handle.
     wrapped: Vec<(i32, Arc<Comm>)>,
+    /// Communicators split from the job: CommId SPLIT_BASE + i is split[i].
+    split: Vec<Arc<Comm>>,
     registry: SharedRegistry,
     /// MPI_Init was called by us (then finalize calls MPI_Finalize).
     started_mpi: bool,
     /// Windows over user arrays go through MPI-allocated memory (see `stage_user_arrays`).
     force_staged: bool,
+    /// What to tell the user when MPI cannot make a window (see `window_failure_hint`).
+    window_hint: String,
+    /// MPI_LAND/LOR/LXOR accumulates are done by the transport (see `logical`).
+    emulate_logical: bool,
+    /// The MPI reaches a node's PEs through shared memory in windows it allocates, and not in
+    /// windows on other memory (Open MPI): internal windows spanning nodes stay MPI's own.
+    allocated_windows_share_memory: bool,
+    /// `RPNCOMM_NODE_SPLIT` (0: real nodes; see `node`).
+    node_split: usize,
+    /// Windows spanning nodes reach the PEs of this node directly (`RPNCOMM_NODE_DIRECT`, see `hybrid`).
+    node_direct: bool,
+    placements: node::Placements,
+    /// Windows created so far over each communicator (they are named "window N [over EW]").
+    windows_created: std::collections::HashMap<CommId, u32>,
 }
 
-/// Whether windows over the caller's array are staged through MPI-allocated memory instead of
-/// created over the array (MPI_Win_create). `RPNCOMM_USER_ARRAYS=staged` or `direct` decides;
-/// by default Open MPI stages: its osc/rdma component (4.1) silently drops MPI_LAND, MPI_LOR and
-/// MPI_LXOR accumulates on windows made by MPI_Win_create (the call succeeds, the target is
-/// unchanged, fetched values are 0), while its MPI_Win_allocate windows are right (and on one
-/// node get the faster osc/sm component).
-fn stage_user_arrays(library: &str, setting: Option<&str>) -> bool {
+/// Whether windows over the caller's array are staged through MPI-allocated memory (copied in at
+/// open, out at close) instead of created over the array (MPI_Win_create): only when
+/// `RPNCOMM_USER_ARRAYS=staged` says so (or MPI cannot create the window).
+fn stage_user_arrays(setting: Option<&str>) -> bool {
+    setting.is_some_and(|s| s.trim().eq_ignore_ascii_case("staged"))
+}
+
+/// Whether the transport does MPI_LAND, MPI_LOR and MPI_LXOR accumulates itself (`logical`):
+/// with Open MPI, whose osc/rdma component (4.1) silently drops them (the call succeeds, the
+/// target is unchanged, fetched values are 0) on MPI_Win_create windows, and on any window it
+/// serves between nodes. Staging user arrays through MPI_Win_allocate memory avoided it on one
+/// node only, at the cost of copying the whole window per epoch.
+fn emulate_logical(library: &str) -> bool {
+    library.contains("Open MPI")
+}
+
+/// Ids of the communicators split from the job start here (those below are wrapped ones).
+const SPLIT_BASE: u32 = 1 << 20;
+
+/// Who initialised MPI (`rpnmpi_init`'s `started`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum MpiStart {
+    /// The program, before its first RPN_COMM call: MPI's configuration is as it found it.
+    ByProgram,
+    ByUs,
+    /// We did, after taking osc/pt2pt off the installed exclusion list (Open MPI 4, see shim.c).
+    ByUsWithPt2pt,
+}
+
+/// The major version of an Open MPI library string ("Open MPI v4.1.4, ..."), None for others.
+fn open_mpi_major(library: &str) -> Option<u32> {
+    let rest = library.split("Open MPI v").nth(1)?;
+    rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+/// Whether an Open MPI component selection ("^ucx,pt2pt", "rdma,sm", "") leaves osc/pt2pt out.
+fn excludes_pt2pt(selection: &str) -> bool {
+    let listed = selection.trim_start_matches('^').split(',').any(|c| c.trim() == "pt2pt");
+    if selection.starts_with('^') { listed } else { !selection.trim().is_empty() && !listed }
+}
+
+/// What to do when MPI cannot create a window (appended to MPI's own error, one line). The usual
+/// cause is a network between nodes over which the MPI has no one-sided component enabled.
+fn window_failure_hint(library: &str, start: MpiStart, osc_setting: Option<&str>) -> String {
+    let what = "MPI cannot make a one-sided window that reaches every PE";
+    match open_mpi_major(library) {
+        Some(major) if major < 5 => match (osc_setting, start) {
+            (Some(v), _) if excludes_pt2pt(v) => format!(
+                "{what}: OMPI_MCA_osc (or mpirun --mca osc) is '{v}', which leaves no Open MPI osc component for these PEs (over TCP between nodes only pt2pt works): unset it or include pt2pt"
+            ),
+            (_, MpiStart::ByProgram) => format!(
+                "{what}: the program started MPI before RPN_COMM, so RPN_COMM could not enable Open MPI's osc/pt2pt (the only one-sided path over TCP between nodes, excluded by the installed openmpi-mca-params.conf): run with mpirun --mca osc ^ucx (or export OMPI_MCA_osc=^ucx)"
+            ),
+            _ => format!(
+                "{what}, even with Open MPI's osc/pt2pt allowed: check that the nodes reach each other (mpirun --mca btl_base_verbose 100)"
+            ),
+        },
+        Some(_) => format!(
+            "{what}: Open MPI's osc/rdma needs a BTL to every PE (e.g. mpirun --mca btl tcp,self,sm between nodes without RDMA hardware) or osc/ucx (--mca pml ucx --mca osc ucx)"
+        ),
+        None => format!("{what}: check this MPI's RMA support on the network between the nodes ({library})"),
+    }
+}
+
+/// The thread level to ask MPI for. MPI_THREAD_MULTIPLE where threads of a PE may call the
+/// operations at the same time (README "Threads"): `RPNCOMM_MPI_THREADS=multiple`, or by default
+/// when OMP_NUM_THREADS asks for more than one thread. Otherwise MPI_THREAD_SERIALIZED (the
+/// library then makes its MPI calls one at a time, so threads stay correct): not always
+/// MULTIPLE, because some one-sided components refuse windows at that level (Open MPI 4.1's
+/// osc/pt2pt, the one for nodes joined by TCP).
+fn required_thread_level(setting: Option<&str>, omp_num_threads: Option<&str>) -> c_int {
     match setting.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
-        Some("staged") => true,
-        Some("direct") => false,
-        _ => library.contains("Open MPI"),
+        Some("multiple") => shim::THREAD_MULTIPLE,
+        Some("serialized" | "serialised") => shim::THREAD_SERIALIZED,
+        _ => {
+            // "4" or "4,2" (nested levels): the first level's count.
+            let threads = omp_num_threads.and_then(|v| v.split(',').next()?.trim().parse::<u32>().ok()).unwrap_or(1);
+            if threads > 1 { shim::THREAD_MULTIPLE } else { shim::THREAD_SERIALIZED }
+        }
     }
 }
 
 impl MpiTransport {
     /// Initialises MPI unless the program already did, and joins MPI_COMM_WORLD.
     pub fn init() -> Result<Self> {
-        let mut started: c_int = 0;
-        // SAFETY: out-parameter.
-        shim::check(unsafe { shim::rpnmpi_init(&mut started) }, "MPI_Init_thread")?;
+        let node_split = node::node_split(std::env::var(node::ENV_NODE_SPLIT).ok().as_deref())?;
+        let (mut started, mut provided): (c_int, c_int) = (0, 0);
+        let required =
+            required_thread_level(std::env::var("RPNCOMM_MPI_THREADS").ok().as_deref(), std::env::var("OMP_NUM_THREADS").ok().as_deref());
+        // SAFETY: out-parameters.
+        shim::check(unsafe { shim::rpnmpi_init(required, &mut started, &mut provided) }, "MPI_Init_thread")?;
+        if provided < shim::THREAD_MULTIPLE {
+            // Threads of a PE may call the operations at the same time: one MPI call at a time.
+            shim::serialise_calls();
+        }
         let world = match Comm::world() {
             Ok(w) => w,
             Err(e) => {
@@ -57,48 +159,141 @@ impl MpiTransport {
                 return Err(e);
             }
         };
-        let force_staged = stage_user_arrays(&shim::library_version(), std::env::var("RPNCOMM_USER_ARRAYS").ok().as_deref());
+        if provided < required && world.rank == 0 {
+            eprintln!(
+                "RPN_COMM: this MPI gives {} (asked {}): calls of the threads of a PE are serialised, one MPI call at a time",
+                shim::thread_level_name(provided),
+                shim::thread_level_name(required)
+            );
+        }
+        let library = shim::library_version();
+        let force_staged = stage_user_arrays(std::env::var("RPNCOMM_USER_ARRAYS").ok().as_deref());
+        let emulate_logical = emulate_logical(&library);
+        let start = match started {
+            0 => MpiStart::ByProgram,
+            1 => MpiStart::ByUs,
+            _ => MpiStart::ByUsWithPt2pt,
+        };
+        let window_hint = window_failure_hint(&library, start, std::env::var("OMPI_MCA_osc").ok().as_deref());
+        let job = Communicator::job(world.size, world.rank)?;
         Ok(MpiTransport {
+            job,
             world: Arc::new(world),
             wrapped: Vec::new(),
+            split: Vec::new(),
             registry: Arc::new(Mutex::new(WindowRegistry::default())),
             started_mpi: started != 0,
             force_staged,
+            window_hint,
+            emulate_logical,
+            allocated_windows_share_memory: library.contains("Open MPI"),
+            node_split,
+            node_direct: node::node_direct(std::env::var(node::ENV_NODE_DIRECT).ok().as_deref())?,
+            placements: node::Placements::default(),
+            windows_created: Default::default(),
         })
     }
 
-    /// The MPI library in use (for diagnostics).
-    pub fn library_version() -> String {
-        shim::library_version()
+    /// Collective over `comm`: an MPI window (see `window`), its creation errors completed with
+    /// what to do about them. `memory`: the caller's array, or the shared region of a hybrid
+    /// window (never staged: MPI must work on the memory the node's PEs see).
+    fn mpi_window(&self, comm: Arc<Comm>, dtype: ElementType, sizes: &[usize], memory: Option<usize>, hybrid: bool) -> Result<MpiWindow> {
+        let staged = self.force_staged && !hybrid;
+        MpiWindow::create(comm, Arc::clone(&self.registry), dtype, sizes, memory, staged, self.emulate_logical).map_err(|e| match e {
+            Error::Mpi(text) if text.starts_with("MPI_Win_allocate") || text.starts_with("MPI_Win_create") => {
+                Error::Mpi(format!("{text}; {}", self.window_hint))
+            }
+            other => other,
+        })
     }
 
-    fn comm(&self, id: CommId) -> Result<&Arc<Comm>> {
-        match id {
-            JOB => Ok(&self.world),
-            _ => self.wrapped.get(id as usize - 1).map(|(_, c)| c).ok_or(Error::InvalidHandle { what: "communicator" }),
+    /// The MPI communicator of `comm`.
+    fn comm(&self, comm: &Communicator) -> Result<&Arc<Comm>> {
+        match comm.id() {
+            CommId::JOB => Ok(&self.world),
+            CommId(id) if id >= SPLIT_BASE => {
+                self.split.get((id - SPLIT_BASE) as usize).ok_or(Error::InvalidHandle { what: "communicator" })
+            }
+            CommId(id) => {
+                self.wrapped.get((id as usize).wrapping_sub(1)).map(|(_, c)| c).ok_or(Error::InvalidHandle { what: "communicator" })
+            }
         }
     }
 }
 
 impl Transport for MpiTransport {
-    fn rank(&self) -> usize {
-        self.world.rank
+    fn job(&self) -> &Communicator {
+        &self.job
     }
 
-    fn npes(&self) -> usize {
-        self.world.size
+    fn barrier(&mut self, comm: &Communicator) -> Result<()> {
+        self.comm(comm)?.barrier()
     }
 
-    fn barrier(&mut self) -> Result<()> {
-        self.world.barrier()
+    fn allgather(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8]) -> Result<()> {
+        self.comm(comm)?.allgather(mine, all)
     }
 
-    fn allgather(&mut self, mine: &[u8], all: &mut [u8]) -> Result<()> {
-        self.world.allgather(mine, all)
-    }
-
-    fn create_window(&mut self, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Box<dyn TransportWindow>> {
-        self.create_window_in(JOB, dtype, sizes, user_array)
+    unsafe fn create_window(
+        &mut self,
+        comm: &Communicator,
+        dtype: ElementType,
+        sizes: &[usize],
+        user_array: Option<usize>,
+    ) -> Result<Box<dyn TransportWindow>> {
+        let count = self.windows_created.entry(comm.id()).or_insert(0);
+        *count += 1;
+        let label = match (comm.id(), comm.name()) {
+            (CommId::JOB, _) | (_, None) => format!("window {count}"),
+            (_, Some(name)) => format!("window {count} over {name}"),
+        };
+        let comm = Arc::clone(self.comm(comm)?);
+        let (group, name, members) = match self.placements.for_window(&comm, self.node_split, self.node_direct)? {
+            // One node: a shared-memory window (loads, stores, CPU atomics; see `node`).
+            Placement::OneNode { group, name } => {
+                return Ok(Box::new(ShmWindow::create(group, name, label, dtype, sizes, user_array)?));
+            }
+            Placement::Mpi => return Ok(Box::new(self.mpi_window(comm, dtype, sizes, user_array, false)?)),
+            Placement::Spanning { group, name, members } => (group, name, members),
+        };
+        // Open MPI's osc/rdma reaches the PEs of a node through shared memory only in windows
+        // it allocates itself (MPI_Win_allocate); on other memory (MPI_Win_create) each passive
+        // operation between them is a few microseconds of single-copy system calls (0.5 vs
+        // 3.9 us for a passive put, make bench MPI=1). There, internal windows stay MPI's own;
+        // windows on caller's arrays are MPI_Win_create anyway and gain the direct path.
+        let (any_array, _) = comm.agree_flag(user_array.is_some())?;
+        if self.allocated_windows_share_memory && !any_array {
+            return Ok(Box::new(self.mpi_window(comm, dtype, sizes, None, false)?));
+        }
+        // Several nodes: this node's part in shared memory, MPI over it (see `hybrid`).
+        let node_sizes: Vec<usize> = members.iter().map(|&pe| sizes[pe]).collect();
+        let node = ShmWindow::create(group, name, label, dtype, &node_sizes, user_array);
+        // Both MPI windows below are collective over every node: agree first.
+        let (any_failed, _) = comm.agree_flag(node.is_err())?;
+        let node = match (node, any_failed) {
+            (Ok(node), false) => node,
+            (Err(e), _) => return Err(e),
+            (Ok(node), true) => {
+                Box::new(node).free()?;
+                return Err(Error::SharedMemory("another node could not make its part of the window".into()));
+            }
+        };
+        let shared = node.shared_local() as usize;
+        let mpi = match self.mpi_window(Arc::clone(&comm), dtype, sizes, Some(shared), true) {
+            Ok(mpi) => mpi,
+            Err(e) => {
+                Box::new(node).free()?;
+                return Err(e);
+            }
+        };
+        if mpi.is_staged() {
+            // MPI could not take the shared memory on any PE (the same answer everywhere):
+            // every access through MPI, on memory of its own.
+            Box::new(mpi).free()?;
+            Box::new(node).free()?;
+            return Ok(Box::new(self.mpi_window(comm, dtype, sizes, user_array, false)?));
+        }
+        Ok(Box::new(HybridWindow::new(node, mpi, sizes.len(), &members)))
     }
 
     fn finalize(&mut self) -> Result<()> {
@@ -106,6 +301,7 @@ impl Transport for MpiTransport {
         // Windows left over are freed here: MPI_Finalize with live windows aborts in some MPIs.
         let freed = self.registry.lock().unwrap_or_else(|p| p.into_inner()).free_all();
         self.wrapped.clear();
+        self.split.clear();
         if self.started_mpi {
             self.started_mpi = false;
             shim::check(shim::rpnmpi_finalize(), "MPI_Finalize")?;
@@ -113,42 +309,103 @@ impl Transport for MpiTransport {
         freed
     }
 
-    fn wrap_mpi_communicator(&mut self, fortran_handle: i32) -> Result<CommId> {
+    fn split(&mut self, part: Option<&[usize]>, name: &'static str) -> Result<Option<Communicator>> {
+        if part.is_some() && part == self.job.members() {
+            return Ok(Some(self.job.clone().named(name)));
+        }
+        let me = self.job.rank();
+        let key = match part {
+            Some(members) => Some(
+                members.iter().position(|&m| m == me).ok_or_else(|| Error::Internal(format!("PE {me} is not in its part {members:?}")))?,
+            ),
+            None => None,
+        };
+        // Color: the part's first member, which no other part holds; key: the rank in the part.
+        let made = self.world.split(part.map(|m| m[0] as u32), key.unwrap_or(0))?;
+        let (Some(comm), Some(members)) = (made, part) else { return Ok(None) };
+        if (comm.rank, comm.size) != (key.unwrap_or(0), members.len()) {
+            return Err(Error::Internal(format!(
+                "MPI_Comm_split gave rank {} of {}, expected {key:?} of {}",
+                comm.rank,
+                comm.size,
+                members.len()
+            )));
+        }
+        let id = CommId(SPLIT_BASE + self.split.len() as u32);
+        self.split.push(Arc::new(comm));
+        Ok(Some(Communicator::new(id, members.to_vec(), me)?.named(name)))
+    }
+
+    fn wrap_mpi_communicator(&mut self, fortran_handle: i32) -> Result<Communicator> {
         let comm = Arc::new(Comm::from_fortran(fortran_handle)?);
+        let (rank, size) = (comm.rank, comm.size);
         // The same handle wrapped again takes the same id (windows keep the communicator they
         // were created on).
-        if let Some(i) = self.wrapped.iter().position(|(h, _)| *h == fortran_handle) {
-            self.wrapped[i].1 = comm;
-            return Ok(i as CommId + 1);
-        }
-        self.wrapped.push((fortran_handle, comm));
-        Ok(self.wrapped.len() as CommId)
-    }
-
-    fn comm_rank_size(&self, comm: CommId) -> Result<(usize, usize)> {
-        let c = self.comm(comm)?;
-        Ok((c.rank, c.size))
-    }
-
-    fn allgather_in(&mut self, comm: CommId, mine: &[u8], all: &mut [u8]) -> Result<()> {
-        self.comm(comm)?.allgather(mine, all)
-    }
-
-    fn create_window_in(&mut self, comm: CommId, dtype: ElementType, sizes: &[usize], user_array: Option<usize>) -> Result<Box<dyn TransportWindow>> {
-        let comm = Arc::clone(self.comm(comm)?);
-        Ok(Box::new(MpiWindow::create(comm, Arc::clone(&self.registry), dtype, sizes, user_array, self.force_staged)?))
+        let index = match self.wrapped.iter().position(|(h, _)| *h == fortran_handle) {
+            Some(i) => {
+                self.wrapped[i].1 = comm;
+                i
+            }
+            None => {
+                self.wrapped.push((fortran_handle, comm));
+                self.wrapped.len() - 1
+            }
+        };
+        Communicator::opaque(CommId(index as u32 + 1), rank, size)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::stage_user_arrays;
+    use super::{
+        MpiStart, emulate_logical, excludes_pt2pt, open_mpi_major, required_thread_level, shim, stage_user_arrays, window_failure_hint,
+    };
 
     #[test]
-    fn user_arrays_staged_on_open_mpi_unless_told() {
-        assert!(stage_user_arrays("Open MPI v4.1.4, package: Debian OpenMPI", None));
-        assert!(!stage_user_arrays("MPICH Version:      4.0.2", None));
-        assert!(!stage_user_arrays("Open MPI v4.1.4", Some("direct")));
-        assert!(stage_user_arrays("MPICH Version: 4.0.2", Some(" Staged")));
+    fn multiple_thread_level_with_openmp_threads_or_when_told() {
+        assert_eq!(required_thread_level(None, None), shim::THREAD_SERIALIZED);
+        assert_eq!(required_thread_level(None, Some("1")), shim::THREAD_SERIALIZED);
+        assert_eq!(required_thread_level(None, Some("4")), shim::THREAD_MULTIPLE);
+        assert_eq!(required_thread_level(None, Some("2,1")), shim::THREAD_MULTIPLE);
+        assert_eq!(required_thread_level(Some("multiple"), None), shim::THREAD_MULTIPLE);
+        assert_eq!(required_thread_level(Some(" Serialized"), Some("8")), shim::THREAD_SERIALIZED);
+    }
+
+    #[test]
+    fn pt2pt_exclusion() {
+        assert!(excludes_pt2pt("^ucx,pt2pt"));
+        assert!(excludes_pt2pt("rdma"));
+        assert!(!excludes_pt2pt("^ucx"));
+        assert!(!excludes_pt2pt("sm,pt2pt"));
+        assert!(!excludes_pt2pt(""));
+    }
+
+    #[test]
+    fn window_failure_hints_say_what_to_do() {
+        let ompi4 = "Open MPI v4.1.4, package: Debian OpenMPI";
+        assert_eq!(open_mpi_major(ompi4), Some(4));
+        assert_eq!(open_mpi_major("Open MPI v5.0.11, package: Open MPI"), Some(5));
+        assert_eq!(open_mpi_major("MPICH Version:      4.0.2"), None);
+        assert!(window_failure_hint(ompi4, MpiStart::ByProgram, None).contains("--mca osc ^ucx"));
+        assert!(window_failure_hint(ompi4, MpiStart::ByUs, Some("rdma")).contains("'rdma'"));
+        assert!(window_failure_hint(ompi4, MpiStart::ByUs, Some("^ucx,pt2pt")).contains("include pt2pt"));
+        assert!(window_failure_hint(ompi4, MpiStart::ByUsWithPt2pt, None).contains("even with"));
+        assert!(window_failure_hint("MPICH Version: 4.0.2", MpiStart::ByUs, None).contains("MPICH"));
+        for hint in [window_failure_hint(ompi4, MpiStart::ByUs, None), window_failure_hint("Open MPI v5.0.1", MpiStart::ByUs, None)] {
+            assert!(!hint.contains('\n'));
+        }
+    }
+
+    #[test]
+    fn user_arrays_staged_only_when_told() {
+        assert!(!stage_user_arrays(None));
+        assert!(!stage_user_arrays(Some("direct")));
+        assert!(stage_user_arrays(Some(" Staged")));
+    }
+
+    #[test]
+    fn logical_accumulates_emulated_on_open_mpi() {
+        assert!(emulate_logical("Open MPI v4.1.4, package: Debian OpenMPI"));
+        assert!(!emulate_logical("MPICH Version:      4.0.2"));
     }
 }

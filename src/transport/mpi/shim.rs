@@ -3,7 +3,45 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
 use crate::error::{Error, Result};
+
+/// Thread levels as the shim codes them (`rpnmpi_init`).
+pub const THREAD_SERIALIZED: c_int = 2;
+pub const THREAD_MULTIPLE: c_int = 3;
+
+/// The names of the thread levels, by code.
+pub fn thread_level_name(code: c_int) -> &'static str {
+    ["MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"].get(code as usize).copied().unwrap_or("?")
+}
+
+static SERIALISE: AtomicBool = AtomicBool::new(false);
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// Makes every later MPI call of this process take one lock (`serial`): the MPI does not give
+/// MPI_THREAD_MULTIPLE, and threads may call the operations at the same time.
+pub fn serialise_calls() {
+    SERIALISE.store(true, Ordering::Release);
+}
+
+/// Held around each MPI call when calls are serialised (None: the MPI is thread-safe).
+pub fn serial() -> Option<MutexGuard<'static, ()>> {
+    SERIALISE.load(Ordering::Acquire).then(|| SERIAL.lock().unwrap_or_else(|p| p.into_inner()))
+}
+
+/// Lets MPI progress, unless another thread of this process is in an MPI call that holds the
+/// serialising lock (it makes progress then).
+pub fn progress() {
+    if !SERIALISE.load(Ordering::Acquire) {
+        rpnmpi_progress();
+        return;
+    }
+    if let Ok(_mpi) = SERIAL.try_lock() {
+        rpnmpi_progress();
+    }
+}
 
 /// An MPI communicator held by the shim.
 #[repr(C)]
@@ -27,24 +65,56 @@ pub const SHARED: c_int = 1;
 pub const EXCLUSIVE: c_int = 2;
 
 unsafe extern "C" {
-    pub fn rpnmpi_init(started: *mut c_int) -> c_int;
+    pub fn rpnmpi_init(required: c_int, started: *mut c_int, provided: *mut c_int) -> c_int;
     pub safe fn rpnmpi_finalize() -> c_int;
     pub fn rpnmpi_error_string(code: c_int, buf: *mut c_char, len: c_int);
     pub fn rpnmpi_library_version(buf: *mut c_char, len: c_int);
     pub fn rpnmpi_comm_world(comm: *mut *mut RawComm) -> c_int;
     pub fn rpnmpi_comm_from_fortran(fcomm: c_int, comm: *mut *mut RawComm) -> c_int;
     pub fn rpnmpi_comm_release(comm: *mut RawComm);
+    pub fn rpnmpi_comm_split(parent: *const RawComm, color: c_int, key: c_int, comm: *mut *mut RawComm) -> c_int;
     pub fn rpnmpi_comm_rank_size(comm: *const RawComm, rank: *mut c_int, size: *mut c_int) -> c_int;
     pub fn rpnmpi_barrier(comm: *const RawComm) -> c_int;
     pub fn rpnmpi_allgather(comm: *const RawComm, mine: *const c_void, all: *mut c_void, bytes: c_int) -> c_int;
-    pub fn rpnmpi_win_create(comm: *const RawComm, base: *mut c_void, bytes: usize, disp_unit: c_int, local: *mut *mut c_void, win: *mut *mut RawWin) -> c_int;
+    pub fn rpnmpi_win_create(
+        comm: *const RawComm,
+        base: *mut c_void,
+        bytes: usize,
+        disp_unit: c_int,
+        local: *mut *mut c_void,
+        win: *mut *mut RawWin,
+    ) -> c_int;
     pub fn rpnmpi_win_free(win: *mut *mut RawWin) -> c_int;
     pub fn rpnmpi_fence(win: *mut RawWin, closing: c_int) -> c_int;
     pub fn rpnmpi_group_open(win: *mut RawWin, from: *const c_int, nfrom: c_int, to: *const c_int, nto: c_int) -> c_int;
     pub fn rpnmpi_group_close(win: *mut RawWin) -> c_int;
     pub fn rpnmpi_sync_self(win: *mut RawWin, rank: c_int) -> c_int;
-    pub fn rpnmpi_rma(win: *mut RawWin, kind: c_int, lock: c_int, src: *const c_void, result: *mut c_void, n: c_int, dtype: c_int, target: c_int, disp: i64, op: c_int) -> c_int;
+    pub fn rpnmpi_rma(
+        win: *mut RawWin,
+        kind: c_int,
+        lock: c_int,
+        src: *const c_void,
+        result: *mut c_void,
+        n: c_int,
+        dtype: c_int,
+        target: c_int,
+        disp: i64,
+        op: c_int,
+    ) -> c_int;
     pub fn rpnmpi_bounded_increment(win: *mut RawWin, target: c_int, limit: c_int, old: *mut c_int) -> c_int;
+}
+
+// Node-aware data path (node.rs).
+unsafe extern "C" {
+    pub fn rpnmpi_node_comm(comm: *const RawComm, split: c_int, node: *mut *mut RawComm) -> c_int;
+    pub safe fn rpnmpi_progress() -> c_int;
+}
+
+// Emulated logical accumulates (logical.rs).
+unsafe extern "C" {
+    pub fn rpnmpi_lock(win: *mut RawWin, exclusive: c_int, target: c_int) -> c_int;
+    pub fn rpnmpi_unlock(win: *mut RawWin, target: c_int) -> c_int;
+    pub fn rpnmpi_flush(win: *mut RawWin, target: c_int) -> c_int;
 }
 
 /// The text of a shim or MPI status code.

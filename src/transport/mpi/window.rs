@@ -5,9 +5,12 @@
 //! TCP, with its pt2pt component disabled), or the transport chose so (see
 //! `mpi::stage_user_arrays`), the window is allocated by MPI and the caller's array is staged:
 //! copied in at open, out at close. MPICH 4.0 (ch4:ucx) moves data to the wrong place in a
-//! window whose base is not 16-byte aligned (it rounds the base down): a caller's array that is
-//! not aligned is staged through an aligned buffer of ours, and every MPI-allocated part is a
-//! multiple of ALIGN bytes long so that the parts MPI packs one after the other stay aligned.
+//! window whose base is not 16-byte aligned (it rounds the base down): the window over a
+//! caller's array starts at the 16-byte boundary below it, and every displacement on that PE is
+//! shifted by the elements in between (its "lead", shared at create; never accessed: bounds are
+//! checked against the array); an array not even aligned on its element size is staged through
+//! an aligned buffer of ours. Every MPI-allocated part is a multiple of ALIGN bytes long so that
+//! the parts MPI packs one after the other stay aligned.
 //!
 //! Synchronisation: fence mode is MPI_Win_fence; group mode is post(pes_from) + start(pes_to)
 //! at open (post first: no deadlock) and complete + wait at close; passive mode is a barrier at
@@ -21,7 +24,9 @@ use std::ffi::{c_int, c_void};
 use std::sync::{Arc, Mutex};
 
 use super::comm::Comm;
+use super::logical::{self, LogicalAccumulates};
 use super::shim::{self, RawWin};
+use super::watchdog;
 use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
 use crate::transport::{Fetch, TransportWindow};
@@ -82,6 +87,7 @@ impl WindowRegistry {
         let mut first = Ok(());
         for (_, win) in std::mem::take(&mut self.live) {
             let mut raw = win as *mut RawWin;
+            let _mpi = shim::serial();
             // SAFETY: a live window of the shim, freed once (removed from the registry).
             let rc = unsafe { shim::rpnmpi_win_free(&mut raw) };
             if first.is_ok() {
@@ -97,22 +103,30 @@ fn lock_registry(r: &SharedRegistry) -> std::sync::MutexGuard<'_, WindowRegistry
 }
 
 /// One MPI window and its registration.
-struct MpiWin {
-    raw: *mut RawWin,
+pub(super) struct MpiWin {
+    pub(super) raw: *mut RawWin,
     id: u64,
     /// This rank's memory in the window.
-    local: *mut u8,
+    pub(super) local: *mut u8,
 }
 
 impl MpiWin {
     /// Collective: a window of `bytes` bytes over `base` (MPI_Win_create) or allocated by MPI.
-    fn create(comm: &Comm, registry: &SharedRegistry, base: Option<usize>, bytes: usize, disp_unit: usize) -> std::result::Result<MpiWin, c_int> {
+    pub(super) fn create(
+        comm: &Comm,
+        registry: &SharedRegistry,
+        base: Option<usize>,
+        bytes: usize,
+        disp_unit: usize,
+    ) -> std::result::Result<MpiWin, c_int> {
         let mut raw = std::ptr::null_mut();
         let mut local = std::ptr::null_mut();
         let (base, bytes) = match base {
             Some(a) => (a as *mut c_void, bytes),
             None => (std::ptr::null_mut(), bytes.next_multiple_of(ALIGN)),
         };
+        let _mpi = shim::serial();
+        let _watch = watchdog::watch(if base.is_null() { "MPI_Win_allocate" } else { "MPI_Win_create" });
         // SAFETY: comm is live; base is null or the caller's array of `bytes` bytes (API
         // contract); out-parameters.
         let rc = unsafe { shim::rpnmpi_win_create(comm.raw(), base, bytes, disp_unit as c_int, &mut local, &mut raw) };
@@ -124,13 +138,16 @@ impl MpiWin {
     }
 
     /// Collective.
-    fn free(mut self, registry: &SharedRegistry) -> Result<()> {
+    pub(super) fn free(mut self, registry: &SharedRegistry) -> Result<()> {
         lock_registry(registry).remove(self.id);
+        let _mpi = shim::serial();
+        let _watch = watchdog::watch("MPI_Win_free");
         // SAFETY: a live window, freed once.
         shim::check(unsafe { shim::rpnmpi_win_free(&mut self.raw) }, "MPI_Win_free")
     }
 
-    fn sync_self(&self, rank: usize) -> Result<()> {
+    pub(super) fn sync_self(&self, rank: usize) -> Result<()> {
+        let _mpi = shim::serial();
         // SAFETY: live window; rank is this rank in its communicator.
         shim::check(unsafe { shim::rpnmpi_sync_self(self.raw, rank as c_int) }, "MPI_Win_sync")
     }
@@ -141,7 +158,18 @@ impl MpiWin {
     /// `src` readable and `result` writable for `n` elements of `dtype` as `kind` requires;
     /// `disp + n` within the target's part of the window.
     #[allow(clippy::too_many_arguments)]
-    unsafe fn rma(&self, kind: c_int, lock: c_int, src: *const u8, result: *mut u8, n: usize, dtype: ElementType, target: usize, disp: usize, op: Operator) -> Result<()> {
+    pub(super) unsafe fn rma(
+        &self,
+        kind: c_int,
+        lock: c_int,
+        src: *const u8,
+        result: *mut u8,
+        n: usize,
+        dtype: ElementType,
+        target: usize,
+        disp: usize,
+        op: Operator,
+    ) -> Result<()> {
         let what = match kind {
             shim::PUT => "MPI_Put",
             shim::GET => "MPI_Get",
@@ -149,9 +177,21 @@ impl MpiWin {
             _ if n == 1 => "MPI_Fetch_and_op",
             _ => "MPI_Get_accumulate",
         };
+        let _mpi = shim::serial();
         // SAFETY: the caller's contract.
         let rc = unsafe {
-            shim::rpnmpi_rma(self.raw, kind, lock, src as *const c_void, result as *mut c_void, n as c_int, dtype.code() as c_int, target as c_int, disp as i64, op.code() as c_int)
+            shim::rpnmpi_rma(
+                self.raw,
+                kind,
+                lock,
+                src as *const c_void,
+                result as *mut c_void,
+                n as c_int,
+                dtype.code() as c_int,
+                target as c_int,
+                disp as i64,
+                op.code() as c_int,
+            )
         };
         shim::check(rc, what)
     }
@@ -176,18 +216,28 @@ pub struct MpiWindow {
     registry: SharedRegistry,
     dtype: ElementType,
     sizes: Vec<usize>,
+    /// Elements between each PE's window base and its first element (see the module doc).
+    leads: Vec<usize>,
     win: MpiWin,
     /// The caller's array when it is staged (through MPI-allocated memory or `own`).
     staged: Option<usize>,
     /// Our aligned window memory for a caller's array that is not aligned (freed after the window).
     own: Option<AlignedBuffer>,
     secondary: Option<Secondary>,
-    pending: Vec<PendingFetch>,
+    /// Fetching accumulates of the current active epoch (threads add to it at the same time).
+    pending: std::sync::Mutex<Vec<PendingFetch>>,
+    /// MPI_LAND/LOR/LXOR done by the transport (see `logical`), where the MPI loses them; threads
+    /// of the PE may add to its epoch's list at the same time.
+    logical: Option<std::sync::Mutex<LogicalAccumulates>>,
 }
 
 // SAFETY: the raw pointers (MPI window, window memory, the caller's array) stay valid for the
-// window's life and are only used by the thread holding the runtime lock.
+// window's life.
 unsafe impl Send for MpiWindow {}
+// SAFETY: the `&self` methods threads call at the same time (the operations) change only
+// `pending`, behind its mutex, and make MPI calls, which are thread-safe at MPI_THREAD_MULTIPLE
+// and else serialised (`shim::serial`).
+unsafe impl Sync for MpiWindow {}
 
 fn lock_kind(mode: Mode, exclusive: bool) -> c_int {
     match (mode, exclusive) {
@@ -197,46 +247,116 @@ fn lock_kind(mode: Mode, exclusive: bool) -> c_int {
     }
 }
 
+/// The hang watch of an epoch's open or close (passive mode: its barrier watches itself).
+fn epoch_watch(mode: Mode, group_call: &'static str) -> Option<watchdog::WatchGuard> {
+    match mode {
+        Mode::Passive => None,
+        Mode::Group => watchdog::watch(group_call),
+        _ => watchdog::watch("MPI_Win_fence"),
+    }
+}
+
 impl MpiWindow {
     /// Collective over `comm`: the window of `sizes[p]` elements of `dtype` on rank p.
-    pub fn create(comm: Arc<Comm>, registry: SharedRegistry, dtype: ElementType, sizes: &[usize], user_array: Option<usize>, force_staged: bool) -> Result<Self> {
+    pub fn create(
+        comm: Arc<Comm>,
+        registry: SharedRegistry,
+        dtype: ElementType,
+        sizes: &[usize],
+        user_array: Option<usize>,
+        force_staged: bool,
+        emulate_logical: bool,
+    ) -> Result<Self> {
         let elem = dtype.size();
         let bytes = sizes[comm.rank] * elem;
         let mut staged = None;
         let mut own = None;
+        let mut leads = vec![0; sizes.len()];
         let win = match user_array {
             Some(addr) if !force_staged => {
                 // a local choice: every PE still calls MPI_Win_create
-                let base = if addr % 16 == 0 {
-                    addr
+                let lead = if addr % elem == 0 { addr % 16 } else { 0 };
+                let base = if addr % elem == 0 {
+                    addr - lead
                 } else {
                     staged = Some(addr);
                     own.insert(AlignedBuffer::new(bytes)?).ptr as usize
                 };
-                let made = MpiWin::create(&comm, &registry, Some(base), bytes, elem);
-                // MPI_Win_create is collective: decide together whether to fall back.
-                let (any_failed, all_failed) = comm.agree_flag(made.is_err())?;
+                let made = MpiWin::create(&comm, &registry, Some(base), bytes + lead, elem);
+                // MPI_Win_create is collective: decide together whether to fall back; learn the leads.
+                let mine: Vec<u8> = [made.is_err() as u32, (lead / elem) as u32].iter().flat_map(|v| v.to_ne_bytes()).collect();
+                let mut all = vec![0u8; 8 * comm.size];
+                comm.allgather(&mine, &mut all)?;
+                let pairs: Vec<(bool, usize)> = all
+                    .chunks_exact(8)
+                    .map(|c| (c[..4] != [0; 4], u32::from_ne_bytes(c[4..].try_into().expect("4 bytes")) as usize))
+                    .collect();
+                let (any_failed, all_failed) = (pairs.iter().any(|p| p.0), pairs.iter().all(|p| p.0));
                 match made {
-                    Ok(win) if !any_failed => win,
+                    Ok(mut win) if !any_failed => {
+                        leads = pairs.iter().map(|p| p.1).collect();
+                        if staged.is_none() {
+                            // MPI returned the window's base, our lead below the array
+                            win.local = addr as *mut u8;
+                        }
+                        win
+                    }
                     Ok(_) => return Err(Error::Mpi("MPI_Win_create failed on another PE".into())),
                     Err(rc) if !all_failed => return Err(Error::Mpi(format!("MPI_Win_create: {}", shim::error_text(rc)))),
                     Err(_) => {
                         staged = Some(addr);
                         own = None;
-                        MpiWin::create(&comm, &registry, None, bytes, elem).map_err(|rc| Error::Mpi(format!("MPI_Win_allocate: {}", shim::error_text(rc))))?
+                        MpiWin::create(&comm, &registry, None, bytes, elem)
+                            .map_err(|rc| Error::Mpi(format!("MPI_Win_allocate: {}", shim::error_text(rc))))?
                     }
                 }
             }
             _ => {
                 staged = user_array;
-                MpiWin::create(&comm, &registry, None, bytes, elem).map_err(|rc| Error::Mpi(format!("MPI_Win_allocate: {}", shim::error_text(rc))))?
+                MpiWin::create(&comm, &registry, None, bytes, elem)
+                    .map_err(|rc| Error::Mpi(format!("MPI_Win_allocate: {}", shim::error_text(rc))))?
             }
         };
-        Ok(MpiWindow { comm, registry, dtype, sizes: sizes.to_vec(), win, staged, own, secondary: None, pending: Vec::new() })
+        // (the same choice on every PE: it depends on the MPI library only)
+        let logical = match emulate_logical && dtype.is_integer() {
+            true => match LogicalAccumulates::create(&comm, &registry) {
+                Ok(l) => Some(std::sync::Mutex::new(l)),
+                Err(e) => {
+                    let _ = win.free(&registry);
+                    return Err(e);
+                }
+            },
+            false => None,
+        };
+        Ok(MpiWindow {
+            comm,
+            registry,
+            dtype,
+            sizes: sizes.to_vec(),
+            leads,
+            win,
+            staged,
+            own,
+            secondary: None,
+            pending: Default::default(),
+            logical,
+        })
     }
 
     fn rank(&self) -> usize {
         self.comm.rank
+    }
+
+    /// Whether this PE's elements are copied between the caller's array and MPI's memory at
+    /// open and close: told, an array not aligned on its element size, or MPI_Win_create
+    /// failed on every PE.
+    pub fn is_staged(&self) -> bool {
+        self.staged.is_some()
+    }
+
+    /// MPI displacement of the access's first element in its target's part of the window.
+    fn disp(&self, acc: &RemoteAccess) -> usize {
+        acc.offset + self.leads[acc.target]
     }
 
     fn local_bytes(&self) -> usize {
@@ -260,14 +380,17 @@ impl MpiWindow {
 
     /// Computes the "after" values of the epoch's fetching accumulates (MPI returned "before").
     fn finish_pending(&mut self) {
-        let dtype = self.dtype;
-        for p in self.pending.drain(..) {
-            if !p.before {
-                // SAFETY: dst holds operand.len() bytes (the caller's garray, API contract), and
-                // MPI has written it: the epoch is complete.
-                let dst = unsafe { std::slice::from_raw_parts_mut(p.dst, p.operand.len()) };
-                p.op.apply_bytes(dtype, dst, &p.operand);
-            }
+        let pending = std::mem::take(self.pending.get_mut().unwrap_or_else(|p| p.into_inner()));
+        pending.into_iter().for_each(|p| self.finish(p));
+    }
+
+    /// Computes the "after" values of one completed fetching accumulate.
+    fn finish(&self, p: PendingFetch) {
+        if !p.before {
+            // SAFETY: dst holds operand.len() bytes (the caller's garray, API contract), and
+            // MPI has written it: the operation is complete.
+            let dst = unsafe { std::slice::from_raw_parts_mut(p.dst, p.operand.len()) };
+            p.op.apply_bytes(self.dtype, dst, &p.operand);
         }
     }
 
@@ -289,27 +412,37 @@ impl TransportWindow for MpiWindow {
 
     fn open(&mut self, _epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {
         self.stage_in();
+        let _watch = epoch_watch(mode, "MPI_Win_post/MPI_Win_start");
         match (mode, group) {
             (Mode::Group, Some(g)) => {
                 let from: Vec<c_int> = g.from.iter().map(|&p| p as c_int).collect();
                 let to: Vec<c_int> = g.to.iter().map(|&p| p as c_int).collect();
+                let _mpi = shim::serial();
                 // SAFETY: live window; from/to hold nfrom/nto ranks of its communicator.
-                let rc = unsafe { shim::rpnmpi_group_open(self.win.raw, from.as_ptr(), from.len() as c_int, to.as_ptr(), to.len() as c_int) };
+                let rc =
+                    unsafe { shim::rpnmpi_group_open(self.win.raw, from.as_ptr(), from.len() as c_int, to.as_ptr(), to.len() as c_int) };
                 shim::check(rc, "MPI_Win_post/MPI_Win_start")
             }
             (Mode::Passive, _) => {
                 self.win.sync_self(self.rank())?;
                 self.comm.barrier()
             }
-            // SAFETY: live window.
-            _ => shim::check(unsafe { shim::rpnmpi_fence(self.win.raw, 0) }, "MPI_Win_fence"),
+            _ => {
+                let _mpi = shim::serial();
+                // SAFETY: live window.
+                shim::check(unsafe { shim::rpnmpi_fence(self.win.raw, 0) }, "MPI_Win_fence")
+            }
         }
     }
 
-    fn close(&mut self, _epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {
+    fn close(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {
+        let watch = epoch_watch(mode, "MPI_Win_complete/MPI_Win_wait");
         match (mode, group) {
-            // SAFETY: live window, in the group epoch opened by `open`.
-            (Mode::Group, Some(_)) => shim::check(unsafe { shim::rpnmpi_group_close(self.win.raw) }, "MPI_Win_complete/MPI_Win_wait")?,
+            (Mode::Group, Some(_)) => {
+                let _mpi = shim::serial();
+                // SAFETY: live window, in the group epoch opened by `open`.
+                shim::check(unsafe { shim::rpnmpi_group_close(self.win.raw) }, "MPI_Win_complete/MPI_Win_wait")?
+            }
             (Mode::Passive, _) => {
                 self.comm.barrier()?;
                 self.win.sync_self(self.rank())?;
@@ -317,46 +450,91 @@ impl TransportWindow for MpiWindow {
                     s.win.sync_self(self.rank())?;
                 }
             }
-            // SAFETY: live window.
-            _ => shim::check(unsafe { shim::rpnmpi_fence(self.win.raw, 1) }, "MPI_Win_fence")?,
+            _ => {
+                let _mpi = shim::serial();
+                // SAFETY: live window.
+                shim::check(unsafe { shim::rpnmpi_fence(self.win.raw, 1) }, "MPI_Win_fence")?
+            }
         }
+        if let (Some(l), false) = (&mut self.logical, mode == Mode::Passive) {
+            // waits for the other PEs' announced logical accumulates: watched as the close is
+            l.get_mut().unwrap_or_else(|p| p.into_inner()).finish_epoch(&self.win, self.dtype, epoch, self.comm.rank)?;
+        }
+        drop(watch);
         self.finish_pending();
         self.stage_out();
         Ok(())
     }
 
-    unsafe fn put(&mut self, acc: &RemoteAccess, src: *const u8) -> Result<()> {
+    unsafe fn put(&self, acc: &RemoteAccess, src: *const u8) -> Result<()> {
         // SAFETY: src readable for nelem elements (caller); offset + nelem within the target's
         // window (checked by the core against the sizes shared at create).
-        unsafe { self.win.rma(shim::PUT, lock_kind(acc.mode, true), src, std::ptr::null_mut(), acc.nelem, self.dtype, acc.target, acc.offset, Operator::Replace) }
+        unsafe {
+            self.win.rma(
+                shim::PUT,
+                lock_kind(acc.mode, true),
+                src,
+                std::ptr::null_mut(),
+                acc.nelem,
+                self.dtype,
+                acc.target,
+                self.disp(acc),
+                Operator::Replace,
+            )
+        }
     }
 
-    unsafe fn get(&mut self, acc: &RemoteAccess, dst: *mut u8) -> Result<()> {
+    unsafe fn get(&self, acc: &RemoteAccess, dst: *mut u8) -> Result<()> {
         // SAFETY: dst writable for nelem elements (caller); bounds checked by the core.
-        unsafe { self.win.rma(shim::GET, lock_kind(acc.mode, false), std::ptr::null(), dst, acc.nelem, self.dtype, acc.target, acc.offset, Operator::NoOp) }
+        unsafe {
+            self.win.rma(
+                shim::GET,
+                lock_kind(acc.mode, false),
+                std::ptr::null(),
+                dst,
+                acc.nelem,
+                self.dtype,
+                acc.target,
+                self.disp(acc),
+                Operator::NoOp,
+            )
+        }
     }
 
-    unsafe fn accumulate(&mut self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()> {
+    unsafe fn accumulate(&self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()> {
+        let (dtype, target, disp, n) = (self.dtype, acc.target, self.disp(acc), acc.nelem);
+        if let Some(l) = self.logical.as_ref().filter(|_| logical::is_logical(op) && n > 0) {
+            if acc.mode != Mode::Passive {
+                let mut l = l.lock().unwrap_or_else(|p| p.into_inner());
+                // SAFETY: src readable, fetch.dst writable until close, for nelem elements (caller).
+                return unsafe { l.keep(acc.epoch, dtype, target, disp, src, n, fetch, op) };
+            }
+            // The operand is copied: the caller's garray may be the same array.
+            // SAFETY: src readable for nelem elements (caller).
+            let operand = unsafe { std::slice::from_raw_parts(src, n * dtype.size()) }.to_vec();
+            // SAFETY: operand holds n elements, fetch.dst writable for n (caller); bounds checked
+            // by the core.
+            return unsafe { LogicalAccumulates::read_modify_write(&self.win, dtype, target, disp, &operand, n, fetch, op) };
+        }
         let lock = lock_kind(acc.mode, true);
         let Some(fetch) = fetch else {
             // SAFETY: src readable for nelem elements (caller); bounds checked by the core.
-            return unsafe { self.win.rma(shim::ACC, lock, src, std::ptr::null_mut(), acc.nelem, self.dtype, acc.target, acc.offset, op) };
+            return unsafe { self.win.rma(shim::ACC, lock, src, std::ptr::null_mut(), n, dtype, target, disp, op) };
         };
-        if acc.nelem == 0 {
+        if n == 0 {
             return Ok(());
         }
         // MPI wants the operand and the result disjoint; the caller may pass the same array.
         // SAFETY: src readable for nelem elements (caller).
-        let operand = unsafe { std::slice::from_raw_parts(src, acc.nelem * self.dtype.size()) }.to_vec();
+        let operand = unsafe { std::slice::from_raw_parts(src, n * dtype.size()) }.to_vec();
         // SAFETY: operand holds nelem elements; fetch.dst writable for nelem elements (caller).
-        unsafe { self.win.rma(shim::GETACC, lock, operand.as_ptr(), fetch.dst, acc.nelem, self.dtype, acc.target, acc.offset, op)? };
+        unsafe { self.win.rma(shim::GETACC, lock, operand.as_ptr(), fetch.dst, n, dtype, target, disp, op)? };
         let pending = PendingFetch { dst: fetch.dst, operand, op, before: fetch.before };
         if acc.mode == Mode::Passive {
             // complete on return: finish it now
-            self.pending.push(pending);
-            self.finish_pending();
+            self.finish(pending);
         } else {
-            self.pending.push(pending);
+            self.pending.lock().unwrap_or_else(|p| p.into_inner()).push(pending);
         }
         Ok(())
     }
@@ -367,7 +545,8 @@ impl TransportWindow for MpiWindow {
         }
         let me = self.rank();
         let ints = records[me] * RECORD;
-        let win = MpiWin::create(&self.comm, &self.registry, None, ints * 4, 4).map_err(|rc| Error::Mpi(format!("MPI_Win_allocate: {}", shim::error_text(rc))))?;
+        let win = MpiWin::create(&self.comm, &self.registry, None, ints * 4, 4)
+            .map_err(|rc| Error::Mpi(format!("MPI_Win_allocate: {}", shim::error_text(rc))))?;
         if ints > 0 {
             // SAFETY: MPI allocated `ints` integers for us; nobody accesses them before the
             // barrier below.
@@ -385,13 +564,14 @@ impl TransportWindow for MpiWindow {
         self.secondary.as_ref().map_or(std::ptr::null_mut(), |s| s.win.local as *mut i32)
     }
 
-    fn claim_slot(&mut self, target: usize, _epoch: u32) -> Result<u32> {
+    fn claim_slot(&self, target: usize, _epoch: u32) -> Result<u32> {
         let s = self.secondary()?;
         let capacity = s.records[target];
         if capacity < 1 {
             return Err(Error::SlotsExhausted { target, capacity });
         }
         let mut last: c_int = 0;
+        let _mpi = shim::serial();
         // SAFETY: live window; the counter is integer 0 of target's records (capacity >= 1).
         let rc = unsafe { shim::rpnmpi_bounded_increment(s.win.raw, target as c_int, capacity as c_int, &mut last) };
         shim::check(rc, "MPI_Fetch_and_op (slot claim)")?;
@@ -402,7 +582,7 @@ impl TransportWindow for MpiWindow {
         }
     }
 
-    fn write_record(&mut self, target: usize, _epoch: u32, slot: u32, record: [i32; 5]) -> Result<()> {
+    fn write_record(&self, target: usize, _epoch: u32, slot: u32, record: [i32; 5]) -> Result<()> {
         let s = self.secondary()?;
         let capacity = s.records[target];
         let slot = slot as usize;
@@ -410,16 +590,28 @@ impl TransportWindow for MpiWindow {
             return Err(Error::SlotsExhausted { target, capacity });
         }
         // SAFETY: record holds 5 integers; record `slot` (1-based) lies within target's records.
-        unsafe { s.win.rma(shim::PUT, shim::EXCLUSIVE, record.as_ptr() as *const u8, std::ptr::null_mut(), RECORD, ElementType::Int32, target, (slot - 1) * RECORD, Operator::Replace) }
+        unsafe {
+            s.win.rma(
+                shim::PUT,
+                shim::EXCLUSIVE,
+                record.as_ptr() as *const u8,
+                std::ptr::null_mut(),
+                RECORD,
+                ElementType::Int32,
+                target,
+                (slot - 1) * RECORD,
+                Operator::Replace,
+            )
+        }
     }
 
-    fn reset_secondary(&mut self, full: bool) {
+    fn reset_secondary(&self, full: bool) -> Result<()> {
         let me = self.rank();
-        let Ok(s) = self.secondary() else { return };
+        let Ok(s) = self.secondary() else { return Ok(()) };
         let first = if full { 0 } else { RECORD };
         let total = s.records[me] * RECORD;
         if total <= first {
-            return;
+            return Ok(());
         }
         let mut values = vec![0i32; total - first];
         if full {
@@ -427,16 +619,28 @@ impl TransportWindow for MpiWindow {
         }
         // Through MPI, not with local stores: other PEs may be claiming slots here right now.
         // SAFETY: values holds total - first integers, all within our records.
-        let done = unsafe { s.win.rma(shim::PUT, shim::EXCLUSIVE, values.as_ptr() as *const u8, std::ptr::null_mut(), values.len(), ElementType::Int32, me, first, Operator::Replace) };
-        if let Err(e) = done {
-            crate::ffi::report("RPN_COMM_i_win_post", &e);
+        unsafe {
+            s.win.rma(
+                shim::PUT,
+                shim::EXCLUSIVE,
+                values.as_ptr() as *const u8,
+                std::ptr::null_mut(),
+                values.len(),
+                ElementType::Int32,
+                me,
+                first,
+                Operator::Replace,
+            )
         }
     }
 
     fn free(self: Box<Self>) -> Result<()> {
-        let MpiWindow { registry, win, secondary, own, .. } = *self;
+        let MpiWindow { registry, win, secondary, own, logical, .. } = *self;
         if let Some(s) = secondary {
             s.win.free(&registry)?;
+        }
+        if let Some(l) = logical {
+            l.into_inner().unwrap_or_else(|p| p.into_inner()).free(&registry)?;
         }
         let freed = win.free(&registry);
         // `own` may only go once MPI no longer uses it; if MPI_Win_free failed, leak it.

@@ -1,0 +1,220 @@
+//! Logical accumulates (MPI_LAND, MPI_LOR, MPI_LXOR) done by the transport, for an MPI that
+//! loses them: Open MPI 4.1's osc/rdma component accepts them and leaves the target unchanged
+//! (fetched values 0), on `MPI_Win_create` windows (and on any window it serves across nodes).
+//! The older work-around staged a caller's array through MPI-allocated memory, copying the
+//! whole window at every open and close; this one costs only the logical operations themselves.
+//!
+//! Passive mode: one read-modify-write under the target's exclusive lock (MPI_Get, flush,
+//! compute, MPI_Put, unlock), atomic with respect to every other operation on that target,
+//! since all of them take its lock (exclusive for puts and accumulates).
+//!
+//! Active modes: no lock may be taken inside a fence or PSCW epoch, so the operation is kept
+//! until the epoch's closing synchronisation and done then, as above; its `garray` values, like
+//! every active-mode result, are there after close. A target must not leave close before the
+//! operations meant for it have landed: each origin announces every kept operation to the target
+//! during the epoch (+1 on the target's "announced" counter, in a small MPI-allocated window of
+//! counters, complete before the origin's closing synchronisation), and after doing it adds 1 to
+//! the target's "done" counter. At close, after the epoch's synchronisation (which every
+//! announcement of the epoch precedes), a PE reads its announced count and waits until as many
+//! are done. Counters come in two sets, by epoch parity: an origin may open the next epoch and
+//! announce into it before a slow target has read this one, never two epochs ahead (the next
+//! close needs the target). Every counter access is an MPI accumulate, atomic among themselves.
+
+use std::ffi::c_int;
+use std::time::{Duration, Instant};
+
+use super::comm::Comm;
+use super::shim;
+use super::window::{MpiWin, SharedRegistry};
+use crate::core::{ElementType, Operator};
+use crate::error::{Error, Result};
+use crate::transport::Fetch;
+
+/// Counters per PE: (announced, done) for even epochs, then for odd ones.
+const COUNTERS: usize = 4;
+const ANNOUNCED: usize = 0;
+const DONE: usize = 1;
+
+/// Whether `op` is one the transport does itself.
+pub fn is_logical(op: Operator) -> bool {
+    matches!(op, Operator::Land | Operator::Lor | Operator::Lxor)
+}
+
+/// A logical accumulate of an active-mode epoch, done at close.
+struct Kept {
+    target: usize,
+    disp: usize,
+    operand: Vec<u8>,
+    fetch: Option<Fetch>,
+    op: Operator,
+}
+
+pub(super) struct LogicalAccumulates {
+    counters: MpiWin,
+    kept: Vec<Kept>,
+}
+
+/// Unlocks `target` of `win` whatever happened under the lock; the first error wins.
+fn unlock_after<T>(win: &MpiWin, target: usize, under: Result<T>) -> Result<T> {
+    let mpi = shim::serial();
+    // SAFETY: live window, locked by us on `target`.
+    let unlocked = shim::check(unsafe { shim::rpnmpi_unlock(win.raw, target as c_int) }, "MPI_Win_unlock");
+    drop(mpi);
+    let value = under?;
+    unlocked.map(|()| value)
+}
+
+impl LogicalAccumulates {
+    /// Collective over `comm`: the counters window.
+    pub(super) fn create(comm: &Comm, registry: &SharedRegistry) -> Result<Self> {
+        let counters = MpiWin::create(comm, registry, None, COUNTERS * 4, 4)
+            .map_err(|rc| Error::Mpi(format!("MPI_Win_allocate (counters): {}", shim::error_text(rc))))?;
+        // SAFETY: MPI allocated at least COUNTERS integers for us; nobody else uses them before
+        // the caller's next collective (window creation ends with one).
+        unsafe { std::slice::from_raw_parts_mut(counters.local as *mut i32, COUNTERS) }.fill(0);
+        counters.sync_self(comm.rank)?;
+        Ok(LogicalAccumulates { counters, kept: Vec::new() })
+    }
+
+    /// Collective.
+    pub(super) fn free(self, registry: &SharedRegistry) -> Result<()> {
+        self.counters.free(registry)
+    }
+
+    /// One logical accumulate of `n` elements at `disp` of `target`, complete and atomic on
+    /// return (an exclusive-lock epoch of its own).
+    ///
+    /// # Safety
+    /// `operand` holds `n` elements; `fetch.dst`, if any, is writable for `n` elements;
+    /// `disp + n` lies within the target's part of `win`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn read_modify_write(
+        win: &MpiWin,
+        dtype: ElementType,
+        target: usize,
+        disp: usize,
+        operand: &[u8],
+        n: usize,
+        fetch: Option<Fetch>,
+        op: Operator,
+    ) -> Result<()> {
+        let mut values = vec![0u8; n * dtype.size()];
+        let mpi = shim::serial();
+        // SAFETY: live window.
+        shim::check(unsafe { shim::rpnmpi_lock(win.raw, 1, target as c_int) }, "MPI_Win_lock")?;
+        drop(mpi);
+        let under_lock = (|| -> Result<Vec<u8>> {
+            // SAFETY: values holds n elements; bounds are the caller's.
+            unsafe { win.rma(shim::GET, shim::NO_LOCK, std::ptr::null(), values.as_mut_ptr(), n, dtype, target, disp, Operator::NoOp)? };
+            let mpi = shim::serial();
+            // SAFETY: live window, locked on target.
+            shim::check(unsafe { shim::rpnmpi_flush(win.raw, target as c_int) }, "MPI_Win_flush")?;
+            drop(mpi);
+            let old = values.clone();
+            op.apply_bytes(dtype, &mut values, &operand[..old.len()]);
+            // SAFETY: as for the get; values stays alive and unchanged until the unlock.
+            unsafe { win.rma(shim::PUT, shim::NO_LOCK, values.as_ptr(), std::ptr::null_mut(), n, dtype, target, disp, Operator::Replace)? };
+            Ok(old)
+        })();
+        let old = unlock_after(win, target, under_lock)?;
+        if let Some(f) = fetch {
+            let src = if f.before { &old } else { &values };
+            // SAFETY: f.dst writable for n elements (caller); our buffers are distinct.
+            unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), f.dst, src.len()) };
+        }
+        Ok(())
+    }
+
+    /// Active mode: keeps the operation for the close of `epoch` and announces it to `target`.
+    ///
+    /// # Safety
+    /// `src` readable for `n` elements of `dtype`; `fetch.dst`, if any, writable for `n` elements
+    /// until the close.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn keep(
+        &mut self,
+        epoch: u32,
+        dtype: ElementType,
+        target: usize,
+        disp: usize,
+        src: *const u8,
+        n: usize,
+        fetch: Option<Fetch>,
+        op: Operator,
+    ) -> Result<()> {
+        // SAFETY: src readable for n elements (caller).
+        let operand = unsafe { std::slice::from_raw_parts(src, n * dtype.size()) }.to_vec();
+        self.add(target, epoch, ANNOUNCED, 1)?;
+        self.kept.push(Kept { target, disp, operand, fetch, op });
+        Ok(())
+    }
+
+    /// After the closing synchronisation of active-mode `epoch`: does this PE's kept operations,
+    /// then waits for those announced to it (`me`).
+    pub(super) fn finish_epoch(&mut self, win: &MpiWin, dtype: ElementType, epoch: u32, me: usize) -> Result<()> {
+        for k in std::mem::take(&mut self.kept) {
+            let n = k.operand.len() / dtype.size();
+            // SAFETY: the operand holds n elements, fetch.dst was writable for them until this
+            // close (keep's contract); the core checked the bounds when the operation was issued.
+            unsafe { Self::read_modify_write(win, dtype, k.target, k.disp, &k.operand, n, k.fetch, k.op)? };
+            self.add(k.target, epoch, DONE, 1)?;
+        }
+        let announced = self.read(me, epoch, ANNOUNCED)?;
+        if announced == 0 {
+            return Ok(());
+        }
+        // Origins do them right after their own close: a short wait, yielding the core.
+        let start = Instant::now();
+        while self.read(me, epoch, DONE)? < announced {
+            if start.elapsed() < Duration::from_micros(50) {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(Duration::from_micros(20));
+            }
+        }
+        self.add(me, epoch, ANNOUNCED, -announced)?;
+        self.add(me, epoch, DONE, -announced)?;
+        // our own memory now holds their results
+        win.sync_self(me)
+    }
+
+    fn index(epoch: u32, which: usize) -> usize {
+        (epoch % 2) as usize * 2 + which
+    }
+
+    fn add(&self, pe: usize, epoch: u32, which: usize, delta: i32) -> Result<()> {
+        // SAFETY: one integer operand; the index lies within pe's COUNTERS integers.
+        unsafe {
+            self.counters.rma(
+                shim::ACC,
+                shim::SHARED,
+                &delta as *const i32 as *const u8,
+                std::ptr::null_mut(),
+                1,
+                ElementType::Int32,
+                pe,
+                Self::index(epoch, which),
+                Operator::Sum,
+            )
+        }
+    }
+
+    fn read(&self, pe: usize, epoch: u32, which: usize) -> Result<i32> {
+        let (zero, mut value) = (0i32, 0i32);
+        // SAFETY: one integer each way; the index lies within pe's COUNTERS integers.
+        unsafe {
+            self.counters.rma(
+                shim::GETACC,
+                shim::SHARED,
+                &zero as *const i32 as *const u8,
+                &mut value as *mut i32 as *mut u8,
+                1,
+                ElementType::Int32,
+                pe,
+                Self::index(epoch, which),
+                Operator::NoOp,
+            )?
+        };
+        Ok(value)
+    }
+}
