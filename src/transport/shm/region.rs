@@ -99,18 +99,16 @@ impl SharedRegion {
         if !self.shared {
             return Err(Error::Internal("anonymous region cannot be remapped".into()));
         }
+        // No call between the copy and the replacement goes through the C library: MPI
+        // libraries interpose on the memory calls to keep their registration caches right
+        // (Open MPI's patcher, UCX's ucm), and their handlers may write to their own heap data,
+        // possibly on these very pages; a write made after the copy would be lost.
         // SAFETY: both ranges are valid for len bytes (caller) and distinct mappings.
         unsafe { std::ptr::copy_nonoverlapping(addr as *const u8, self.as_ptr().add(offset), len) };
-        // The pages at `addr` are about to be replaced. MPI libraries interpose on the memory
-        // calls to keep their registration caches right (Open MPI's patcher, UCX's ucm): tell
-        // them through madvise, which they track and which leaves the range mapped (no other
-        // thread can map anything into it meanwhile). Its contents are in the region already.
-        // SAFETY: the range is the caller's memory (see Safety), its data copied above.
-        unsafe { libc::madvise(addr as *mut libc::c_void, len, libc::MADV_DONTNEED) };
         // mremap with an old size of 0 maps the same shared pages a second time, at `addr`
         // (MREMAP_FIXED replaces what was mapped there), without a file descriptor. Made as a
-        // raw system call: Open MPI 4.1's interposed mremap passes a wrong target address when
-        // the old size is 0 (EINVAL, seen with strace), which left such windows staged.
+        // raw system call: the interposers must not run here (above), and Open MPI 4.1's
+        // interposed mremap passes a wrong target address when the old size is 0 (EINVAL).
         // SAFETY: the source is page-aligned and inside our shared mapping (caller:
         // offset + len <= len of the region); the target is memory the caller owns and
         // vouches for; the new mapping shows the same bytes (copied just above).
@@ -125,12 +123,15 @@ impl SharedRegion {
             )
         } as *mut libc::c_void;
         if got == libc::MAP_FAILED || got as usize != addr {
-            let why = std::io::Error::last_os_error();
-            // The caller's pages are still there, emptied by madvise: give them their data back.
-            // SAFETY: as the first copy, in the other direction.
-            unsafe { std::ptr::copy_nonoverlapping(self.as_ptr().add(offset), addr as *mut u8, len) };
-            return Err(Error::os("cannot map the window over the caller's array", why));
+            // The caller's pages are untouched.
+            return Err(Error::os("cannot map the window over the caller's array", std::io::Error::last_os_error()));
         }
+        // Now tell the interposers that the pages at `addr` changed (their registrations of
+        // the old pages are stale), through madvise, which they track: on a shared mapping
+        // MADV_DONTNEED loses nothing (the pages come back from the region), and whatever
+        // their handlers write lands in the new pages.
+        // SAFETY: the range is now our shared mapping of the region.
+        unsafe { libc::madvise(addr as *mut libc::c_void, len, libc::MADV_DONTNEED) };
         Ok(())
     }
 

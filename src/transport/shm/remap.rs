@@ -96,21 +96,30 @@ pub fn restore(span: (usize, usize), region_name: &str) {
             release(span);
             return;
         };
+        // Tell the interposers of the memory calls (MPI registration caches: Open MPI's
+        // patcher, UCX's ucm) that these pages change, while they are still the shared
+        // mapping: there MADV_DONTNEED loses nothing, and whatever their handlers write to
+        // heap data on these pages is in the copy below. From the copy to the replacement, no
+        // call goes through the C library (its interposers could write to the span meanwhile,
+        // and the write would be lost): the mmap below is a raw system call.
+        // SAFETY: the span is our shared mapping of the window (checked above).
+        unsafe { libc::madvise(span.0 as *mut libc::c_void, len, libc::MADV_DONTNEED) };
         // SAFETY: the span is mapped (checked just above) and readable; `saved` is a distinct
         // fresh mapping of len bytes.
         unsafe { std::ptr::copy_nonoverlapping(span.0 as *const u8, saved.as_mut_ptr(), len) };
         // SAFETY: MAP_FIXED over our own window mapping (checked above), replaced by private
         // memory that receives the same bytes right after.
         let got = unsafe {
-            libc::mmap(
-                span.0 as *mut libc::c_void,
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
-                -1,
-                0,
+            libc::syscall(
+                libc::SYS_mmap,
+                span.0 as libc::c_long,
+                len as libc::c_long,
+                (libc::PROT_READ | libc::PROT_WRITE) as libc::c_long,
+                (libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED) as libc::c_long,
+                -1 as libc::c_long,
+                0 as libc::c_long,
             )
-        };
+        } as *mut libc::c_void;
         if got as usize == span.0 {
             // SAFETY: the new private mapping covers the span.
             unsafe { std::ptr::copy_nonoverlapping(saved.as_ptr(), span.0 as *mut u8, len) };
