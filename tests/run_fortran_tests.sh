@@ -116,8 +116,9 @@ report_fail() {   # name np reason log
     failed=$((failed + 1))
     echo "FAIL $1 np=$2 $3"
     if [[ -n "${4:-}" && -s "$4" ]]; then
-        echo "---- last 30 lines of $4"
-        tail -n 30 "$4"
+        # 60: room for a whole backtrace of a crashed PE after MPI's own lines
+        echo "---- last 60 lines of $4"
+        tail -n 60 "$4"
         echo "----"
     fi
 }

@@ -97,8 +97,14 @@ harness_checks() {
             for fd in $(ls /proc/$$/fd); do ((fd > 2)) && eval "exec $fd>&-"; done   # (hydra waits for its fds)
             setsid sleep 300 > /dev/null 2>&1 < /dev/null &'
     after=$(snapshot)
+    # the processes mnrun reported must be gone (by pid: a 'sleep 300' elsewhere on the machine
+    # is none of this job's)
+    gone=1
+    for pid in $(grep -o 'n[0-9]*:process [0-9]* (sleep 300' "$log" | awk '{print $2}'); do
+        alive "$pid" && gone=0
+    done
     if ((status == 125)) && grep -q 'left behind after the job:.*n1:/dev/shm/rpnmn-leak-n1' "$log" &&
-        grep -q 'n2:process [0-9]* (sleep 300' "$log" && [[ "$before" == "$after" ]] && ! pgrep -x -f 'sleep 300' > /dev/null; then
+        grep -q 'n2:process [0-9]* (sleep 300' "$log" && [[ "$before" == "$after" ]] && ((gone)); then
         pass "harness: a file left in a node's /dev/shm and a process left on a node are reported (status 125), then removed"
     else
         fail "harness: leftovers on the nodes not reported or not removed (status $status)" "$log"
