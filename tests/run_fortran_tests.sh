@@ -12,7 +12,10 @@
 # /dev/shm/rpncomm* file behind and no process of the test program is still alive. Those leftovers
 # are removed (files by name, processes by id) so later cases start clean; files of other jobs
 # running at the same time are recognised by the launcher pid in their names and left alone.
-# Output: one line per case, the last 30 lines of its log on failure, then "N passed, N failed".
+# Segments of the MPI itself (mpich_shm_*) that a job left and no process uses are removed too:
+# expected after a case that must fail (MPICH keeps them when a rank is killed or aborts), a
+# failure after one that must pass.
+# Output: one line per case, the last 60 lines of its log on failure, then "N passed, N failed".
 # Logs: build/tests/logs/<test>.compile.log and build/tests/logs/<test>.np<P>.log
 #
 # Environment (the MPI checks, mpi/check_mpi.sh, use these; the defaults are the shared-memory build):
@@ -40,6 +43,7 @@ LOGDIR=${LOG_DIR:-$BUILD/tests/logs}
 read -r -a test_dirs <<< "${TEST_DIRS:-tests/fortran}"
 FC=${FC:-gfortran}
 KILL_GRACE=5          # seconds between TERM and KILL on timeout
+MPI_SEGMENTS='mpich_shm_*'   # what an MPI leaves in /dev/shm after an aborted job (MPICH 4 and 5)
 
 if [[ -n "${LAUNCHER:-}" ]]; then
     read -r -a launcher <<< "$LAUNCHER"
@@ -69,10 +73,10 @@ header() {
     sed -n -E "s/^[[:space:]]*![[:space:]]*$2[[:space:]]*:[[:space:]]*(.*[^[:space:]])[[:space:]]*\$/\\1/Ip" "$1" | head -n 1
 }
 
-# names of /dev/shm entries starting with rpncomm
+# names of /dev/shm entries matching the glob $1 (default rpncomm*, the library's own)
 shm_list() {
     local f
-    for f in /dev/shm/rpncomm*; do
+    for f in /dev/shm/${1:-rpncomm*}; do
         [[ -e "$f" ]] && printf '%s\n' "${f##*/}"
     done | LC_ALL=C sort
 }
@@ -173,6 +177,7 @@ for src in "${tests[@]}"; do
         fi
         log="$LOGDIR/$name.np$np.log"
         before=$(shm_list)
+        mpi_before=$(shm_list "$MPI_SEGMENTS")
         t0=$(now)
         # timeout runs the job in its own process group and signals the whole group
         # (bash -c writes the launcher's pid, then becomes the launcher)
@@ -213,6 +218,17 @@ for src in "${tests[@]}"; do
         if ((${#leftovers[@]} > 0)); then
             reason="${reason:+$reason; }left in /dev/shm: ${leftovers[*]}"
             for f in "${leftovers[@]}"; do rm -f -- "/dev/shm/$f"; done
+        fi
+        # the MPI's own segments: MPICH removes them at MPI_Finalize only, so a job that ends
+        # with a rank killed or MPI_Abort (the EXPECT: fail cases) leaves them; removed once no
+        # process uses them, and a failure in a case that should end normally
+        mapfile -t mpi_left < <(LC_ALL=C comm -13 <(printf '%s\n' "$mpi_before") <(shm_list "$MPI_SEGMENTS") |
+            while IFS= read -r f; do [[ -n "$f" ]] && ! shm_in_use "$f" && printf '%s\n' "$f"; done)
+        if ((${#mpi_left[@]} > 0)); then
+            [[ "$expect" == pass || "$expect" == ok || "$expect" == success || "$expect" == 0 ]] &&
+                reason="${reason:+$reason; }the MPI left in /dev/shm: ${mpi_left[*]}"
+            echo "run_fortran_tests: removed the MPI's segments left by the job: ${mpi_left[*]}" >> "$log"
+            for f in "${mpi_left[@]}"; do rm -f -- "/dev/shm/$f"; done
         fi
 
         if [[ -z "$reason" ]]; then
