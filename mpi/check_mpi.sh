@@ -88,6 +88,27 @@ for impl in $MPI_IMPLS; do
     rm -f "/tmp/rpncomm-mpi-build-$impl.$$.log"
 done
 
+# The MPI transport's own unit tests (src/transport/mpi, compiled only with the mpi feature), once,
+# against the first MPI built: plain Rust, no MPI job.
+for impl in $MPI_IMPLS; do
+    [[ -n "${built[$impl]:-}" ]] || continue
+    section "cargo test --features mpi (unit tests of the MPI transport, $impl)"
+    cc_var=MPICC_$impl
+    log=/tmp/rpncomm-mpi-unit.$$.log
+    MPICC=${!cc_var:-mpicc.$impl} timeout -k 10 600 "${CARGO:-cargo}" test --release --features mpi \
+        --target-dir "target-mpi-$impl" --lib transport::mpi < /dev/null > "$log" 2>&1
+    status=$?
+    p="" f=""
+    read -r p f < <(sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed; \([0-9]*\) failed.*/\1 \2/p' "$log" | tail -n 1)
+    if [[ -z "${p:-}" ]] || ((status != 0 && ${f:-0} == 0)); then p=0 f=1; fi
+    echo "cargo test --features mpi: $p passed, $f failed"
+    ((f > 0)) && tail -n 40 "$log"
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+    rm -f "$log"
+    break
+done
+
 # run_case name log command...: passes on exit status 0 within SMOKE_TIMEOUT
 run_case() {
     local name=$1 log=$2 status
@@ -163,6 +184,24 @@ for combo in "${combos[@]}"; do
     else
         echo "FAIL $name C ABI compilation"; tail -n 20 "$logs/c_abi.compile.log"
         total_fail=$((total_fail + 1))
+    fi
+    if [[ $name == "$impl" ]]; then
+        # which threads may call MPI (tests/c_mpi/test_thread_level.c): once per MPI
+        if "$cc" -O1 -g -I"$b/include" tests/c_mpi/test_thread_level.c -o "$b/tests/test_thread_level" \
+                "$b/lib/librpncomm_windows.a" "${native_libs[@]}" > "$logs/thread_level.compile.log" 2>&1; then
+            # shellcheck disable=SC2086
+            run_case "$name thread level: second thread refused at MPI_THREAD_SINGLE" "$logs/thread_level.single.log" \
+                env RPNCOMM_NODE_SPLIT=1 $launcher 2 "$b/tests/test_thread_level" refused
+            # shellcheck disable=SC2086
+            run_case "$name thread level: second thread served at MPI_THREAD_SERIALIZED" "$logs/thread_level.serialized.log" \
+                env RPNCOMM_NODE_SPLIT=1 RPNCOMM_MPI_THREADS=serialized $launcher 2 "$b/tests/test_thread_level" works
+            # shellcheck disable=SC2086
+            run_case "$name thread level: any thread on one node" "$logs/thread_level.one_node.log" \
+                $launcher 2 "$b/tests/test_thread_level" works
+        else
+            echo "FAIL $name thread level test compilation"; tail -n 20 "$logs/thread_level.compile.log"
+            total_fail=$((total_fail + 1))
+        fi
     fi
     echo "$name: $((SECONDS - t0)) s"
 done

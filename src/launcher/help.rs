@@ -38,8 +38,9 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ),
     (
         "RPNCOMM_MPI_THREADS",
-        "MPI transport: multiple or serialized, the thread level asked of MPI (default MULTIPLE when \
-         OMP_NUM_THREADS > 1, else SERIALIZED, where the library makes its MPI calls one at a time)",
+        "MPI transport: multiple, serialized or single, the thread level asked of MPI (default MULTIPLE \
+         when OMP_NUM_THREADS > 1, else SERIALIZED in a program with OpenMP, where the library makes \
+         its MPI calls one at a time, else SINGLE, where only the thread that started MPI may call it)",
     ),
     ("RPNCOMM_HANG_REPORT", "seconds a PE waits for another before it says whom it waits for (default 30, 0: never)"),
     ("RPNCOMM_SEGMENT", "set by rpnrun for each PE: the job's shared-memory segment (do not set by hand)"),

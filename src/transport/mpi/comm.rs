@@ -25,7 +25,7 @@ impl Comm {
     pub fn world() -> Result<Comm> {
         let mut raw = std::ptr::null_mut();
         let rc = {
-            let _mpi = shim::serial();
+            let _mpi = shim::serial()?;
             // SAFETY: out-parameter.
             unsafe { shim::rpnmpi_comm_world(&mut raw) }
         };
@@ -37,7 +37,7 @@ impl Comm {
     pub fn from_fortran(fortran_handle: i32) -> Result<Comm> {
         let mut raw = std::ptr::null_mut();
         let rc = {
-            let _mpi = shim::serial();
+            let _mpi = shim::serial()?;
             // SAFETY: out-parameter; the shim validates the handle before using it.
             unsafe { shim::rpnmpi_comm_from_fortran(fortran_handle, &mut raw) }
         };
@@ -62,7 +62,7 @@ impl Comm {
     pub fn node(&self, split: usize) -> Result<Comm> {
         let mut raw = std::ptr::null_mut();
         let rc = {
-            let _mpi = shim::serial();
+            let _mpi = shim::serial()?;
             // SAFETY: live communicator; out-parameter.
             unsafe { shim::rpnmpi_node_comm(self.raw, split as c_int, &mut raw) }
         };
@@ -75,7 +75,7 @@ impl Comm {
         let mut comm = Comm { raw, rank: 0, size: 0 };
         let (mut rank, mut size): (c_int, c_int) = (0, 0);
         let rc = {
-            let _mpi = shim::serial();
+            let _mpi = shim::serial()?;
             // SAFETY: raw is a live communicator of the shim; out-parameters.
             unsafe { shim::rpnmpi_comm_rank_size(raw, &mut rank, &mut size) }
         };
@@ -91,7 +91,7 @@ impl Comm {
     }
 
     pub fn barrier(&self) -> Result<()> {
-        let _mpi = shim::serial();
+        let _mpi = shim::serial()?;
         let _watch = watchdog::watch("MPI_Barrier");
         // SAFETY: live communicator.
         shim::check(unsafe { shim::rpnmpi_barrier(self.raw) }, "MPI_Barrier")
@@ -103,7 +103,7 @@ impl Comm {
             return Err(Error::Internal(format!("allgather of {} bytes into {} for {} ranks", mine.len(), all.len(), self.size)));
         }
         let bytes = c_int::try_from(mine.len()).map_err(|_| Error::BadArgument(format!("allgather of {} bytes per PE", mine.len())))?;
-        let _mpi = shim::serial();
+        let _mpi = shim::serial()?;
         let _watch = watchdog::watch("MPI_Allgather");
         // SAFETY: mine holds `bytes` bytes, all has room for size * bytes (checked above).
         let rc = unsafe { shim::rpnmpi_allgather(self.raw, mine.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, bytes) };
@@ -120,7 +120,8 @@ impl Comm {
 
 impl Drop for Comm {
     fn drop(&mut self) {
-        let _mpi = shim::serial();
+        // (a thread that may not call MPI leaves it to MPI_Finalize)
+        let Ok(_mpi) = shim::serial() else { return };
         // SAFETY: raw came from the shim and is released once; the shim frees an owned duplicate
         // only while MPI is not finalized.
         unsafe { shim::rpnmpi_comm_release(self.raw) };

@@ -121,20 +121,35 @@ fn window_failure_hint(library: &str, start: MpiStart, osc_setting: Option<&str>
 
 /// The thread level to ask MPI for. MPI_THREAD_MULTIPLE where threads of a PE may call the
 /// operations at the same time (README "Threads"): `RPNCOMM_MPI_THREADS=multiple`, or by default
-/// when OMP_NUM_THREADS asks for more than one thread. Otherwise MPI_THREAD_SERIALIZED (the
-/// library then makes its MPI calls one at a time, so threads stay correct): not always
-/// MULTIPLE, because some one-sided components refuse windows at that level (Open MPI 4.1's
-/// osc/pt2pt, the one for nodes joined by TCP).
-fn required_thread_level(setting: Option<&str>, omp_num_threads: Option<&str>) -> c_int {
+/// when OMP_NUM_THREADS asks for more than one thread (not always MULTIPLE: some one-sided
+/// components refuse windows at that level, Open MPI 4.1's osc/pt2pt for nodes joined by TCP).
+/// Else MPI_THREAD_SERIALIZED when the program has an OpenMP runtime (`openmp`: its threads may
+/// call the library, one MPI call at a time behind the library's lock), else MPI_THREAD_SINGLE,
+/// as MPI_Init: Open MPI 4.1 takes its internal locks at every level above SINGLE, FUNNELED
+/// included, and its fence, PSCW and lock/put/unlock then cost 1.2-1.6x more (bench/README.md).
+/// `single` and `serialized` (or `funneled`, the same to this library) force those.
+fn required_thread_level(setting: Option<&str>, omp_num_threads: Option<&str>, openmp: bool) -> c_int {
     match setting.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
         Some("multiple") => shim::THREAD_MULTIPLE,
-        Some("serialized" | "serialised") => shim::THREAD_SERIALIZED,
+        Some("serialized" | "serialised" | "funneled" | "funnelled") => shim::THREAD_SERIALIZED,
+        Some("single") => shim::THREAD_SINGLE,
         _ => {
             // "4" or "4,2" (nested levels): the first level's count.
             let threads = omp_num_threads.and_then(|v| v.split(',').next()?.trim().parse::<u32>().ok()).unwrap_or(1);
-            if threads > 1 { shim::THREAD_MULTIPLE } else { shim::THREAD_SERIALIZED }
+            match (threads > 1, openmp) {
+                (true, _) => shim::THREAD_MULTIPLE,
+                (false, true) => shim::THREAD_SERIALIZED,
+                (false, false) => shim::THREAD_SINGLE,
+            }
         }
     }
+}
+
+/// Whether the program has an OpenMP runtime (libgomp, libomp, libiomp5: all export
+/// `omp_get_max_threads`), so that its threads may call the library.
+fn has_openmp_runtime() -> bool {
+    // SAFETY: a look-up in the symbols already loaded, with a NUL-terminated name.
+    !unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"omp_get_max_threads".as_ptr()) }.is_null()
 }
 
 impl MpiTransport {
@@ -142,14 +157,14 @@ impl MpiTransport {
     pub fn init() -> Result<Self> {
         let node_split = node::node_split(std::env::var(node::ENV_NODE_SPLIT).ok().as_deref())?;
         let (mut started, mut provided): (c_int, c_int) = (0, 0);
-        let required =
-            required_thread_level(std::env::var("RPNCOMM_MPI_THREADS").ok().as_deref(), std::env::var("OMP_NUM_THREADS").ok().as_deref());
+        let required = required_thread_level(
+            std::env::var("RPNCOMM_MPI_THREADS").ok().as_deref(),
+            std::env::var("OMP_NUM_THREADS").ok().as_deref(),
+            has_openmp_runtime(),
+        );
         // SAFETY: out-parameters.
         shim::check(unsafe { shim::rpnmpi_init(required, &mut started, &mut provided) }, "MPI_Init_thread")?;
-        if provided < shim::THREAD_MULTIPLE {
-            // Threads of a PE may call the operations at the same time: one MPI call at a time.
-            shim::serialise_calls();
-        }
+        shim::set_thread_level(provided);
         let world = match Comm::world() {
             Ok(w) => w,
             Err(e) => {
@@ -363,12 +378,21 @@ mod tests {
 
     #[test]
     fn multiple_thread_level_with_openmp_threads_or_when_told() {
-        assert_eq!(required_thread_level(None, None), shim::THREAD_SERIALIZED);
-        assert_eq!(required_thread_level(None, Some("1")), shim::THREAD_SERIALIZED);
-        assert_eq!(required_thread_level(None, Some("4")), shim::THREAD_MULTIPLE);
-        assert_eq!(required_thread_level(None, Some("2,1")), shim::THREAD_MULTIPLE);
-        assert_eq!(required_thread_level(Some("multiple"), None), shim::THREAD_MULTIPLE);
-        assert_eq!(required_thread_level(Some(" Serialized"), Some("8")), shim::THREAD_SERIALIZED);
+        assert_eq!(required_thread_level(None, None, false), shim::THREAD_SINGLE);
+        assert_eq!(required_thread_level(None, Some("1"), false), shim::THREAD_SINGLE);
+        assert_eq!(required_thread_level(None, None, true), shim::THREAD_SERIALIZED);
+        assert_eq!(required_thread_level(None, Some("1"), true), shim::THREAD_SERIALIZED);
+        assert_eq!(required_thread_level(None, Some("4"), false), shim::THREAD_MULTIPLE);
+        assert_eq!(required_thread_level(None, Some("2,1"), true), shim::THREAD_MULTIPLE);
+        assert_eq!(required_thread_level(Some("multiple"), None, false), shim::THREAD_MULTIPLE);
+        assert_eq!(required_thread_level(Some(" Serialized"), Some("8"), false), shim::THREAD_SERIALIZED);
+        assert_eq!(required_thread_level(Some("funneled"), None, false), shim::THREAD_SERIALIZED);
+        assert_eq!(required_thread_level(Some("single"), Some("4"), true), shim::THREAD_SINGLE);
+    }
+
+    #[test]
+    fn the_test_binary_has_no_openmp_runtime() {
+        assert!(!super::has_openmp_runtime());
     }
 
     #[test]

@@ -3,12 +3,17 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::error::{Error, Result};
 
+/// The shim's status for a thread that may not call MPI (`serial`).
+pub const E_THREAD: c_int = -6;
+
 /// Thread levels as the shim codes them (`rpnmpi_init`).
+pub const THREAD_SINGLE: c_int = 0;
 pub const THREAD_SERIALIZED: c_int = 2;
 pub const THREAD_MULTIPLE: c_int = 3;
 
@@ -17,29 +22,67 @@ pub fn thread_level_name(code: c_int) -> &'static str {
     ["MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"].get(code as usize).copied().unwrap_or("?")
 }
 
-static SERIALISE: AtomicBool = AtomicBool::new(false);
+/// How this process calls MPI, set once by `set_thread_level` (before any other MPI call).
+static POLICY: AtomicU8 = AtomicU8::new(ANY_THREAD);
+/// MPI_THREAD_MULTIPLE: any thread, at any time.
+const ANY_THREAD: u8 = 0;
+/// MPI_THREAD_SERIALIZED: any thread, one call at a time (`SERIAL`).
+const ONE_AT_A_TIME: u8 = 1;
+/// MPI_THREAD_SINGLE or FUNNELED: the thread that initialised MPI only (`MPI_THREAD`).
+const INIT_THREAD_ONLY: u8 = 2;
 static SERIAL: Mutex<()> = Mutex::new(());
 
-/// Makes every later MPI call of this process take one lock (`serial`): the MPI does not give
-/// MPI_THREAD_MULTIPLE, and threads may call the operations at the same time.
-pub fn serialise_calls() {
-    SERIALISE.store(true, Ordering::Release);
+thread_local! {
+    /// This thread initialised MPI (see `set_thread_level`).
+    static MPI_THREAD: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Held around each MPI call when calls are serialised (None: the MPI is thread-safe).
-pub fn serial() -> Option<MutexGuard<'static, ()>> {
-    SERIALISE.load(Ordering::Acquire).then(|| SERIAL.lock().unwrap_or_else(|p| p.into_inner()))
+/// Says which threads of this process may call MPI, from the thread level MPI gave (`provided`);
+/// called on the thread that initialised MPI. Below MPI_THREAD_MULTIPLE, threads that may call
+/// the operations at the same time make their MPI calls one at a time (`serial`); at SINGLE or
+/// FUNNELED only this thread may call, without a lock (an uncontended lock costs about 0.05 us
+/// per epoch, a tenth of a fence epoch).
+pub fn set_thread_level(provided: c_int) {
+    MPI_THREAD.with(|t| t.set(true));
+    let policy = match provided {
+        THREAD_MULTIPLE => ANY_THREAD,
+        THREAD_SERIALIZED => ONE_AT_A_TIME,
+        _ => INIT_THREAD_ONLY,
+    };
+    POLICY.store(policy, Ordering::Release);
 }
 
-/// Lets MPI progress, unless another thread of this process is in an MPI call that holds the
-/// serialising lock (it makes progress then).
-pub fn progress() {
-    if !SERIALISE.load(Ordering::Acquire) {
-        rpnmpi_progress();
-        return;
+/// What a thread holds while it makes an MPI call: the serialising lock, where there is one.
+pub type Serial = Option<MutexGuard<'static, ()>>;
+
+/// To be held around each MPI call. Refused on a thread that may not call MPI at all (MPI was
+/// initialised at MPI_THREAD_SINGLE or FUNNELED and this is not the thread that did it): the MPI
+/// would not protect its state, and the call would fail at random instead of with a message.
+pub fn serial() -> Result<Serial> {
+    match POLICY.load(Ordering::Acquire) {
+        ANY_THREAD => Ok(None),
+        ONE_AT_A_TIME => Ok(Some(SERIAL.lock().unwrap_or_else(|p| p.into_inner()))),
+        _ if MPI_THREAD.with(Cell::get) => Ok(None),
+        _ => Err(Error::Mpi(error_text(E_THREAD))),
     }
-    if let Ok(_mpi) = SERIAL.try_lock() {
-        rpnmpi_progress();
+}
+
+/// Lets MPI progress, unless this thread may not call MPI or another thread of this process is
+/// in an MPI call that holds the serialising lock (it makes progress then).
+pub fn progress() {
+    match POLICY.load(Ordering::Acquire) {
+        ONE_AT_A_TIME => {
+            if let Ok(_mpi) = SERIAL.try_lock() {
+                rpnmpi_progress();
+            }
+        }
+        ANY_THREAD => {
+            rpnmpi_progress();
+        }
+        _ if MPI_THREAD.with(Cell::get) => {
+            rpnmpi_progress();
+        }
+        _ => {}
     }
 }
 
@@ -63,6 +106,8 @@ pub const GETACC: c_int = 4;
 pub const NO_LOCK: c_int = 0;
 pub const SHARED: c_int = 1;
 pub const EXCLUSIVE: c_int = 2;
+/// Inside a lock_all epoch (`rpnmpi_lock_all`): no lock; complete on return (MPI_Win_flush).
+pub const FLUSH: c_int = 3;
 
 unsafe extern "C" {
     pub fn rpnmpi_init(required: c_int, started: *mut c_int, provided: *mut c_int) -> c_int;
@@ -115,6 +160,10 @@ unsafe extern "C" {
     pub fn rpnmpi_lock(win: *mut RawWin, exclusive: c_int, target: c_int) -> c_int;
     pub fn rpnmpi_unlock(win: *mut RawWin, target: c_int) -> c_int;
     pub fn rpnmpi_flush(win: *mut RawWin, target: c_int) -> c_int;
+    pub fn rpnmpi_lock_all(win: *mut RawWin) -> c_int;
+    pub fn rpnmpi_unlock_all(win: *mut RawWin) -> c_int;
+    pub fn rpnmpi_win_unified(win: *mut RawWin, unified: *mut c_int) -> c_int;
+    pub fn rpnmpi_win_sync(win: *mut RawWin) -> c_int;
 }
 
 /// The text of a shim or MPI status code.

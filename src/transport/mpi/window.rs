@@ -87,7 +87,7 @@ impl WindowRegistry {
         let mut first = Ok(());
         for (_, win) in std::mem::take(&mut self.live) {
             let mut raw = win as *mut RawWin;
-            let _mpi = shim::serial();
+            let _mpi = shim::serial()?;
             // SAFETY: a live window of the shim, freed once (removed from the registry).
             let rc = unsafe { shim::rpnmpi_win_free(&mut raw) };
             if first.is_ok() {
@@ -125,7 +125,7 @@ impl MpiWin {
             Some(a) => (a as *mut c_void, bytes),
             None => (std::ptr::null_mut(), bytes.next_multiple_of(ALIGN)),
         };
-        let _mpi = shim::serial();
+        let _mpi = shim::serial().map_err(|_| shim::E_THREAD)?;
         let _watch = watchdog::watch(if base.is_null() { "MPI_Win_allocate" } else { "MPI_Win_create" });
         // SAFETY: comm is live; base is null or the caller's array of `bytes` bytes (API
         // contract); out-parameters.
@@ -140,14 +140,14 @@ impl MpiWin {
     /// Collective.
     pub(super) fn free(mut self, registry: &SharedRegistry) -> Result<()> {
         lock_registry(registry).remove(self.id);
-        let _mpi = shim::serial();
+        let _mpi = shim::serial()?;
         let _watch = watchdog::watch("MPI_Win_free");
         // SAFETY: a live window, freed once.
         shim::check(unsafe { shim::rpnmpi_win_free(&mut self.raw) }, "MPI_Win_free")
     }
 
     pub(super) fn sync_self(&self, rank: usize) -> Result<()> {
-        let _mpi = shim::serial();
+        let _mpi = shim::serial()?;
         // SAFETY: live window; rank is this rank in its communicator.
         shim::check(unsafe { shim::rpnmpi_sync_self(self.raw, rank as c_int) }, "MPI_Win_sync")
     }
@@ -177,7 +177,7 @@ impl MpiWin {
             _ if n == 1 => "MPI_Fetch_and_op",
             _ => "MPI_Get_accumulate",
         };
-        let _mpi = shim::serial();
+        let _mpi = shim::serial()?;
         // SAFETY: the caller's contract.
         let rc = unsafe {
             shim::rpnmpi_rma(
@@ -417,7 +417,7 @@ impl TransportWindow for MpiWindow {
             (Mode::Group, Some(g)) => {
                 let from: Vec<c_int> = g.from.iter().map(|&p| p as c_int).collect();
                 let to: Vec<c_int> = g.to.iter().map(|&p| p as c_int).collect();
-                let _mpi = shim::serial();
+                let _mpi = shim::serial()?;
                 // SAFETY: live window; from/to hold nfrom/nto ranks of its communicator.
                 let rc =
                     unsafe { shim::rpnmpi_group_open(self.win.raw, from.as_ptr(), from.len() as c_int, to.as_ptr(), to.len() as c_int) };
@@ -428,7 +428,7 @@ impl TransportWindow for MpiWindow {
                 self.comm.barrier()
             }
             _ => {
-                let _mpi = shim::serial();
+                let _mpi = shim::serial()?;
                 // SAFETY: live window.
                 shim::check(unsafe { shim::rpnmpi_fence(self.win.raw, 0) }, "MPI_Win_fence")
             }
@@ -439,7 +439,7 @@ impl TransportWindow for MpiWindow {
         let watch = epoch_watch(mode, "MPI_Win_complete/MPI_Win_wait");
         match (mode, group) {
             (Mode::Group, Some(_)) => {
-                let _mpi = shim::serial();
+                let _mpi = shim::serial()?;
                 // SAFETY: live window, in the group epoch opened by `open`.
                 shim::check(unsafe { shim::rpnmpi_group_close(self.win.raw) }, "MPI_Win_complete/MPI_Win_wait")?
             }
@@ -451,7 +451,7 @@ impl TransportWindow for MpiWindow {
                 }
             }
             _ => {
-                let _mpi = shim::serial();
+                let _mpi = shim::serial()?;
                 // SAFETY: live window.
                 shim::check(unsafe { shim::rpnmpi_fence(self.win.raw, 1) }, "MPI_Win_fence")?
             }
@@ -571,7 +571,7 @@ impl TransportWindow for MpiWindow {
             return Err(Error::SlotsExhausted { target, capacity });
         }
         let mut last: c_int = 0;
-        let _mpi = shim::serial();
+        let _mpi = shim::serial()?;
         // SAFETY: live window; the counter is integer 0 of target's records (capacity >= 1).
         let rc = unsafe { shim::rpnmpi_bounded_increment(s.win.raw, target as c_int, capacity as c_int, &mut last) };
         shim::check(rc, "MPI_Fetch_and_op (slot claim)")?;
