@@ -3,37 +3,47 @@
 //! MPI call (barrier, fence, post/start/complete/wait, window creation), which cannot be
 //! interrupted. So a watchdog thread looks at the call in progress and reports, from outside, one
 //! that has not returned after the interval, and again after each further interval. It never
-//! calls MPI (the library runs MPI_THREAD_SERIALIZED) and only writes a line on stderr.
+//! calls MPI (below MPI_THREAD_MULTIPLE only one thread may) and only writes a line on stderr.
 //!
-//! Cost on the calling thread: one uncontended lock to record the call and one to clear it; no
-//! clock is read there (the watchdog times a call from when it first sees it, so a report comes
-//! at most one tick late). Only blocking collective-like calls are watched, not the one-element
-//! passive operations.
+//! Cost on the calling thread: a few plain stores to record the call and one to clear it (no lock,
+//! no read-modify-write: a fence epoch is a fraction of a microsecond); no clock is read there
+//! (the watchdog times a call from when it first sees it, so a report comes at most one tick
+//! late). Only blocking collective-like calls are watched, not the one-element passive
+//! operations; collective calls are made by one thread of a PE at a time, the one writer here.
 
-use std::sync::{Mutex, Once};
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
 use std::time::{Duration, Instant};
 
 use crate::diagnostics;
 
-/// The watched call in progress (there is at most one: calls are serialised by the runtime lock).
-struct InCall {
-    /// Increases with every call, so that two calls of the same name are told apart.
-    generation: u64,
-    routine: &'static str,
-    call: &'static str,
-}
-
-static CURRENT: Mutex<(u64, Option<InCall>)> = Mutex::new((0, None));
+/// The watched call in progress, as a seqlock: `SEQUENCE` is odd while the one writer changes
+/// the fields, and grows by 2 with every call, so that two calls of the same name are told apart.
+static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+static IN_CALL: AtomicBool = AtomicBool::new(false);
+/// The routine and the MPI call, each a `&'static str` as (address, length).
+static ROUTINE: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
+static CALL: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
 static START: Once = Once::new();
+
+fn store(field: &[AtomicUsize; 2], text: &'static str) {
+    field[0].store(text.as_ptr() as usize, Ordering::Relaxed);
+    field[1].store(text.len(), Ordering::Relaxed);
+}
 
 /// Marks the blocking MPI call `call` (e.g. "MPI_Win_fence") as in progress until the guard is
 /// dropped. A no-op when hang reports are off.
 pub fn watch(call: &'static str) -> Option<WatchGuard> {
     let interval = diagnostics::hang_report_interval()?;
     START.call_once(|| start(interval));
-    let mut current = lock();
-    current.0 += 1;
-    current.1 = Some(InCall { generation: current.0, routine: diagnostics::routine(), call });
+    let sequence = SEQUENCE.load(Ordering::Relaxed);
+    SEQUENCE.store(sequence + 1, Ordering::Relaxed);
+    // the odd number is visible before any field changes
+    fence(Ordering::Release);
+    store(&ROUTINE, diagnostics::routine());
+    store(&CALL, call);
+    IN_CALL.store(true, Ordering::Relaxed);
+    SEQUENCE.store(sequence + 2, Ordering::Release);
     Some(WatchGuard)
 }
 
@@ -41,12 +51,24 @@ pub struct WatchGuard;
 
 impl Drop for WatchGuard {
     fn drop(&mut self) {
-        lock().1 = None;
+        IN_CALL.store(false, Ordering::Release);
     }
 }
 
-fn lock() -> std::sync::MutexGuard<'static, (u64, Option<InCall>)> {
-    CURRENT.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+/// The call in progress as (sequence, routine, call), None between calls or while the writer
+/// changes it (the watchdog then looks again at its next tick).
+fn in_call() -> Option<(u64, &'static str, &'static str)> {
+    let before = SEQUENCE.load(Ordering::Acquire);
+    let fields = [&ROUTINE[0], &ROUTINE[1], &CALL[0], &CALL[1]].map(|f| f.load(Ordering::Relaxed));
+    let in_call = IN_CALL.load(Ordering::Relaxed);
+    fence(Ordering::Acquire);
+    if before % 2 == 1 || SEQUENCE.load(Ordering::Relaxed) != before || !in_call {
+        return None;
+    }
+    // SAFETY: an even sequence number unchanged around the reads: the four fields were stored
+    // together by `watch` from two `&'static str`, which live for the program.
+    let text = |address: usize, len: usize| unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(address as *const u8, len)) };
+    Some((before, text(fields[0], fields[1]), text(fields[2], fields[3])))
 }
 
 /// The watchdog thread: wakes every tick (a quarter of the interval, 50 ms to 1 s) and reports a
@@ -58,8 +80,7 @@ fn start(interval: Duration) {
         let mut timed: Option<(u64, Instant, u32)> = None;
         loop {
             std::thread::sleep(tick);
-            let seen = lock().1.as_ref().map(|c| (c.generation, c.routine, c.call));
-            let Some((generation, routine, call)) = seen else {
+            let Some((generation, routine, call)) = in_call() else {
                 timed = None;
                 continue;
             };
