@@ -33,6 +33,7 @@
 #define RPNMPI_NO_LOCK    0   /* inside an active-mode epoch */
 #define RPNMPI_SHARED     1
 #define RPNMPI_EXCLUSIVE  2
+#define RPNMPI_FLUSH      3   /* inside a lock_all epoch: no lock, MPI_Win_flush(target) after */
 
 typedef struct rpnmpi_comm rpnmpi_comm;
 typedef struct rpnmpi_win rpnmpi_win;
@@ -111,5 +112,14 @@ int rpnmpi_progress(void);
 int rpnmpi_lock(rpnmpi_win *win, int exclusive, int target);
 int rpnmpi_unlock(rpnmpi_win *win, int target);
 int rpnmpi_flush(rpnmpi_win *win, int target);
+/* A shared lock on every rank held across operations (MPI_Win_lock_all with MPI_MODE_NOCHECK:
+ * nobody takes an exclusive lock on that window), for rpnmpi_rma with RPNMPI_FLUSH. */
+int rpnmpi_lock_all(rpnmpi_win *win);
+int rpnmpi_unlock_all(rpnmpi_win *win);
+/* Whether `win` has the unified memory model (*unified = 1): there, inside a lock_all epoch,
+ * MPI_Win_sync makes the operations other ranks completed on this rank's memory visible to its
+ * loads (MPI-3.1 11.4). */
+int rpnmpi_win_unified(rpnmpi_win *win, int *unified);
+int rpnmpi_win_sync(rpnmpi_win *win);
 
 #endif

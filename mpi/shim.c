@@ -16,7 +16,11 @@ struct rpnmpi_win {
     MPI_Win win;
     int posted;         /* group mode: MPI_Win_post / MPI_Win_start done at open */
     int started;
+    int locked_all;     /* in a lock_all epoch (rpnmpi_lock_all), ended by rpnmpi_win_free at the latest */
+    struct cached_group { int *ranks, n; MPI_Group group; } from, to;   /* of the last group epoch */
 };
+
+static void forget_group(struct cached_group *c);
 
 static MPI_Datatype datatype_of(int code) {
     switch (code) {
@@ -278,6 +282,9 @@ int rpnmpi_win_create(const rpnmpi_comm *c, void *base, size_t bytes, int disp_u
 int rpnmpi_win_free(rpnmpi_win **w) {
     int rc;
     if (!w || !*w) return MPI_SUCCESS;
+    if ((*w)->locked_all) rpnmpi_unlock_all(*w);
+    forget_group(&(*w)->from);
+    forget_group(&(*w)->to);
     rc = MPI_Win_free(&(*w)->win);
     free(*w);
     *w = NULL;
@@ -288,13 +295,41 @@ int rpnmpi_fence(rpnmpi_win *w, int closing) {
     return MPI_Win_fence(closing ? MPI_MODE_NOSUCCEED : MPI_MODE_NOPRECEDE, w->win);
 }
 
-static int group_of(MPI_Win win, const int *ranks, int n, MPI_Group *out) {
+/* The MPI group of `ranks` of the window, from the cache when the last group epoch had the same
+ * (a program runs its epochs with the same groups, and building one is MPI_Win_get_group +
+ * MPI_Group_incl + MPI_Group_free per epoch and side, a quarter of a PSCW epoch's cost). */
+static int group_of(MPI_Win win, struct cached_group *c, const int *ranks, int n, MPI_Group *out) {
     MPI_Group all;
-    int rc = MPI_Win_get_group(win, &all);
-    if (rc != MPI_SUCCESS) return rc;
+    int rc;
+    if (c->ranks && c->n == n && memcmp(c->ranks, ranks, n * sizeof *ranks) == 0) {
+        *out = c->group;
+        return MPI_SUCCESS;
+    }
+    if ((rc = MPI_Win_get_group(win, &all)) != MPI_SUCCESS) return rc;
     rc = MPI_Group_incl(all, n, ranks, out);
     MPI_Group_free(&all);
-    return rc;
+    if (rc != MPI_SUCCESS) return rc;
+    int *copy = malloc(n * sizeof *ranks);
+    if (!copy) {
+        MPI_Group_free(out);
+        return RPNMPI_E_NOMEM;
+    }
+    memcpy(copy, ranks, n * sizeof *ranks);
+    if (c->ranks) {
+        free(c->ranks);
+        MPI_Group_free(&c->group);
+    }
+    c->ranks = copy;
+    c->n = n;
+    c->group = *out;
+    return MPI_SUCCESS;
+}
+
+static void forget_group(struct cached_group *c) {
+    if (!c->ranks) return;
+    free(c->ranks);
+    MPI_Group_free(&c->group);
+    c->ranks = NULL;
 }
 
 int rpnmpi_group_open(rpnmpi_win *w, const int *from, int nfrom, const int *to, int nto) {
@@ -302,17 +337,13 @@ int rpnmpi_group_open(rpnmpi_win *w, const int *from, int nfrom, const int *to, 
     int rc;
     w->posted = w->started = 0;
     if (nfrom > 0) {
-        if ((rc = group_of(w->win, from, nfrom, &g)) != MPI_SUCCESS) return rc;
-        rc = MPI_Win_post(g, 0, w->win);
-        MPI_Group_free(&g);
-        if (rc != MPI_SUCCESS) return rc;
+        if ((rc = group_of(w->win, &w->from, from, nfrom, &g)) != MPI_SUCCESS) return rc;
+        if ((rc = MPI_Win_post(g, 0, w->win)) != MPI_SUCCESS) return rc;
         w->posted = 1;
     }
     if (nto > 0) {
-        if ((rc = group_of(w->win, to, nto, &g)) != MPI_SUCCESS) return rc;
-        rc = MPI_Win_start(g, 0, w->win);
-        MPI_Group_free(&g);
-        if (rc != MPI_SUCCESS) return rc;
+        if ((rc = group_of(w->win, &w->to, to, nto, &g)) != MPI_SUCCESS) return rc;
+        if ((rc = MPI_Win_start(g, 0, w->win)) != MPI_SUCCESS) return rc;
         w->started = 1;
     }
     return MPI_SUCCESS;
@@ -343,7 +374,7 @@ int rpnmpi_rma(rpnmpi_win *w, int kind, int lock, const void *src, void *result,
     if (t == MPI_DATATYPE_NULL || n < 0) return RPNMPI_E_BAD_ARG;
     if ((kind == RPNMPI_ACC || kind == RPNMPI_GETACC) && o == MPI_OP_NULL) return RPNMPI_E_BAD_ARG;
     if (n == 0 || (kind == RPNMPI_ACC && o == MPI_NO_OP)) return MPI_SUCCESS;
-    if (lock != RPNMPI_NO_LOCK) {
+    if (lock == RPNMPI_SHARED || lock == RPNMPI_EXCLUSIVE) {
         rc = MPI_Win_lock(lock == RPNMPI_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, target, 0, w->win);
         if (rc != MPI_SUCCESS) return rc;
     }
@@ -366,9 +397,11 @@ int rpnmpi_rma(rpnmpi_win *w, int kind, int lock, const void *src, void *result,
     default:
         rc = RPNMPI_E_BAD_ARG;
     }
-    if (lock != RPNMPI_NO_LOCK) {
+    if (lock == RPNMPI_SHARED || lock == RPNMPI_EXCLUSIVE) {
         rc2 = MPI_Win_unlock(target, w->win);
         if (rc == MPI_SUCCESS) rc = rc2;
+    } else if (lock == RPNMPI_FLUSH && rc == MPI_SUCCESS) {
+        rc = MPI_Win_flush(target, w->win);
     }
     return rc;
 }
@@ -435,4 +468,27 @@ int rpnmpi_unlock(rpnmpi_win *w, int target) {
 
 int rpnmpi_flush(rpnmpi_win *w, int target) {
     return MPI_Win_flush(target, w->win);
+}
+
+int rpnmpi_lock_all(rpnmpi_win *w) {
+    int rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win);
+    w->locked_all = rc == MPI_SUCCESS;
+    return rc;
+}
+
+int rpnmpi_unlock_all(rpnmpi_win *w) {
+    if (!w->locked_all) return MPI_SUCCESS;
+    w->locked_all = 0;
+    return MPI_Win_unlock_all(w->win);
+}
+
+int rpnmpi_win_unified(rpnmpi_win *w, int *unified) {
+    int *model = NULL, flag = 0;
+    int rc = MPI_Win_get_attr(w->win, MPI_WIN_MODEL, &model, &flag);
+    *unified = rc == MPI_SUCCESS && flag && *model == MPI_WIN_UNIFIED;
+    return rc;
+}
+
+int rpnmpi_win_sync(rpnmpi_win *w) {
+    return MPI_Win_sync(w->win);
 }

@@ -18,7 +18,12 @@
 //! announcement of the epoch precedes), a PE reads its announced count and waits until as many
 //! are done. Counters come in two sets, by epoch parity: an origin may open the next epoch and
 //! announce into it before a slow target has read this one, never two epochs ahead (the next
-//! close needs the target). Every counter access is an MPI accumulate, atomic among themselves.
+//! close needs the target). Every counter access is an MPI accumulate, atomic among themselves,
+//! inside one lock_all epoch held for the life of the counters window (nobody locks them
+//! exclusively), so each costs an operation and a flush, not a lock and an unlock. The announced
+//! count, read at every active close, is read in this PE's own memory after MPI_Win_sync, with
+//! no MPI operation, where the window has the unified memory model: every announcement of the
+//! epoch was complete at this PE (flushed) before its origin's closing synchronisation.
 
 use std::ffi::c_int;
 use std::time::{Duration, Instant};
@@ -50,13 +55,16 @@ struct Kept {
 }
 
 pub(super) struct LogicalAccumulates {
+    /// Held under lock_all from create to free.
     counters: MpiWin,
+    /// The counters window has the unified memory model (see `announced_to_me`).
+    unified: bool,
     kept: Vec<Kept>,
 }
 
 /// Unlocks `target` of `win` whatever happened under the lock; the first error wins.
 fn unlock_after<T>(win: &MpiWin, target: usize, under: Result<T>) -> Result<T> {
-    let mpi = shim::serial();
+    let mpi = shim::serial()?;
     // SAFETY: live window, locked by us on `target`.
     let unlocked = shim::check(unsafe { shim::rpnmpi_unlock(win.raw, target as c_int) }, "MPI_Win_unlock");
     drop(mpi);
@@ -72,13 +80,32 @@ impl LogicalAccumulates {
         // SAFETY: MPI allocated at least COUNTERS integers for us; nobody else uses them before
         // the caller's next collective (window creation ends with one).
         unsafe { std::slice::from_raw_parts_mut(counters.local as *mut i32, COUNTERS) }.fill(0);
-        counters.sync_self(comm.rank)?;
-        Ok(LogicalAccumulates { counters, kept: Vec::new() })
+        let held = counters.sync_self(comm.rank).and_then(|()| {
+            let mut unified: c_int = 0;
+            let _mpi = shim::serial()?;
+            // SAFETY: live window; out-parameter.
+            shim::check(unsafe { shim::rpnmpi_win_unified(counters.raw, &mut unified) }, "MPI_Win_get_attr(MPI_WIN_MODEL)")?;
+            // SAFETY: live window, in no epoch yet.
+            shim::check(unsafe { shim::rpnmpi_lock_all(counters.raw) }, "MPI_Win_lock_all")?;
+            Ok(unified != 0)
+        });
+        match held {
+            Ok(unified) => Ok(LogicalAccumulates { counters, unified, kept: Vec::new() }),
+            Err(e) => {
+                let _ = counters.free(registry);
+                Err(e)
+            }
+        }
     }
 
     /// Collective.
     pub(super) fn free(self, registry: &SharedRegistry) -> Result<()> {
-        self.counters.free(registry)
+        let mpi = shim::serial()?;
+        // SAFETY: live window, locked by `create`.
+        let unlocked = shim::check(unsafe { shim::rpnmpi_unlock_all(self.counters.raw) }, "MPI_Win_unlock_all");
+        drop(mpi);
+        let freed = self.counters.free(registry);
+        unlocked.and(freed)
     }
 
     /// One logical accumulate of `n` elements at `disp` of `target`, complete and atomic on
@@ -99,14 +126,14 @@ impl LogicalAccumulates {
         op: Operator,
     ) -> Result<()> {
         let mut values = vec![0u8; n * dtype.size()];
-        let mpi = shim::serial();
+        let mpi = shim::serial()?;
         // SAFETY: live window.
         shim::check(unsafe { shim::rpnmpi_lock(win.raw, 1, target as c_int) }, "MPI_Win_lock")?;
         drop(mpi);
         let under_lock = (|| -> Result<Vec<u8>> {
             // SAFETY: values holds n elements; bounds are the caller's.
             unsafe { win.rma(shim::GET, shim::NO_LOCK, std::ptr::null(), values.as_mut_ptr(), n, dtype, target, disp, Operator::NoOp)? };
-            let mpi = shim::serial();
+            let mpi = shim::serial()?;
             // SAFETY: live window, locked on target.
             shim::check(unsafe { shim::rpnmpi_flush(win.raw, target as c_int) }, "MPI_Win_flush")?;
             drop(mpi);
@@ -159,7 +186,7 @@ impl LogicalAccumulates {
             unsafe { Self::read_modify_write(win, dtype, k.target, k.disp, &k.operand, n, k.fetch, k.op)? };
             self.add(k.target, epoch, DONE, 1)?;
         }
-        let announced = self.read(me, epoch, ANNOUNCED)?;
+        let announced = self.announced_to_me(me, epoch)?;
         if announced == 0 {
             return Ok(());
         }
@@ -178,6 +205,23 @@ impl LogicalAccumulates {
         win.sync_self(me)
     }
 
+    /// The operations announced to this PE (`me`) for `epoch`, all of them complete here.
+    fn announced_to_me(&self, me: usize, epoch: u32) -> Result<i32> {
+        if !self.unified {
+            return self.read(me, epoch, ANNOUNCED);
+        }
+        let mpi = shim::serial()?;
+        // SAFETY: live window, in its lock_all epoch.
+        shim::check(unsafe { shim::rpnmpi_win_sync(self.counters.raw) }, "MPI_Win_sync")?;
+        drop(mpi);
+        // SAFETY: MPI allocated COUNTERS integers of ours at `local` (aligned: ALIGN); other
+        // ranks change them only through MPI accumulates, which the unified model makes plain
+        // memory updates, hence the atomic load.
+        let counter =
+            unsafe { std::sync::atomic::AtomicI32::from_ptr((self.counters.local as *mut i32).add(Self::index(epoch, ANNOUNCED))) };
+        Ok(counter.load(std::sync::atomic::Ordering::Acquire))
+    }
+
     fn index(epoch: u32, which: usize) -> usize {
         (epoch % 2) as usize * 2 + which
     }
@@ -187,7 +231,7 @@ impl LogicalAccumulates {
         unsafe {
             self.counters.rma(
                 shim::ACC,
-                shim::SHARED,
+                shim::FLUSH,
                 &delta as *const i32 as *const u8,
                 std::ptr::null_mut(),
                 1,
@@ -205,7 +249,7 @@ impl LogicalAccumulates {
         unsafe {
             self.counters.rma(
                 shim::GETACC,
-                shim::SHARED,
+                shim::FLUSH,
                 &zero as *const i32 as *const u8,
                 &mut value as *mut i32 as *mut u8,
                 1,
