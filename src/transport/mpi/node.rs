@@ -10,7 +10,8 @@
 //! window over the PEs of each node, and one MPI RMA window over all of them on that same
 //! memory; puts and gets of active epochs to a PE of one's own node are loads and stores,
 //! everything else goes through MPI (see `hybrid` for why accumulates and passive operations
-//! do). `RPNCOMM_NODE_DIRECT=0` makes spanning windows MPI for every access.
+//! do). `RPNCOMM_NODE_DIRECT=0` makes spanning windows MPI for every access, and so does a
+//! communicator with one rank on every node (nothing to reach directly there).
 //!
 //! The placement of a communicator is learnt at its first window and kept (`Placements`) with
 //! its job segment(s), so later windows over it cost no MPI collective but the check that every
@@ -185,7 +186,10 @@ fn learn(comm: &Comm, split: usize, direct: bool) -> Result<Option<NodeJob>> {
     // spanning windows go direct is agreed too (a rank told otherwise takes all to MPI).
     let one_node = node.size == comm.size;
     let (_, all_fit) = comm.agree_flag(node.size <= MAX_PES && (one_node || direct))?;
-    if !all_fit {
+    // With one rank on every node there is no PE to reach directly, and a node part would only
+    // add its own open and close to every epoch: plain MPI windows.
+    let (some_shared, _) = comm.agree_flag(node.size > 1)?;
+    if !all_fit || !some_shared {
         return Ok(None);
     }
     let made = node_job(&node);

@@ -229,6 +229,8 @@ pub struct MpiWindow {
     /// MPI_LAND/LOR/LXOR done by the transport (see `logical`), where the MPI loses them; threads
     /// of the PE may add to its epoch's list at the same time.
     logical: Option<std::sync::Mutex<LogicalAccumulates>>,
+    /// pes_from and pes_to of the group epoch being opened, as MPI ranks.
+    group_ranks: (Vec<c_int>, Vec<c_int>),
 }
 
 // SAFETY: the raw pointers (MPI window, window memory, the caller's array) stay valid for the
@@ -340,6 +342,7 @@ impl MpiWindow {
             secondary: None,
             pending: Default::default(),
             logical,
+            group_ranks: Default::default(),
         })
     }
 
@@ -415,8 +418,12 @@ impl TransportWindow for MpiWindow {
         let _watch = epoch_watch(mode, "MPI_Win_post/MPI_Win_start");
         match (mode, group) {
             (Mode::Group, Some(g)) => {
-                let from: Vec<c_int> = g.from.iter().map(|&p| p as c_int).collect();
-                let to: Vec<c_int> = g.to.iter().map(|&p| p as c_int).collect();
+                // (buffers kept from epoch to epoch: no allocation per open)
+                let (from, to) = &mut self.group_ranks;
+                from.clear();
+                from.extend(g.from.iter().map(|&p| p as c_int));
+                to.clear();
+                to.extend(g.to.iter().map(|&p| p as c_int));
                 let _mpi = shim::serial()?;
                 // SAFETY: live window; from/to hold nfrom/nto ranks of its communicator.
                 let rc =
