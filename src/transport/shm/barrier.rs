@@ -1,5 +1,5 @@
 //! The barrier of fence and passive closes, of the job barrier and of the collectives: a
-//! combining tree of arrival counters with one release word.
+//! combining tree of arrival counters with one release word (two PEs: a pair of flags).
 //!
 //! Arrival: the PEs are the leaves of a tree whose nodes are counters of FAN_IN children, each
 //! on its own cache line. A PE adds one to its leaf's counter; the last child to arrive at a
@@ -18,6 +18,13 @@
 //! point-to-point flags) cost 1.6 us per fence epoch at 16 PEs against 1.2 for this tree. Both
 //! also wait, and sleep, once per level or round where PEs share cores.
 //!
+//! Two PEs (a row or a column of two, the smallest window of all) skip the tree: each publishes
+//! the round it arrived at in its own line and waits for the other's. After the last arrival
+//! that is one line moved to the other PE, where the tree moves three (the counter to the last
+//! arriver, the release word to it, then to the waiter): a 2-PE fence epoch with one put went
+//! from 0.98-0.99 to 0.81-0.85 us on a 2-core VM (alternating runs; bench/README.md). With three
+//! or more PEs, flags cost a round of them per doubling, more than the tree.
+//!
 //! Subtrees hold consecutive ranks, so with ranks placed on neighbouring cores (the launcher's
 //! order, the usual bindings) the lower levels stay within one socket and only the top cross.
 //!
@@ -26,7 +33,7 @@
 //! round completed.
 
 use super::sync::{AtomicU32, Ordering};
-use super::wait::{Signal, WaitContext, wait_epoch};
+use super::wait::{Signal, WaitContext, epoch_reached, wait_epoch};
 use crate::error::Result;
 
 /// Children per node of the tree. Four levels of 4 cost about as much as two levels of 16
@@ -80,10 +87,19 @@ pub fn levels(npes: usize) -> usize {
 
 /// A barrier of `npes` PEs over its words (in shared memory, or in an [`OwnedBarrier`]).
 pub struct Barrier<'a> {
-    release: &'a Release,
-    counters: &'a [Counter],
+    shape: Shape<'a>,
     npes: usize,
-    fan_in: usize,
+}
+
+enum Shape<'a> {
+    /// Two PEs: PE p's arrival is the round in `flags[p]` (the two lines of the tree's layout
+    /// for 2 PEs: its release line and its one counter line).
+    Pair([&'a Release; 2]),
+    Tree {
+        release: &'a Release,
+        counters: &'a [Counter],
+        fan_in: usize,
+    },
 }
 
 impl<'a> Barrier<'a> {
@@ -96,54 +112,77 @@ impl<'a> Barrier<'a> {
     pub unsafe fn at(base: *const u8, npes: usize) -> Self {
         debug_assert_eq!(base as usize % LINE, 0);
         // SAFETY: (caller) the memory holds the Release line then the counters, each a
-        // 128-byte line (barrier_bytes); zero bytes are valid atomics; only atomics are
+        // 128-byte line (barrier_bytes; for 2 PEs one counter, used as a second Release line:
+        // both are 128-byte lines of atomics); zero bytes are valid atomics; only atomics are
         // accessed through these references.
-        unsafe {
-            Barrier {
-                release: &*(base as *const Release),
-                counters: std::slice::from_raw_parts(base.add(LINE) as *const Counter, counters(npes, FAN_IN)),
-                npes,
-                fan_in: FAN_IN,
+        let shape = unsafe {
+            if npes == 2 {
+                Shape::Pair([&*(base as *const Release), &*(base.add(LINE) as *const Release)])
+            } else {
+                Shape::Tree {
+                    release: &*(base as *const Release),
+                    counters: std::slice::from_raw_parts(base.add(LINE) as *const Counter, counters(npes, FAN_IN)),
+                    fan_in: FAN_IN,
+                }
             }
-        }
+        };
+        Barrier { shape, npes }
     }
 
     /// Arrives at `round` as PE `rank` and waits until all PEs have arrived.
     /// Memory written by any PE before it arrives is visible to every PE after it returns.
     pub fn arrive_and_wait(&self, round: u32, rank: usize, ctx: &WaitContext<'_>) -> Result<()> {
         debug_assert!(rank < self.npes);
+        let (release, counters, fan_in) = match &self.shape {
+            Shape::Pair(flags) => {
+                // The store releases what this PE wrote; the other's flag at `round` or later
+                // (it may already be one round ahead) acquires what it wrote.
+                flags[rank].round.store(round);
+                return wait_epoch(&flags[1 - rank].round, round, ctx);
+            }
+            Shape::Tree { release, counters, fan_in } => (release, counters, *fan_in),
+        };
         let (mut index, mut width, mut level_start) = (rank, self.npes, 0);
         while width > 1 {
-            let node = index / self.fan_in;
-            let children = self.fan_in.min(width - node * self.fan_in);
-            let counter = &self.counters[level_start + node].count;
+            let node = index / fan_in;
+            let children = fan_in.min(width - node * fan_in);
+            let counter = &counters[level_start + node].count;
             // AcqRel: the arrivals at a node form one release sequence, so its last arriver
             // acquires everything the others (and, through them, their subtrees) wrote before
             // arriving, and passes it on up with its own arrival at the parent.
             let before = counter.fetch_add(1, Ordering::AcqRel);
             if before as usize + 1 < children {
-                return wait_epoch(&self.release.round, round, ctx);
+                return wait_epoch(&release.round, round, ctx);
             }
             // Reset before going on: a PE can only arrive at the next round after it saw this
             // round's release, hence after this reset (ordered before the release by the
             // release sequence up to the root).
             counter.store(0, Ordering::Relaxed);
             index = node;
-            level_start += width.div_ceil(self.fan_in);
-            width = width.div_ceil(self.fan_in);
+            level_start += width.div_ceil(fan_in);
+            width = width.div_ceil(fan_in);
         }
-        self.release.round.store(round);
+        release.round.store(round);
         Ok(())
     }
 
     /// The last round completed.
     pub fn completed(&self) -> u32 {
-        self.release.round.load()
+        match &self.shape {
+            Shape::Pair([a, b]) => {
+                let (a, b) = (a.round.load(), b.round.load());
+                if epoch_reached(a, b) { b } else { a }
+            }
+            Shape::Tree { release, .. } => release.round.load(),
+        }
     }
 
     /// Wakes every PE sleeping in this barrier (when the job loses a PE: they then notice).
     pub fn wake_all(&self) {
-        super::futex::wake_all(&self.release.round.value);
+        match &self.shape {
+            Shape::Pair(flags) => flags.iter().for_each(|f| super::futex::wake_all(&f.round.value)),
+            Shape::Tree { release, .. } => super::futex::wake_all(&release.round.value),
+        }
     }
 }
 
@@ -155,7 +194,10 @@ fn signal() -> Signal {
 /// A barrier in this process's memory (threads standing in for PEs: tests and models).
 #[cfg(any(test, loom))]
 pub struct OwnedBarrier {
+    /// PE 0's flag of a pair, or the tree's release word.
     release: Release,
+    /// PE 1's flag of a pair.
+    second: Release,
     counters: Vec<Counter>,
     npes: usize,
     fan_in: usize,
@@ -168,11 +210,12 @@ impl OwnedBarrier {
     }
 
     /// A tree of `fan_in` children per node (the models use 2, for a tree of several levels
-    /// with few PEs).
+    /// with few PEs); 2 PEs make a pair whatever `fan_in`, as in shared memory.
     pub fn with_fan_in(npes: usize, fan_in: usize) -> Self {
         assert!(fan_in >= 2 && npes >= 1);
         OwnedBarrier {
             release: Release { round: signal() },
+            second: Release { round: signal() },
             counters: (0..counters(npes, fan_in)).map(|_| Counter { count: AtomicU32::new(0) }).collect(),
             npes,
             fan_in,
@@ -180,7 +223,11 @@ impl OwnedBarrier {
     }
 
     pub fn barrier(&self) -> Barrier<'_> {
-        Barrier { release: &self.release, counters: &self.counters, npes: self.npes, fan_in: self.fan_in }
+        let shape = match self.npes {
+            2 => Shape::Pair([&self.release, &self.second]),
+            _ => Shape::Tree { release: &self.release, counters: &self.counters, fan_in: self.fan_in },
+        };
+        Barrier { shape, npes: self.npes }
     }
 }
 
@@ -239,6 +286,12 @@ mod tests {
     }
 
     #[test]
+    fn rounds_hold_for_a_pair_spinning_and_sleeping() {
+        run(2, FAN_IN, 2000, Duration::from_micros(50));
+        run(2, FAN_IN, 300, Duration::ZERO);
+    }
+
+    #[test]
     fn critical_path_grows_with_the_log_of_the_pes() {
         // arrival lines on the critical path (the release line adds one): log4(npes) rounded up
         assert_eq!([1, 2, 4, 5, 16, 17, 64, 128].map(levels), [0, 1, 1, 2, 2, 3, 3, 4]);
@@ -275,8 +328,15 @@ mod tests {
         // SAFETY: zero-filled, 128-aligned, barrier_bytes(npes) long inside `memory`, which
         // outlives the barrier; used by this thread only.
         let barrier = unsafe { Barrier::at(base, npes) };
-        assert_eq!(barrier.counters.len(), counters(npes, FAN_IN));
-        let end = barrier.counters.as_ptr() as usize + barrier.counters.len() * LINE;
+        let Shape::Tree { counters: lines, .. } = barrier.shape else { panic!("21 PEs make a tree") };
+        assert_eq!(lines.len(), counters(npes, FAN_IN));
+        let end = lines.as_ptr() as usize + lines.len() * LINE;
         assert_eq!(end, base as usize + barrier_bytes(npes));
+        // two PEs: their two flags are the two lines of barrier_bytes(2)
+        // SAFETY: as above, barrier_bytes(2) <= barrier_bytes(21) bytes of `memory`.
+        let pair = unsafe { Barrier::at(base, 2) };
+        let Shape::Pair([a, b]) = pair.shape else { panic!("2 PEs make a pair") };
+        assert_eq!((a as *const Release as usize, b as *const Release as usize), (base as usize, base as usize + LINE));
+        assert_eq!(barrier_bytes(2), 2 * LINE);
     }
 }
