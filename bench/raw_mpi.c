@@ -1,6 +1,6 @@
 /* raw_mpi.c -- the raw MPI-3 one-sided baseline: what a user writes by hand instead of RPN_COMM windows.
  *
- *   mpirun -n N build/bench/raw_mpi [trials=11] [ms=10] [ops=fence_empty,fence_put,...] [pairs]
+ *   mpirun -n N build/bench/raw_mpi [trials=11] [ms=10] [ops=fence_empty,fence_put,...] [pairs] [create]
  *
  * Every rank works at once on its right neighbour ((rank + 1) mod N), as rpncomm_bench.F90 does
  * (`pairs`, N even: on its partner rank ^ 1, both left and right):
@@ -11,8 +11,15 @@
  *   lock_put      MPI_Win_lock(EXCLUSIVE, right); MPI_Put of 1 int; MPI_Win_unlock
  *   lock_get      MPI_Win_lock(SHARED, right); MPI_Get of 1 int; MPI_Win_unlock
  *   fetch_op      MPI_Fetch_and_op(SUM) of 1 int + MPI_Win_flush, under one MPI_Win_lock_all
+ *   lock_fetch    MPI_Win_lock(EXCLUSIVE, right); MPI_Fetch_and_op(SUM) of 1 int; MPI_Win_unlock
+ *                 (complete on return and exclusive of any other operation on the target, as
+ *                 RPN_COMM's passive getacc_r; fetch_op is what a program needs when only
+ *                 accumulates meet on that element)
  *   bw_8k, bw_1m, bw_16m   MPI_Win_fence; MPI_Put of 8 KiB / 1 MiB / 16 MiB; MPI_Win_fence (MB/s)
- * Windows: MPI_Win_allocate of 1024 ints (latency figures), of 16 MiB (bandwidth figures).
+ * Windows: MPI_Win_allocate of 1024 ints (latency figures), of 16 MiB (bandwidth figures); with
+ * `create`, MPI_Win_create over the program's own arrays of those sizes (what a program writes for a
+ * window on its own array, as RPN_COMM's windows over the caller's array); op names then end in
+ * ".raw_create" instead of ".raw".
  *
  * Method (as rpncomm_bench.F90, /work/shared/ANCHORS.md): a trial is `niter` operations, timed on every
  * rank; the trial's value is the slowest rank's (MPI_Allreduce MAX); the figure is the median over the
@@ -37,9 +44,10 @@
 #define NBW (16 * 1024 * 1024)
 #define NMAX_ITER 200000
 
-enum op { FENCE_EMPTY, FENCE_PUT, PSCW_PUT, LOCK_PUT, LOCK_GET, FETCH_OP, BW_8K, BW_1M, BW_16M, NOPS };
-static const char *op_name[NOPS] = {"fence_empty", "fence_put", "pscw_put", "lock_put", "lock_get",
-                                    "fetch_op",    "bw_8k",     "bw_1m",    "bw_16m"};
+enum op { FENCE_EMPTY, FENCE_PUT, PSCW_PUT, LOCK_PUT, LOCK_GET, FETCH_OP, LOCK_FETCH, BW_8K, BW_1M, BW_16M, NOPS };
+static const char *op_name[NOPS] = {"fence_empty", "fence_put",  "pscw_put", "lock_put", "lock_get",
+                                    "fetch_op",    "lock_fetch", "bw_8k",    "bw_1m",    "bw_16m"};
+static const char *suffix = "raw";   /* "raw_create" for windows on the program's arrays */
 static const size_t bw_bytes[NOPS] = {[BW_8K] = 8192, [BW_1M] = 1 << 20, [BW_16M] = NBW};
 
 static int me, npes, left, right;
@@ -152,22 +160,29 @@ static double trial(enum op op, long niter, int seq, long *errs, int record) {
         free(dst);
         break;
     }
-    case FETCH_OP: {
+    case FETCH_OP:
+    case LOCK_FETCH: {
         int one = 1, got, expect = 0;
         wlat[0] = 0;
         MPI_Barrier(MPI_COMM_WORLD);
-        MPI_Win_lock_all(0, win_lat);
+        if (op == FETCH_OP) MPI_Win_lock_all(0, win_lat);
         start = now();
         for (i = 0; i < niter; i++) {
             t0 = now();
-            MPI_Fetch_and_op(&one, &got, MPI_INT, right, 0, MPI_SUM, win_lat);
-            MPI_Win_flush(right, win_lat);
+            if (op == FETCH_OP) {
+                MPI_Fetch_and_op(&one, &got, MPI_INT, right, 0, MPI_SUM, win_lat);
+                MPI_Win_flush(right, win_lat);
+            } else {
+                MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win_lat);
+                MPI_Fetch_and_op(&one, &got, MPI_INT, right, 0, MPI_SUM, win_lat);
+                MPI_Win_unlock(right, win_lat);
+            }
             t1 = now();
             if (record) samples[nsamples++] = t1 - t0;
             bad += got != expect++; /* only I add to my right neighbour's element 0 */
         }
         t1 = now() - start;
-        MPI_Win_unlock_all(win_lat);
+        if (op == FETCH_OP) MPI_Win_unlock_all(win_lat);
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win_lat);
         bad += wlat[0] != niter;
@@ -233,11 +248,11 @@ static void measure(enum op op, int trials, double target_s, long *total_errors)
     long etot;
     MPI_Allreduce(&errs, &etot, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (me == 0) {
-        printf("RESULT %s.raw %d %.5e %.5e %.5e %s %ld %ld %.5e %.5e\n", op_name[op], npes, v[(trials - 1) / 2], v[0],
+        printf("RESULT %s.%s %d %.5e %.5e %.5e %s %ld %ld %.5e %.5e\n", op_name[op], suffix, npes, v[(trials - 1) / 2], v[0],
                v[trials - 1], is_bw ? "MB/s" : "us", niter, etot, tails_max[0], tails_max[1]);
         if (etot) {
-            printf("BENCH ERROR: %s.raw: %ld data errors\n", op_name[op], etot);
-            fprintf(stderr, "BENCH ERROR: %s.raw: %ld data errors over all ranks (npes = %d)\n", op_name[op], etot, npes);
+            printf("BENCH ERROR: %s.%s: %ld data errors\n", op_name[op], suffix, etot);
+            fprintf(stderr, "BENCH ERROR: %s.%s: %ld data errors over all ranks (npes = %d)\n", op_name[op], suffix, etot, npes);
         }
         fflush(stdout);
     }
@@ -247,7 +262,7 @@ static void measure(enum op op, int trials, double target_s, long *total_errors)
 }
 
 int main(int argc, char **argv) {
-    int trials = 11, want[NOPS], k, any = 0, pairs = 0;
+    int trials = 11, want[NOPS], k, any = 0, pairs = 0, create = 0;
     double ms = 10;
     long total_errors = 0;
     MPI_Init(&argc, &argv);
@@ -261,6 +276,9 @@ int main(int argc, char **argv) {
             ms = atof(argv[k] + 3);
         } else if (!strcmp(argv[k], "pairs")) {
             pairs = 1;
+        } else if (!strcmp(argv[k], "create")) {
+            create = 1;
+            suffix = "raw_create";
         } else if (!strncmp(argv[k], "ops=", 4)) {
             for (char *s = strtok(argv[k] + 4, ","); s; s = strtok(NULL, ","), any = 1) {
                 int j;
@@ -272,7 +290,7 @@ int main(int argc, char **argv) {
                 want[j] = 1;
             }
         } else {
-            if (me == 0) fprintf(stderr, "raw_mpi: unknown argument %s (trials=N ms=T ops=a,b,... pairs)\n", argv[k]);
+            if (me == 0) fprintf(stderr, "raw_mpi: unknown argument %s (trials=N ms=T ops=a,b,... pairs create)\n", argv[k]);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
@@ -286,19 +304,34 @@ int main(int argc, char **argv) {
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     MPI_Group_incl(world, 1, &left, &grp_left);
     MPI_Group_incl(world, 1, &right, &grp_right);
-    MPI_Win_allocate(NLAT * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &wlat, &win_lat);
-    MPI_Win_allocate(NBW, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &wbw, &win_bw);
+    if (create) {
+        /* the program's own arrays, 64-byte aligned as a Fortran compiler or malloc gives them */
+        if (posix_memalign((void **)&wlat, 64, NLAT * sizeof(int)) || posix_memalign((void **)&wbw, 64, NBW)) {
+            fprintf(stderr, "raw_mpi: out of memory\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        MPI_Win_create(wlat, NLAT * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win_lat);
+        MPI_Win_create(wbw, NBW, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win_bw);
+    } else {
+        MPI_Win_allocate(NLAT * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &wlat, &win_lat);
+        MPI_Win_allocate(NBW, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &wbw, &win_bw);
+    }
     if (me == 0) {
         char version[MPI_MAX_LIBRARY_VERSION_STRING];
         int len;
         MPI_Get_library_version(version, &len);
-        printf("# raw_mpi: %d ranks, %d trials of %.1f ms; %.*s\n", npes, trials, ms, (int)strcspn(version, "\n"), version);
+        printf("# raw_mpi: %d ranks, %d trials of %.1f ms, windows by %s; %.*s\n", npes, trials, ms,
+               create ? "MPI_Win_create" : "MPI_Win_allocate", (int)strcspn(version, "\n"), version);
         fflush(stdout);
     }
     for (k = 0; k < NOPS; k++)
         if (want[k]) measure(k, trials, ms * 1e-3, &total_errors);
     MPI_Win_free(&win_bw);
     MPI_Win_free(&win_lat);
+    if (create) {
+        free(wbw);
+        free(wlat);
+    }
     MPI_Group_free(&grp_left);
     MPI_Group_free(&grp_right);
     MPI_Group_free(&world);

@@ -64,6 +64,7 @@ RAW_MPI = [("fence_empty", "MPI_Win_fence x2 (empty epoch)", "fence_empty", "use
            ("lock_put", "lock + MPI_Put + unlock", "passive_put", "user"),
            ("lock_get", "lock + MPI_Get + unlock", "passive_get", "user"),
            ("fetch_op", "MPI_Fetch_and_op + flush (lock_all)", "passive_fetch", "user"),
+           ("lock_fetch", "lock + MPI_Fetch_and_op + unlock", "passive_fetch", "user"),
            ("bw_8k", "fence + MPI_Put 8 KiB + fence", "bw_8k", "internal"),
            ("bw_1m", "fence + MPI_Put 1 MiB + fence", "bw_1m", "internal"),
            ("bw_16m", "fence + MPI_Put 16 MiB + fence", "bw_16m", "internal")]
