@@ -22,7 +22,8 @@
 # times (default 10), scale section, for the run-to-run spread.
 # Environment: BENCH_TRIALS (11), BENCH_MS (trial length in ms, 10), BENCH_TIMEOUT (per run, 120 s),
 #              BENCH_SCALE_PES ("1 8 16", plus 32 and 64 where the machine has that many CPUs),
-#              BENCH_REPEAT (10; 0 skips), BENCH_MPI (auto: 1 builds the Open MPI transport if
+#              BENCH_REPEAT (10; 0 skips), BENCH_SIDE_ROUNDS (7: ours and raw MPI alternately, 2 PEs;
+#              0 skips), BENCH_MPI (auto: 1 builds the Open MPI transport if
 #              missing, 0 skips MPI and the raw MPI baseline), FC (gfortran), CC (gcc), PYTHON (python3).
 # Exit status: 0 when every run ended normally and every moved datum was verified (missed timing
 # targets do not fail: timings on a shared machine are noise-prone); 1 otherwise.
@@ -189,6 +190,20 @@ raw_mpi() {
     echo "bench: no raw MPI baseline: $(cat "$RAW/raw_skipped.txt")"
 }
 raw_mpi
+
+# side by side: the 2-PE epochs, ours and raw MPI's, alternately BENCH_SIDE_ROUNDS times (7), for
+# the checks against raw MPI: the cost of a cache-line transfer between the two vCPUs of this
+# kind of machine changes by 2x from minute to minute, so only figures taken together compare
+SIDE_ROUNDS=${BENCH_SIDE_ROUNDS:-7}
+if [[ -x $OUT/raw_mpi && ! -f $RAW/raw_skipped.txt ]] && ((SIDE_ROUNDS > 0)); then
+    side_root=()
+    [[ "$(id -u)" == 0 ]] && side_root=(--allow-run-as-root)
+    for ((round = 1; round <= SIDE_ROUNDS; round++)); do
+        run_job "side_ours_$round" 2 lat
+        LAUNCH="mpirun.openmpi --oversubscribe ${side_root[*]} -n" PROGRAM="$OUT/raw_mpi" \
+            run_job "side_raw_$round" 2 ops=fence_empty,fence_put,pscw_put
+    done
+fi
 
 # the repeat: 4 PEs on 2 cores, REPEAT times, for the run-to-run spread
 if ((REPEAT > 0)); then
