@@ -384,13 +384,13 @@ pub extern "C" fn rpncomm_win_get_size2(win: *const Handle, siz: *mut c_int) -> 
 /// Opens (exposes) the window: active mode (fence or group) when `active` != 0, else passive.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_open(win: *const Handle, active: c_int) -> c_int {
-    call("RPN_COMM_i_win_open", || with_runtime(|rt| rt.win_open(&window(win)?, active != 0)))
+    call("RPN_COMM_i_win_open", || with_windows(|t| t.win_open(&window(win)?, active != 0)))
 }
 
 /// Closes the window; the operations of the epoch are complete when it returns.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_win_close(win: *const Handle) -> c_int {
-    call("RPN_COMM_i_win_close", || with_runtime(|rt| rt.win_close(&window(win)?)))
+    call("RPN_COMM_i_win_close", || with_windows(|t| t.win_close(&window(win)?)))
 }
 
 /// Gets `nelem` elements at `offset` of PE `target`'s window into `larray`.
