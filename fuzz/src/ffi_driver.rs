@@ -11,6 +11,7 @@
 //! arbitrary. At the end of an input, every window is closed and freed, which must succeed.
 
 use std::ffi::{c_char, c_int, c_void};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use rpncomm_windows::ffi::*;
@@ -419,6 +420,10 @@ pub struct Driver {
     grid_set: bool,
 }
 
+/// rpncomm_set_grid succeeded in this process, in this input or an earlier one: the runtime, and
+/// with it the grid, lives as long as the process (libFuzzer runs every input in one).
+static GRID_SET: AtomicBool = AtomicBool::new(false);
+
 fn status_ok(status: c_int, what: &str) -> bool {
     assert!(status == RPN_COMM_OK || status == RPN_COMM_ERROR, "{what}: status {status} is neither 0 nor -1");
     status == RPN_COMM_OK
@@ -447,7 +452,7 @@ impl Driver {
             pool: PageBlock::new(4 * 4096),
             pool_used: 0,
             finalized,
-            grid_set: false,
+            grid_set: GRID_SET.load(Ordering::Relaxed),
         }
     }
 
@@ -603,6 +608,7 @@ impl Driver {
                 if expect(rpncomm_set_grid(&mut px, &mut py), up && x.get() == 1 && y.get() == 1, "set_grid") {
                     assert_eq!((px, py), (1, 1));
                     self.grid_set = true;
+                    GRID_SET.store(true, Ordering::Relaxed);
                 }
             }
             Call::Mype => {
