@@ -5,11 +5,12 @@
 //! that has not returned after the interval, and again after each further interval. It never
 //! calls MPI (below MPI_THREAD_MULTIPLE only one thread may) and only writes a line on stderr.
 //!
-//! Cost on the calling thread: a few plain stores to record the call and one to clear it (no lock,
-//! no read-modify-write: a fence epoch is a fraction of a microsecond); no clock is read there
-//! (the watchdog times a call from when it first sees it, so a report comes at most one tick
-//! late). Only blocking collective-like calls are watched, not the one-element passive
-//! operations; collective calls are made by one thread of a PE at a time, the one writer here.
+//! Cost on the calling thread: one compare-and-swap and a few plain stores to record the call,
+//! one store to clear it (no lock: a fence epoch is a fraction of a microsecond); no clock is
+//! read there (the watchdog times a call from when it first sees it, so a report comes at most
+//! one tick late). Only blocking collective-like calls are watched, not the one-element passive
+//! operations. Collective calls are made by one thread of a PE at a time; a program that breaks
+//! that rule gets the second call unwatched, never a torn record (`watch`).
 
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
@@ -36,22 +37,33 @@ fn store(field: &[AtomicUsize; 2], text: &'static str) {
 pub fn watch(call: &'static str) -> Option<WatchGuard> {
     let interval = diagnostics::hang_report_interval()?;
     START.call_once(|| start(interval));
+    // One writer at a time, whatever the program does: the fields are claimed by making the
+    // sequence odd with one compare-and-swap. A thread that finds them claimed (a program that
+    // makes collective calls from two threads at once) leaves them alone, and that call goes
+    // unwatched: a torn record would make the watchdog read a string that is not one.
     let sequence = SEQUENCE.load(Ordering::Relaxed);
-    SEQUENCE.store(sequence + 1, Ordering::Relaxed);
+    if sequence % 2 == 1 || SEQUENCE.compare_exchange(sequence, sequence + 1, Ordering::Relaxed, Ordering::Relaxed).is_err() {
+        return Some(WatchGuard { sequence: None });
+    }
     // the odd number is visible before any field changes
     fence(Ordering::Release);
     store(&ROUTINE, diagnostics::routine());
     store(&CALL, call);
     IN_CALL.store(true, Ordering::Relaxed);
     SEQUENCE.store(sequence + 2, Ordering::Release);
-    Some(WatchGuard)
+    Some(WatchGuard { sequence: Some(sequence + 2) })
 }
 
-pub struct WatchGuard;
+/// Ends the watch of a call: the record is cleared if it is still this call's.
+pub struct WatchGuard {
+    sequence: Option<u64>,
+}
 
 impl Drop for WatchGuard {
     fn drop(&mut self) {
-        IN_CALL.store(false, Ordering::Release);
+        if self.sequence == Some(SEQUENCE.load(Ordering::Relaxed)) {
+            IN_CALL.store(false, Ordering::Release);
+        }
     }
 }
 
@@ -66,7 +78,8 @@ fn in_call() -> Option<(u64, &'static str, &'static str)> {
         return None;
     }
     // SAFETY: an even sequence number unchanged around the reads: the four fields were stored
-    // together by `watch` from two `&'static str`, which live for the program.
+    // together by the one writer `watch` admits at a time, from two `&'static str`, which live
+    // for the program.
     let text = |address: usize, len: usize| unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(address as *const u8, len)) };
     Some((before, text(fields[0], fields[1]), text(fields[2], fields[3])))
 }
