@@ -135,9 +135,8 @@ fn judge_sleep(ctx: &WaitContext<'_>, start: Instant) {
     }
 }
 
-/// Yields a few times (the awaited PE may be waiting for this very core: no system call to
-/// wake anybody then; on 2 cores with 4 PEs this is 3-4x faster than sleeping at once), then
-/// sleeps on the futex until `done` holds, checking the job's liveness every SLEEP_SLICE.
+/// Yields first (`yield_phase`), then sleeps on the futex until `done` holds, checking the job's
+/// liveness every SLEEP_SLICE.
 fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> bool, start: Instant) -> Result<()> {
     let mut checked = Instant::now();
     let report_every = diagnostics::hang_report_interval();
@@ -147,11 +146,8 @@ fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> boo
         if let Some(progress) = ctx.progress {
             progress();
         }
-        for _ in 0..4 {
-            if done(signal.value.load(Ordering::Acquire)) {
-                return Ok(());
-            }
-            sync::yield_now();
+        if yield_phase(signal, &done) {
+            return Ok(());
         }
         signal.sleepers.fetch_add(1, Ordering::SeqCst);
         sync::order_store_before_load();
@@ -176,6 +172,51 @@ fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> boo
             {
                 diagnostics::report_hang(checked - start, &what());
                 next_report = Some(at + every);
+            }
+        }
+    }
+}
+
+/// Yields wanted by other processes after which a waiter sleeps: they have work for this core.
+const WANTED_YIELDS: u32 = 4;
+/// The longest a waiter yields a core that nobody else wants before it sleeps.
+const YIELD_PHASE: Duration = Duration::from_micros(50);
+
+/// Yields until `done` holds (true), or until WANTED_YIELDS yields ran other processes, or until
+/// the core has been offered for YIELD_PHASE (false: sleep).
+///
+/// Yielding first pays where the awaited PE needs this very core (no system call to wake
+/// anybody then: on 2 cores with 4 PEs, 3-4x faster than sleeping at once). Yielding on while
+/// nobody else wants the core pays too: a waiter that sleeps there leaves its CPU idle, and on a
+/// virtual machine an idle CPU halts, and waking the waiter takes the host. Four PEs left three
+/// on one CPU and one on the other by the scheduler, the lone one sleeping after four quick
+/// yields, made every fence epoch 3x slower for a whole run (bench/README.md); yielding for up
+/// to YIELD_PHASE cured it, and a busy CPU draws the scheduler to move a PE onto it.
+fn yield_phase(signal: &Signal, done: &impl Fn(u32) -> bool) -> bool {
+    let start = Instant::now();
+    let mut wanted = 0;
+    loop {
+        if done(signal.value.load(Ordering::Acquire)) {
+            return true;
+        }
+        // (In the model the clock must not steer executions: a fixed number of yields.)
+        if cfg!(loom) {
+            if wanted == WANTED_YIELDS {
+                return false;
+            }
+            wanted += 1;
+            sync::yield_now();
+            continue;
+        }
+        let before = Instant::now();
+        if before - start >= YIELD_PHASE {
+            return false;
+        }
+        sync::yield_now();
+        if before.elapsed() >= spin::CORE_WAS_WANTED {
+            wanted += 1;
+            if wanted == WANTED_YIELDS {
+                return done(signal.value.load(Ordering::Acquire));
             }
         }
     }
