@@ -146,7 +146,7 @@ fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> boo
         if let Some(progress) = ctx.progress {
             progress();
         }
-        if yield_phase(signal, &done) {
+        if yield_phase(signal, ctx, &done) {
             return Ok(());
         }
         signal.sleepers.fetch_add(1, Ordering::SeqCst);
@@ -181,6 +181,8 @@ fn sleep_until(signal: &Signal, ctx: &WaitContext<'_>, done: impl Fn(u32) -> boo
 const WANTED_YIELDS: u32 = 4;
 /// The longest a waiter yields a core that nobody else wants before it sleeps.
 const YIELD_PHASE: Duration = Duration::from_micros(50);
+/// Yields between two calls of the wait's `progress` (a few microseconds).
+const YIELDS_PER_PROGRESS: u32 = 8;
 
 /// Yields until `done` holds (true), or until WANTED_YIELDS yields ran other processes, or until
 /// the core has been offered for YIELD_PHASE (false: sleep).
@@ -192,9 +194,10 @@ const YIELD_PHASE: Duration = Duration::from_micros(50);
 /// on one CPU and one on the other by the scheduler, the lone one sleeping after four quick
 /// yields, made every fence epoch 3x slower for a whole run (bench/README.md); yielding for up
 /// to YIELD_PHASE cured it, and a busy CPU draws the scheduler to move a PE onto it.
-fn yield_phase(signal: &Signal, done: &impl Fn(u32) -> bool) -> bool {
+fn yield_phase(signal: &Signal, ctx: &WaitContext<'_>, done: &impl Fn(u32) -> bool) -> bool {
     let start = Instant::now();
     let mut wanted = 0;
+    let mut yields = 0u32;
     loop {
         if done(signal.value.load(Ordering::Acquire)) {
             return true;
@@ -213,6 +216,10 @@ fn yield_phase(signal: &Signal, done: &impl Fn(u32) -> bool) -> bool {
             return false;
         }
         sync::yield_now();
+        yields = yields.wrapping_add(1);
+        if let Some(progress) = ctx.progress.filter(|_| yields.is_multiple_of(YIELDS_PER_PROGRESS)) {
+            progress();
+        }
         if before.elapsed() >= spin::CORE_WAS_WANTED {
             wanted += 1;
             if wanted == WANTED_YIELDS {
@@ -258,6 +265,17 @@ mod tests {
         std::thread::sleep(Duration::from_millis(50));
         s.store(3);
         t.join().unwrap();
+    }
+
+    #[test]
+    fn yield_phase_ends_when_done_or_after_its_time() {
+        let s = signal();
+        let alive = || Ok(());
+        let ctx = WaitContext { alive: &alive, spin: Duration::ZERO, waiting_for: None, progress: None };
+        assert!(yield_phase(&s, &ctx, &|v| v == 0), "done at once");
+        // Nobody stores: the phase gives up, for the caller to sleep (once its time is out, or
+        // sooner after WANTED_YIELDS yields that ran other processes on a busy machine).
+        assert!(!yield_phase(&s, &ctx, &|v| v == 1), "gives up");
     }
 
     #[test]
