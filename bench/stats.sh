@@ -3,7 +3,7 @@
 # (bench/stats.F90: passive put_r of one element, fence epochs with one put_r; CPU time per call, best
 # of the trials, on 1 PE by default, whose calls never wait: the cost of the calls themselves even on a
 # machine shared with other jobs) run
-#   base  against the library as it was before the statistics (built from git: STATS_BASELINE),
+#   base  against the library of another git revision (STATS_BASELINE; none by default, see below),
 #   off   against this library, RPNCOMM_STATS unset,
 #   on    against this library with RPNCOMM_STATS=json:FILE (every call counted, sync timed),
 # in alternating rounds so that a change in the machine's load hits all three alike; prints, for
@@ -13,8 +13,7 @@
 #   bench/stats.sh            (`make bench` runs it)
 #
 # Environment: STATS_PES (1), STATS_ROUNDS (5), STATS_N (calls per trial, 400000), STATS_BASELINE (a git
-#              revision; default: the parent of the commit that added src/runtime/stats; "none": no
-#              base runs), STATS_BUILD (the build tree measured, build/), BENCH_TRIALS (7),
+#              revision to compare with; default "none": no base runs), STATS_BUILD (the build tree measured, build/), BENCH_TRIALS (7),
 #              BENCH_TIMEOUT (per run, 120 s), FC, NATIVE_LIBS.
 # Writes build/bench/stats/{base,off,on}.N.txt (raw), stats.N.json (the last statistics) and table.txt.
 # Timings are the best of many trials on a possibly shared machine: ratios within a few percent of 1 are noise.
@@ -48,13 +47,12 @@ fi
 compile "$BUILD" "$OUT/bench_now"
 variants=(off on)
 
-# The library before the statistics, from git, built once per revision in its own tree.
-base=${STATS_BASELINE:-}
-if [[ -z "$base" ]]; then
-    added=$(git -C "$ROOT" log --diff-filter=A --format=%H -- src/runtime/stats/mod.rs 2>/dev/null | tail -n 1)
-    [[ -n "$added" ]] && base=$(git -C "$ROOT" rev-parse --short "$added^" 2>/dev/null)
-fi
-if [[ -n "$base" && "$base" != none ]]; then
+# A library from git (STATS_BASELINE), built once per revision in its own tree. No default: the
+# statistics landed at the end of a series of commits (efbfdca..297253a) whose earlier steps do not
+# build on their own, so no revision differs from the statistics' by them alone; the last that builds
+# before them (1434d2f) lacks that whole series, and off/base would price all of it.
+base=${STATS_BASELINE:-none}
+if [[ "$base" != none ]]; then
     src="$OUT/base-src"
     if [[ "$(cat "$src/.rev" 2>/dev/null)" != "$base" || ! -f "$src/build/lib/librpncomm_windows.a" ]]; then
         echo "stats: building the library before the statistics ($base) in $src"
@@ -72,7 +70,7 @@ if [[ -n "$base" && "$base" != none ]]; then
         variants=(base off on)
     fi
 else
-    echo "stats: no baseline revision (STATS_BASELINE=none or no git history): off and on only"
+    echo "stats: no baseline revision (STATS_BASELINE unset): off and on only"
 fi
 
 echo "stats: $PES PEs, $N calls per trial, best of $TRIALS trials, $ROUNDS rounds of: ${variants[*]}"
