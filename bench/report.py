@@ -8,7 +8,8 @@ bench/run.sh ran it (raw mpi_np*.txt), and with the project's targets.
 
 RAW_DIR holds floor.txt (FLOOR lines of bench/floor.c), np*.txt / mem_*.txt (RESULT and MEM
 lines of bench/rpncomm_bench.F90), raw_np*.txt (RESULT lines of bench/raw_mpi.c, the raw MPI-3
-baseline) and rep4_*.txt (the repeated 4-PE runs on 2 cores). Only the standard library is used.
+baseline), rep4_*.txt (the repeated 4-PE runs on 2 cores) and place_*.txt (4 PEs pinned 2+2 and 3+1
+on 2 CPUs). Only the standard library is used.
 Exit status: 0, or 1 when a measurement reported data errors (the table is written anyway).
 """
 import csv
@@ -70,6 +71,8 @@ RAW_MPI = [("fence_empty", "MPI_Win_fence x2 (empty epoch)", "fence_empty", "use
            ("bw_16m", "fence + MPI_Put 16 MiB + fence", "bw_16m", "internal")]
 # the repeated runs (4 PEs on 2 cores): the slowest run's median within this factor of the fastest's
 REPEAT_SPREAD = 2.0
+# the same 4 PEs pinned 3+1 on 2 CPUs: within this factor of 2+2
+PLACEMENT_SPREAD = 2.0
 
 
 def target_of(op, npes, window):
@@ -197,7 +200,28 @@ def parse_extra(raw_dir, errors):
         theirs = path.replace("side_ours_", "side_raw_")
         if os.path.exists(theirs):
             side.append((parse_results(path, ".user"), parse_results(theirs, ".raw")))
-    return raw, version, repeats, side
+    # placements: {placement: [{op: median} per round]}, from place_<placement>_<round>.txt
+    placements = {}
+    for path in sorted(glob.glob(os.path.join(raw_dir, "place_*_*.txt"))):
+        placement = os.path.basename(path)[len("place_"):].rsplit("_", 1)[0]
+        run = {op: r["median"] for (op, n), r in parse_results(path, ".user").items()}
+        if run:
+            placements.setdefault(placement, []).append(run)
+        for line in open(path, errors="replace"):
+            if line.startswith("BENCH ERROR"):
+                errors.append("placement %s %s" % (placement, line.strip()))
+    return raw, version, repeats, side, placements
+
+
+def placement_medians(placements):
+    """{placement: {op: median over its rounds}}."""
+    out = {}
+    for placement, runs in placements.items():
+        for op in EPOCH_OPS:
+            v = sorted(run[op] for run in runs if op in run)
+            if v:
+                out.setdefault(placement, {})[op] = v[(len(v) - 1) // 2]
+    return out
 
 
 def own_cores():
@@ -208,7 +232,7 @@ def own_cores():
         return os.cpu_count() or 1
 
 
-def scaling_checks(results, raw, repeats, ncpu, side=()):
+def scaling_checks(results, raw, repeats, ncpu, side=(), placements=None):
     """The ratios of issue 12 as checks: (what, value, criterion, met) with met None where the
     machine cannot tell (too few cores for a core per PE)."""
     by = {(r["op"], r["window"], r["npes"]): r for r in results}
@@ -271,6 +295,13 @@ def scaling_checks(results, raw, repeats, ncpu, side=()):
                 add("repeat: %s, every run vs the original np4" % LABEL[op],
                     "slowest run %s us, original %s us" % (fmt_num(max(v)), fmt_num(o)),
                     "every run faster", max(v) < o)
+    m = placement_medians(placements or {})
+    for op in EPOCH_OPS:
+        even, lone = m.get("2+2", {}).get(op), m.get("3+1", {}).get(op)
+        if even and lone:
+            add("placement: %s, np4 3+1 vs 2+2" % LABEL[op],
+                "%s vs %s us = %.2fx" % (fmt_num(lone), fmt_num(even), lone / even),
+                "3+1 <= %gx 2+2" % PLACEMENT_SPREAD, lone <= PLACEMENT_SPREAD * even)
     return checks
 
 
@@ -457,6 +488,17 @@ def table(floor, results, memory, meta, extra):
             v = [run[op] for run in repeats if op in run]
             if v:
                 w("  %-34s %s  spread %.2fx" % (LABEL[op], " ".join(fmt_num(x) for x in v), max(v) / min(v)))
+    placements = extra.get("placements") or {}
+    if placements:
+        m = placement_medians(placements)
+        names = sorted(m)
+        w("")
+        w("Placements: 4 PEs pinned on 2 CPUs (PEs per CPU; median us over %s alternating rounds)"
+          % "/".join(str(len(placements[p])) for p in names))
+        w("  %-34s" % "" + "".join("%12s" % p for p in names))
+        for op in EPOCH_OPS:
+            if any(op in m[p] for p in names):
+                w("  %-34s" % LABEL[op] + "".join("%12s" % (fmt_num(m[p][op]) if op in m[p] else "-") for p in names))
     # memory
     if memory:
         w("")
@@ -475,7 +517,7 @@ def table(floor, results, memory, meta, extra):
     checks = checks_of(results) + extra["checks"]
     if checks:
         w("")
-        w("Window size, PE scaling, tails, raw MPI and repeat checks")
+        w("Window size, PE scaling, tails, raw MPI, repeat and placement checks")
         for c in checks:
             verdict = {True: "met", False: "MISSED", None: "-"}[c["met"]]
             w("  %-66s %-44s %-36s %s" % (c["what"], c["value"], c["criterion"], verdict))
@@ -534,9 +576,9 @@ def main():
     enrich(floor, results)
     meta = meta_info(raw_dir)
     meta["foreign_load_cpus"] = load
-    raw, raw_version, repeats, side = parse_extra(raw_dir, errors)
-    extra = {"raw": raw, "raw_version": raw_version, "repeats": repeats,
-             "checks": scaling_checks(results, raw, repeats, meta["own_cpus"], side)}
+    raw, raw_version, repeats, side, placements = parse_extra(raw_dir, errors)
+    extra = {"raw": raw, "raw_version": raw_version, "repeats": repeats, "placements": placements,
+             "checks": scaling_checks(results, raw, repeats, meta["own_cpus"], side, placements)}
     skipped = os.path.join(raw_dir, "raw_skipped.txt")
     if os.path.exists(skipped):
         extra["raw_skipped"] = open(skipped).read().strip()
@@ -549,6 +591,7 @@ def main():
            "checks": checks_of(results) + extra["checks"],
            "raw_mpi": {"library": raw_version, "results": [dict(op=k[0], npes=k[1], **v) for k, v in sorted(raw.items())]},
            "repeat_np4_on_2_cores": repeats,
+           "placements_np4_on_2_cores": placements,
            "targets": {"met": sum(r["target"]["met"] for r in tg) + sum(c["met"] for c in checks),
                        "missed": sum(not r["target"]["met"] for r in tg) + sum(not c["met"] for c in checks)}}
     os.makedirs(out_dir, exist_ok=True)

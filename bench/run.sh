@@ -19,10 +19,11 @@
 # mpirun.openmpi), and every line of the table shows shm against MPI.
 # The raw MPI-3 baseline (bench/raw_mpi.c, built with Open MPI's mpicc; installed with apt-get as
 # root when missing) on 2 and 4 ranks. The repeat: 4 PEs on 2 cores (taskset -c 0,1), BENCH_REPEAT
-# times (default 10), scale section, for the run-to-run spread.
+# times (default 10), scale section, for the run-to-run spread. The placements: the same 4 PEs pinned
+# 2+2 and 3+1 on those 2 CPUs, BENCH_PLACEMENT_ROUNDS alternating rounds.
 # Environment: BENCH_TRIALS (11), BENCH_MS (trial length in ms, 10), BENCH_TIMEOUT (per run, 120 s),
 #              BENCH_SCALE_PES ("1 8 16", plus 32 and 64 where the machine has that many CPUs),
-#              BENCH_REPEAT (10; 0 skips), BENCH_SIDE_ROUNDS (7: ours and raw MPI alternately, 2 PEs;
+#              BENCH_REPEAT (10; 0 skips), BENCH_PLACEMENT_ROUNDS (3; 0 skips), BENCH_SIDE_ROUNDS (7: ours and raw MPI alternately, 2 PEs;
 #              0 skips), BENCH_MPI (auto: 1 builds the Open MPI transport if
 #              missing, 0 skips MPI and the raw MPI baseline), FC (gfortran), CC (gcc), PYTHON (python3).
 # Exit status: 0 when every run ended normally and every moved datum was verified (missed timing
@@ -47,6 +48,7 @@ TIMEOUT=${BENCH_TIMEOUT:-120}
 CPUS=$(nproc)
 SCALE_PES=${BENCH_SCALE_PES:-1 8 16$( ((CPUS >= 32)) && echo " 32")$( ((CPUS >= 64)) && echo " 64")}
 REPEAT=${BENCH_REPEAT:-10}
+PLACEMENT_ROUNDS=${BENCH_PLACEMENT_ROUNDS:-3}
 export BENCH_TRIALS=$TRIALS BENCH_MS=$MS
 
 failures=0
@@ -92,7 +94,7 @@ load_end() {
 # run_job NAME NPES ARGS...: rpnrun -n NPES rpncomm_bench ARGS > raw/NAME.txt; checks the status,
 # BENCH ERROR lines and that the job left nothing in /dev/shm (segments are named rpncomm-<rpnrun pid>-*).
 # With LAUNCH and PROGRAM set (the MPI runs), `$LAUNCH NPES $PROGRAM ARGS` instead; with PIN set, under
-# `taskset -c $PIN`.
+# `taskset -c $PIN`; with PIN_MAP set, each PE on the CPU of its rank in it (bench/pin_rank.sh).
 run_job() {
     local name=$1 n=$2 pid rc left load wall
     shift 2
@@ -103,7 +105,8 @@ run_job() {
         timeout -k 5 "$TIMEOUT" "${launch[@]}" "$n" "$PROGRAM" "$@" trials="$TRIALS" ms="$MS" \
             > "$RAW/$name.txt" 2> "$RAW/$name.err" &
     else
-        ${PIN:+taskset -c "$PIN"} "$RPNRUN" -n "$n" --timeout "$TIMEOUT" -- "$OUT/rpncomm_bench" "$@" trials="$TRIALS" ms="$MS" \
+        ${PIN:+taskset -c "$PIN"} "$RPNRUN" -n "$n" --timeout "$TIMEOUT" -- ${PIN_MAP:+"$ROOT/bench/pin_rank.sh"} \
+            "$OUT/rpncomm_bench" "$@" trials="$TRIALS" ms="$MS" \
             > "$RAW/$name.txt" 2> "$RAW/$name.err" &
     fi
     pid=$!
@@ -205,16 +208,30 @@ if [[ -x $OUT/raw_mpi && ! -f $RAW/raw_skipped.txt ]] && ((SIDE_ROUNDS > 0)); th
     done
 fi
 
+# The first two CPUs this shell may run on (Cpus_allowed_list: "0-15", "2,5-7", ...), as "A B".
+first_two_cpus() {
+    awk '/^Cpus_allowed_list/ { n = split($2, r, ","); out = "";
+        for (i = 1; i <= n && c < 2; i++) { split(r[i], ab, "-"); hi = (ab[2] == "") ? ab[1] : ab[2];
+            for (x = ab[1]; x <= hi && c < 2; x++) { out = out (c ? " " : "") x; c++ } }
+        print out }' /proc/self/status
+}
+
 # the repeat: 4 PEs on 2 cores, REPEAT times, for the run-to-run spread
 if ((REPEAT > 0)); then
     pin=""
-    # the first two CPUs this shell may run on (Cpus_allowed_list: "0-15", "2,5-7", ...)
-    ((CPUS > 2)) && pin=$(awk '/^Cpus_allowed_list/ { n = split($2, r, ","); out = "";
-        for (i = 1; i <= n && c < 2; i++) { split(r[i], ab, "-"); hi = (ab[2] == "") ? ab[1] : ab[2];
-            for (x = ab[1]; x <= hi && c < 2; x++) { out = out (c ? "," : "") x; c++ } }
-        print out }' /proc/self/status)
+    ((CPUS > 2)) && pin=$(first_two_cpus | tr ' ' ,)
     for ((k = 1; k <= REPEAT; k++)); do
         PIN=$pin run_job "rep4_$k" 4 scale
+    done
+fi
+
+# placements: 4 PEs pinned to 2 CPUs as 2+2 and as 3+1 (the scheduler's choice in some runs: the
+# lone PE must not slow the job down for a whole run), PLACEMENT_ROUNDS alternating rounds
+if ((PLACEMENT_ROUNDS > 0 && CPUS >= 2)); then
+    read -r c0 c1 < <(first_two_cpus)
+    for ((k = 1; k <= PLACEMENT_ROUNDS; k++)); do
+        PIN_MAP="$c0 $c0 $c1 $c1" run_job "place_2+2_$k" 4 scale
+        PIN_MAP="$c0 $c0 $c0 $c1" run_job "place_3+1_$k" 4 scale
     done
 fi
 
