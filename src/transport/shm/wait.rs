@@ -193,7 +193,7 @@ const YIELDS_PER_PROGRESS: u32 = 8;
 /// virtual machine an idle CPU halts, and waking the waiter takes the host. Four PEs left three
 /// on one CPU and one on the other by the scheduler, the lone one sleeping after four quick
 /// yields, made every fence epoch 3x slower for a whole run (bench/README.md); yielding for up
-/// to YIELD_PHASE cured it, and a busy CPU draws the scheduler to move a PE onto it.
+/// to YIELD_PHASE cured it (3+1 now within 1.5x of 2+2: the placements of `make bench`).
 fn yield_phase(signal: &Signal, ctx: &WaitContext<'_>, done: &impl Fn(u32) -> bool) -> bool {
     let start = Instant::now();
     let mut wanted = 0;
