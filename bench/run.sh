@@ -23,9 +23,10 @@
 # 2+2 and 3+1 on those 2 CPUs, BENCH_PLACEMENT_ROUNDS alternating rounds.
 # Environment: BENCH_TRIALS (11), BENCH_MS (trial length in ms, 10), BENCH_TIMEOUT (per run, 120 s),
 #              BENCH_SCALE_PES ("1 8 16", plus 32 and 64 where the machine has that many CPUs),
-#              BENCH_REPEAT (10; 0 skips), BENCH_PLACEMENT_ROUNDS (3; 0 skips), BENCH_SIDE_ROUNDS (7: ours and raw MPI alternately, 2 PEs;
-#              0 skips), BENCH_MPI (auto: 1 builds the Open MPI transport if
-#              missing, 0 skips MPI and the raw MPI baseline), FC (gfortran), CC (gcc), PYTHON (python3).
+#              BENCH_REPEAT (10; 0 skips), BENCH_PLACEMENT_ROUNDS (3; 0 skips),
+#              BENCH_SIDE_ROUNDS (7: ours and raw MPI alternately, 2 PEs; 0 skips), BENCH_MPI (auto:
+#              1 builds the Open MPI transport if missing, 0 skips MPI and the raw MPI baseline),
+#              FC (gfortran), CC (gcc), PYTHON (python3).
 # Exit status: 0 when every run ended normally and every moved datum was verified (missed timing
 # targets do not fail: timings on a shared machine are noise-prone); 1 otherwise.
 set -u

@@ -13,8 +13,8 @@
 #   bench/stats.sh            (`make bench` runs it)
 #
 # Environment: STATS_PES (1), STATS_ROUNDS (5), STATS_N (calls per trial, 400000), STATS_BASELINE (a git
-#              revision to compare with; default "none": no base runs), STATS_BUILD (the build tree measured, build/), BENCH_TRIALS (7),
-#              BENCH_TIMEOUT (per run, 120 s), FC, NATIVE_LIBS.
+#              revision to compare with; default "none": no base runs), STATS_BUILD (the build tree
+#              measured, build/), BENCH_TRIALS (7), BENCH_TIMEOUT (per run, 120 s), FC, NATIVE_LIBS.
 # Writes build/bench/stats/{base,off,on}.N.txt (raw), stats.N.json (the last statistics) and table.txt.
 # Timings are the best of many trials on a possibly shared machine: ratios within a few percent of 1 are noise.
 # Exit status: 0 when every run ended normally with its data verified, 1 otherwise.
