@@ -6,15 +6,52 @@
 
 use std::sync::OnceLock;
 
-/// Copies below this size go through the caches.
+/// Copies below this size go through the caches: half the last-level cache.
 fn streaming_threshold() -> usize {
     static THRESHOLD: OnceLock<usize> = OnceLock::new();
     *THRESHOLD.get_or_init(|| {
-        // SAFETY: sysconf has no preconditions.
-        let l3 = unsafe { libc::sysconf(libc::_SC_LEVEL3_CACHE_SIZE) };
-        let l3 = if l3 > 0 { l3 as usize } else { 32 << 20 };
-        (l3 / 2).max(4 << 20)
+        let llc = last_level_cache("/sys/devices/system/cpu/cpu0/cache").or_else(|| {
+            // SAFETY: sysconf has no preconditions.
+            let l3 = unsafe { libc::sysconf(libc::_SC_LEVEL3_CACHE_SIZE) };
+            (l3 > 0).then_some(l3 as usize)
+        });
+        (llc.unwrap_or(32 << 20) / 2).max(4 << 20)
     })
+}
+
+/// Bytes of the highest-level data cache described under `dir` (sysfs's cache/indexN of a CPU).
+/// The kernel's figure comes first: glibc's sysconf can be far off (on an AMD EPYC VM whose L3 is
+/// 32 MiB it says 384 MiB, which left 16 MiB copies on the cached path, 20% slower).
+fn last_level_cache(dir: &str) -> Option<usize> {
+    let read = |index: &std::path::Path, what: &str| std::fs::read_to_string(index.join(what)).ok();
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|entry| {
+            let index = entry.ok()?.path();
+            if read(&index, "type")?.trim() == "Instruction" {
+                return None;
+            }
+            let level: u32 = read(&index, "level")?.trim().parse().ok()?;
+            Some((level, cache_size(read(&index, "size")?.trim())?))
+        })
+        .max()
+        .map(|(_, bytes)| bytes)
+}
+
+/// "32768K", "32M" or "512" (sysfs's notation) in bytes.
+fn cache_size(text: &str) -> Option<usize> {
+    let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((at, _)) => text.split_at(at),
+        None => (text, ""),
+    };
+    let shift = match unit {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        _ => return None,
+    };
+    digits.parse::<usize>().ok()?.checked_mul(1 << shift)
 }
 
 /// Copies `len` bytes from `src` to `dst` (the ranges may overlap).
@@ -111,5 +148,37 @@ mod tests {
         // SAFETY: distinct vectors of len bytes.
         unsafe { copy_bytes(src.as_ptr(), dst.as_mut_ptr(), len) };
         assert!(src == dst);
+    }
+
+    #[test]
+    fn cache_sizes_in_sysfs_notation() {
+        assert_eq!(cache_size("32768K"), Some(32 << 20));
+        assert_eq!(cache_size("32M"), Some(32 << 20));
+        assert_eq!(cache_size("512"), Some(512));
+        assert_eq!(cache_size("1G"), Some(1 << 30));
+        assert_eq!(cache_size(""), None);
+        assert_eq!(cache_size("12Q"), None);
+        assert_eq!(cache_size("K"), None);
+    }
+
+    #[test]
+    fn last_level_cache_is_the_highest_data_or_unified_level() {
+        let dir = std::env::temp_dir().join(format!("rpncomm-cache-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (i, level, kind, size) in
+            [(0, "1", "Data", "48K"), (1, "1", "Instruction", "32K"), (2, "2", "Unified", "1024K"), (3, "3", "Unified", "32768K")]
+        {
+            let index = dir.join(format!("index{i}"));
+            std::fs::create_dir_all(&index).unwrap();
+            for (file, text) in [("level", level), ("type", kind), ("size", size)] {
+                std::fs::write(index.join(file), format!("{text}\n")).unwrap();
+            }
+        }
+        std::fs::create_dir_all(dir.join("power")).unwrap(); // not a cache: no level file
+        assert_eq!(last_level_cache(dir.to_str().unwrap()), Some(32 << 20));
+        std::fs::remove_dir_all(dir.join("index3")).unwrap();
+        assert_eq!(last_level_cache(dir.to_str().unwrap()), Some(1 << 20));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(last_level_cache("/nonexistent/cache"), None);
     }
 }
