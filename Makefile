@@ -10,11 +10,12 @@
 #   make loom              model-check the shared-memory protocols with loom (tests/loom.sh)
 #   make clean
 #   make ... MPI=1         the same over MPI (mpi/mpi.mk: build-mpi-<impl>/ for Open MPI and MPICH)
-#   make check-full        make check, then make check-full MPI=1, summed
+#   make check-full        make check, make check FC=$(FLANG_FC), then make check-full MPI=1, summed
 #   make check-full MPI=1  the MPI tests' whole matrix: every multi-node layout, every test on the PyPI MPIs
 #   make ... FC=flang-new-19  the same with another Fortran compiler (default gfortran), built into
 #                          build-<compiler>/ so that the module files of two compilers never mix;
-#                          `make check FC=...` runs the Fortran parts only (tests/check.sh)
+#                          `make check FC=...` runs the Fortran parts only (tests/check.sh);
+#                          the compilers tested: gfortran and LLVM Flang (FLANG_FC)
 #
 # `deps` installs the Fortran compiler (gfortran, or flang-NN for FC=flang-new-NN or flang-NN) and
 # pkg-config when they are missing (as root, with apt-get) or says what to install; all, demo and
@@ -28,6 +29,8 @@ ifeq ($(origin FC),default)
 FC       := gfortran
 endif
 FFLAGS   ?= -O2 -fPIC
+# the LLVM Flang that make check (standard conformance), make check-full and CI test besides gfortran
+FLANG_FC ?= flang-new-19
 AR       := ar
 ARPLUGIN := --plugin /dev/null
 PREFIX   ?= /usr/local
@@ -219,12 +222,15 @@ demo: deps all $(DEMO)
 # ----------------------------------------------------------------------------------------- tests
 # tests/check.sh builds (make all), runs the six parts and prints the totals as its last line,
 # also when the build fails; keep make's own echo off it (@).
+# With another compiler than gfortran (make check FC=flang-new-19) only the Fortran parts run, in
+# its own build tree; CHECK_QUICK=1 is CI's narrower pass of that.
 check: deps
-	@MAKE="$(MAKE)" NATIVE_LIBS="$(NATIVE_LIBS)" bash tests/check.sh
+	@MAKE="$(MAKE)" NATIVE_LIBS="$(NATIVE_LIBS)" FC="$(FC)" BUILD_DIR="$(BUILD)" FLANG_FC="$(FLANG_FC)" \
+	  CHECK_FORTRAN_ONLY=$(if $(filter build,$(BUILD)),0,1) bash tests/check.sh
 
 # the whole matrix: make check, then make check-full MPI=1 (tests/check_full.sh sums them)
 check-full: deps
-	@MAKE="$(MAKE)" bash tests/check_full.sh
+	@MAKE="$(MAKE)" FLANG_FC="$(FLANG_FC)" bash tests/check_full.sh
 
 # tests/fuzz.sh installs cargo-fuzz when missing; runs on the stable toolchain (RUSTC_BOOTSTRAP=1).
 FUZZ_SECONDS ?= 60

@@ -20,7 +20,17 @@
 #                                  (default 20) per target, one test each (CHECK_FUZZ_SECONDS=0
 #                                  leaves it out, and says so)
 #   6. tests/loom.sh               loom model checks of the shm protocols (one test per model)
-# Parts 1, 3, 4b, 5 and 6 end with their own "N passed, N failed" line, which is added (no such line,
+#   7. tests/fortran_std.sh        the Fortran sources (library, demo, tests) compile with no
+#                                  diagnostic under -std=f2018 -pedantic -Werror with gfortran and
+#                                  LLVM Flang ($FLANG_FC; SKIP when it is not installed)
+#
+# Another Fortran compiler (make check FC=flang-new-19; make passes FC, BUILD_DIR=build-<compiler>
+# and CHECK_FORTRAN_ONLY=1): only what that compiler changes runs, in its own build tree: part 7
+# with it, the build, parts 3, 4 (the demo; the C ABI test does not involve it) and 4b. The Rust,
+# source, fuzz and model checks are the default make check's. CHECK_QUICK=1 (CI's part for a
+# second compiler) narrows it: part 3 on the two smallest PE counts of each test (PES_FIRST=2),
+# part 4b with CMake only (INSTALL_WAYS=cmake).
+# Parts 1, 3, 4b, 5, 6 and 7 end with their own "N passed, N failed" line, which is added (no such line,
 # or a non-zero exit with 0 failed: one failure, see tests/lib/totals.sh).
 # The last line printed is exactly "N passed, N failed"; the exit status is non-zero if N failed > 0.
 set -u
@@ -30,7 +40,12 @@ cd "$(dirname "$0")/.." || exit 2
 . tests/lib/totals.sh || { echo "0 passed, 1 failed"; exit 1; }
 ROOT=$(pwd)
 MAKE=${MAKE:-make}
-LOGDIR="$ROOT/build/check"
+FC=${FC:-gfortran}
+BUILD_DIR=${BUILD_DIR:-build}
+CHECK_FORTRAN_ONLY=${CHECK_FORTRAN_ONLY:-0}
+CHECK_QUICK=${CHECK_QUICK:-0}
+LOGDIR="$ROOT/$BUILD_DIR/check"
+export FC BUILD_DIR
 SMOKE_TIMEOUT=${SMOKE_TIMEOUT:-120}
 CARGO_TEST_TIMEOUT=${CARGO_TEST_TIMEOUT:-2400}
 mkdir -p "$LOGDIR"
@@ -52,9 +67,18 @@ add_part() {
     total_fail=$((total_fail + part_failed))
 }
 
+if ((CHECK_FORTRAN_ONLY)); then
+    section "Fortran compiler $FC, build tree $BUILD_DIR: Rust tests, source checks, fuzzing and model checks left to the default make check"
+else
 # ------------------------------------------------------------- 1. generated and bound sources
 section "fortran/gen/test_fortran_gen.py (generated interfaces, bind(C) against the C header)"
 add_part "source checks" "$LOGDIR/sources.log" python3 -B fortran/gen/test_fortran_gen.py
+fi
+
+# ------------------------------------------------------------------- 7. standard conformance
+if ((CHECK_FORTRAN_ONLY)); then std_compilers=("$FC"); else std_compilers=(gfortran "${FLANG_FC:-flang-new-19}"); fi
+section "tests/fortran_std.sh ${std_compilers[*]} (-std=f2018 -pedantic -Werror)"
+add_part "standard conformance" "$LOGDIR/fortran-std.log" bash tests/fortran_std.sh "${std_compilers[@]}"
 
 # ------------------------------------------------------------------------------------- build
 section "make all"
@@ -66,6 +90,7 @@ if ((build_status != 0)); then
 fi
 
 # ------------------------------------------------------------------------------ 2. Rust tests
+if ((!CHECK_FORTRAN_ONLY)); then
 section "cargo test --release --no-fail-fast"
 # timeout puts the tests in their own process group: kill that group if we are interrupted
 tpid=""
@@ -89,10 +114,12 @@ fi
 echo "cargo test: $p passed, $f failed"
 total_pass=$((total_pass + p))
 total_fail=$((total_fail + f))
+fi
 
 if ((build_status == 0)); then
     # ---------------------------------------------------------------------------- 3. Fortran tests
     section "tests/run_fortran_tests.sh"
+    if ((CHECK_QUICK)); then export PES_FIRST=2; fi
     add_part "Fortran tests" "$LOGDIR/fortran-tests.log" bash tests/run_fortran_tests.sh
 
     # ------------------------------------------------------------------------ 4. install smoke tests
@@ -150,7 +177,7 @@ if ((build_status == 0)); then
             echo "pkg-config --cflags --libs rpncomm-windows: $flags"
 
             # Fortran demo, installed layout, 2 PEs
-            if gfortran -O2 "$ROOT/demo/req_test.F90" -o "$SMOKE/req_test" "${pc_flags[@]}" \
+            if $FC -O2 "$ROOT/demo/req_test.F90" -o "$SMOKE/req_test" "${pc_flags[@]}" \
                     > "$LOGDIR/install-demo.compile.log" 2>&1; then
                 run_case "installed demo: rpnrun -n 2 req_test" "$LOGDIR/install-demo.np2.log" \
                     "$PREFIX/bin/rpnrun" -n 2 "$SMOKE/req_test"
@@ -160,7 +187,9 @@ if ((build_status == 0)); then
             fi
 
             # C ABI, installed header + archive, 1 PE (no launcher) and 2 PEs
-            if cc -O1 -g "$ROOT/tests/c/test_c_abi.c" -o "$SMOKE/test_c_abi" "${pc_flags[@]}" \
+            if ((CHECK_FORTRAN_ONLY)); then
+                echo "installed C ABI: not run again for $FC (the default make check's)"
+            elif cc -O1 -g "$ROOT/tests/c/test_c_abi.c" -o "$SMOKE/test_c_abi" "${pc_flags[@]}" \
                     > "$LOGDIR/install-c.compile.log" 2>&1; then
                 run_case "installed C ABI: test_c_abi without rpnrun (1 PE)" "$LOGDIR/install-c.np1.log" \
                     "$SMOKE/test_c_abi"
@@ -174,11 +203,11 @@ if ((build_status == 0)); then
         else
             fail "pkg-config does not find rpncomm-windows in $PREFIX/lib/pkgconfig (3 tests counted as failed)" \
                 "$LOGDIR/pkg-config.log"
-            smoke_fail=$((smoke_fail + 2))
+            smoke_fail=$((smoke_fail + (CHECK_FORTRAN_ONLY ? 0 : 2)))
         fi
     else
         fail "make install PREFIX=$PREFIX (3 tests counted as failed)" "$LOGDIR/install.log"
-        smoke_fail=$((smoke_fail + 2))
+        smoke_fail=$((smoke_fail + (CHECK_FORTRAN_ONLY ? 0 : 2)))
     fi
     rm -rf -- "$SMOKE"
     echo "install smoke tests: $smoke_pass passed, $smoke_fail failed"
@@ -189,12 +218,15 @@ fi
 # ------------------------------------------------------- 4b. builds against an installed tree
 if ((build_status == 0)); then
     section "tests/install_builds.sh (the demo built with pkg-config, CMake and fpm)"
+    if ((CHECK_QUICK)); then export INSTALL_WAYS=cmake; fi
     add_part "install builds" "$LOGDIR/install-builds.log" bash tests/install_builds.sh
 fi
 
 # ---------------------------------------------------------------------------------- 5. fuzzing
 CHECK_FUZZ_SECONDS=${CHECK_FUZZ_SECONDS:-20}
-if ((CHECK_FUZZ_SECONDS > 0)); then
+if ((CHECK_FORTRAN_ONLY)); then
+    :
+elif ((CHECK_FUZZ_SECONDS > 0)); then
     section "tests/fuzz.sh (FUZZ_SECONDS=$CHECK_FUZZ_SECONDS per target)"
     add_part "fuzzing" "$LOGDIR/fuzz.log" env FUZZ_SECONDS="$CHECK_FUZZ_SECONDS" bash tests/fuzz.sh
 else
@@ -202,11 +234,17 @@ else
 fi
 
 # ------------------------------------------------------------------------------ 6. model checks
-section "tests/loom.sh"
-add_part "model checks" "$LOGDIR/loom.log" bash tests/loom.sh
+if ((!CHECK_FORTRAN_ONLY)); then
+    section "tests/loom.sh"
+    add_part "model checks" "$LOGDIR/loom.log" bash tests/loom.sh
+fi
 
 # ---------------------------------------------------------------------------------- totals
 echo
-echo "summary: source checks, cargo test, Fortran tests, install smoke tests, install builds, fuzzing and model checks (logs in build/check, build/tests/logs, build/fuzz, build/loom)"
+if ((CHECK_FORTRAN_ONLY)); then
+    echo "summary ($FC): standard conformance, Fortran tests, installed demo, install builds (logs in $BUILD_DIR/check, $BUILD_DIR/tests/logs)"
+else
+    echo "summary: source checks, standard conformance, cargo test, Fortran tests, install smoke tests, install builds, fuzzing and model checks (logs in build/check, build/tests/logs, build/fuzz, build/loom)"
+fi
 echo "$total_pass passed, $total_fail failed"
 ((total_fail == 0))

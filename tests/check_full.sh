@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make check-full`: the whole matrix, as CI's subset plus what only the full run does:
 #   1. make check                  the shared-memory suite (what CI runs)
+#  1b. make check FC=$FLANG_FC     its Fortran parts with LLVM Flang (default flang-new-19), the
+#                                  whole of them (CI runs a quick pass, CHECK_QUICK=1)
 #   2. make check-full MPI=1       every MPI configuration, PE count and simulated-node layout,
 #                                  the whole Fortran suite on the PyPI MPIs
 # (`make stress` runs the reliability tests at full size on their own.)
@@ -14,7 +16,7 @@ MAKE=${MAKE:-make}
 LOGDIR=build/check-full
 mkdir -p "$LOGDIR"
 total_pass=0 total_fail=0
-for part in "check" "check-full MPI=1"; do
+for part in "check" "check FC=${FLANG_FC:-flang-new-19}" "check-full MPI=1"; do
     log="$LOGDIR/$(echo "$part" | tr ' =' '__').log"
     printf '\n==== make %s\n' "$part"
     # shellcheck disable=SC2086
@@ -24,6 +26,6 @@ for part in "check" "check-full MPI=1"; do
     total_fail=$((total_fail + part_failed))
 done
 echo
-echo "summary: make check, make check-full MPI=1 (logs in $LOGDIR)"
+echo "summary: make check, make check FC=${FLANG_FC:-flang-new-19}, make check-full MPI=1 (logs in $LOGDIR)"
 echo "$total_pass passed, $total_fail failed"
 ((total_fail == 0))

@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
 # tests/install_builds.sh -- the three ways a user builds against an installed rpncomm-windows.
-# `make install PREFIX=<tmp>`, then demo/req_test.F90 is built
-#   1. with gfortran and the flags of pkg-config (lib/pkgconfig/rpncomm-windows.pc)
+# `make install PREFIX=<tmp>`, then demo/req_test.F90 is built with the Fortran compiler $FC
+# (default gfortran; make check FC=... passes it, and BUILD_DIR, its build tree)
+#   1. with the flags of pkg-config (lib/pkgconfig/rpncomm-windows.pc)
 #   2. with CMake: demo/cmake/CMakeLists.txt, find_package(rpncomm_windows) and the imported target
 #      rpncomm_windows::rpncomm_windows; its link line must carry the archive and every system
 #      library of pkg-config --libs, its compile line the include directory
-#   3. with fpm: demo/fpm/fpm.toml, whose `link` list must be pkg-config --libs-only-l
+#   3. with fpm: demo/fpm/fpm.toml, whose `link` list must be pkg-config --libs-only-l (fpm
+#      --compiler $FC)
 # and each program is run with the installed rpnrun on 2 PEs (one test per way: build and run;
 # it must say "req_test: OK on 2 PEs" and leave no /dev/shm/rpncomm-<rpnrun pid>-* file). Two more
 # tests of the CMake package: an incompatible version is refused, and a moved install tree is
-# found where it now is.
+# found where it now is. The compiler is recorded: pkg-config's fortran_compiler_id and
+# fortran_compiler_version are those of $FC (fortran/compiler_id.sh; one test), and a CMake
+# project whose Fortran compiler is another (gfortran for an LLVM Flang install, $FLANG_FC,
+# default flang-new-19, for any other) is refused in one line naming the compiler the install
+# needs and the `make install FC=... PREFIX=...` to run (one test; SKIP without that compiler).
+# INSTALL_WAYS (default "pkg-config cmake fpm") chooses the ways built (CI's quick pass for a
+# second compiler: cmake).
 # cmake is installed with apt-get when missing (as root), fpm with pip; when that cannot be done
 # the tests print SKIP with the reason and are counted neither passed nor failed.
 # Logs in build/check/install-builds/. Last line: "N passed, N failed".
@@ -18,7 +26,9 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 ROOT=$(pwd)
 MAKE=${MAKE:-make}
-LOG="$ROOT/build/check/install-builds"
+LOG="$ROOT/${BUILD_DIR:-build}/check/install-builds"
+FC=${FC:-gfortran}
+INSTALL_WAYS=" ${INSTALL_WAYS:-pkg-config cmake fpm} "
 RUN_TIMEOUT=${SMOKE_TIMEOUT:-120}
 mkdir -p "$LOG"
 
@@ -83,27 +93,44 @@ read -r -a pc_libs_a <<< "$pc_libs"
 # the libraries by name, as -l flags: rpncomm_windows then the system libraries
 read -r -a pc_l <<< "$(pkg-config --libs-only-l rpncomm-windows)"
 
+# ------------------------------------------------------------ the compiler the install records
+read -r fc_id fc_version <<< "$(sh fortran/compiler_id.sh "$FC")"
+pc_id=$(pkg-config --variable=fortran_compiler_id rpncomm-windows)
+pc_version=$(pkg-config --variable=fortran_compiler_version rpncomm-windows)
+if [[ "$pc_id $pc_version" == "$fc_id $fc_version" && "$fc_id" != Unknown ]]; then
+    pass "pkg-config: the install records its Fortran compiler ($pc_id $pc_version)"
+else
+    fail "pkg-config: fortran_compiler_id/version say '$pc_id $pc_version', $FC is '$fc_id $fc_version'"
+fi
+
 # ------------------------------------------------------------------------------ 1. pkg-config
-if gfortran -O2 demo/req_test.F90 -o "$TMP/req_test_pc" "${pc_cflags_a[@]}" "${pc_libs_a[@]}" > "$LOG/pkg-config.build.log" 2>&1; then
+if [[ "$INSTALL_WAYS" != *" pkg-config "* ]]; then
+    echo "install builds: pkg-config build not run (INSTALL_WAYS=${INSTALL_WAYS# })"
+elif $FC -O2 demo/req_test.F90 -o "$TMP/req_test_pc" "${pc_cflags_a[@]}" "${pc_libs_a[@]}" > "$LOG/pkg-config.build.log" 2>&1; then
     run_demo "pkg-config" "$TMP/req_test_pc"
 else
-    fail "pkg-config: gfortran demo/req_test.F90 \$(pkg-config --cflags --libs rpncomm-windows)" "$LOG/pkg-config.build.log"
+    fail "pkg-config: $FC demo/req_test.F90 \$(pkg-config --cflags --libs rpncomm-windows)" "$LOG/pkg-config.build.log"
 fi
 
 # ----------------------------------------------------------------------------------- 2. CMake
-if ! command -v cmake > /dev/null 2>&1 && [[ "$(id -u)" == 0 ]] && command -v apt-get > /dev/null 2>&1; then
+if [[ "$INSTALL_WAYS" != *" cmake "* ]]; then
+    echo "install builds: CMake builds not run (INSTALL_WAYS=${INSTALL_WAYS# })"
+elif ! command -v cmake > /dev/null 2>&1 && [[ "$(id -u)" == 0 ]] && command -v apt-get > /dev/null 2>&1; then
     echo "install builds: installing cmake (apt-get)"
     { DEBIAN_FRONTEND=noninteractive apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q cmake; } \
         > "$LOG/apt-cmake.log" 2>&1
 fi
-if ! command -v cmake > /dev/null 2>&1; then
+if [[ "$INSTALL_WAYS" != *" cmake "* ]]; then
+    :
+elif ! command -v cmake > /dev/null 2>&1; then
     reason="cmake is not installed and could not be installed (not root, no apt-get, or apt-get failed: $LOG/apt-cmake.log)"
     skip "CMake: find_package(rpncomm_windows) and the demo: $reason"
     skip "CMake: incompatible version refused: $reason"
     skip "CMake: moved install tree: $reason"
+    skip "CMake: a project with another Fortran compiler refused: $reason"
 else
     B="$TMP/cmake-build"
-    if cmake -S demo/cmake -B "$B" -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_Fortran_COMPILER=gfortran \
+    if cmake -S demo/cmake -B "$B" -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_Fortran_COMPILER="$FC" \
             -DCMAKE_VERBOSE_MAKEFILE=ON > "$LOG/cmake.configure.log" 2>&1 &&
         cmake --build "$B" > "$LOG/cmake.build.log" 2>&1; then
         # the usage requirements of the imported target, as the build used them
@@ -157,10 +184,37 @@ EOF
         fail "CMake: the moved install tree in $TMP/moved" "$TMP/probe.log"
     fi
     mv "$TMP/moved" "$PREFIX"
+
+    # a project with another Fortran compiler: one line saying what the install needs
+    if [[ "$fc_id" == LLVMFlang ]]; then other=gfortran; else other=${FLANG_FC:-flang-new-19}; fi
+    if ! command -v "$other" > /dev/null 2>&1; then
+        skip "CMake: a project using $other refused: $other is not installed (make deps FC=$other)"
+    else
+        B="$TMP/cmake-other"
+        olog="$LOG/cmake.other-compiler.log"
+        if cmake -S demo/cmake -B "$B" -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_Fortran_COMPILER="$other" > "$olog" 2>&1; then
+            fail "CMake: a project using $other was accepted by an install built with $FC" "$olog"
+        else
+            # the reason: exactly one line, naming the install's compiler and the make command
+            lines=$(grep -c -F 'rpncomm_windows: the install in' "$olog")
+            line=$(grep -F 'rpncomm_windows: the install in' "$olog" | head -n 1)
+            line=${line#"${line%%[![:space:]]*}"}
+            if [[ "$lines" == 1 && "$line" == *"built with $FC ($fc_id $fc_version)"* &&
+                  "$line" == *"make install FC="*"$other"*" PREFIX=<dir>"*"CMAKE_PREFIX_PATH"* ]]; then
+                pass "CMake: a project using $other is refused in one line: $line"
+            else
+                fail "CMake: a project using $other: no one-line refusal naming $FC and make install FC=... ($lines lines)" "$olog"
+            fi
+        fi
+    fi
 fi
 
 # ------------------------------------------------------------------------------------- 3. fpm
 FPM=$(command -v fpm)
+if [[ "$INSTALL_WAYS" != *" fpm "* ]]; then
+    echo "install builds: fpm build not run (INSTALL_WAYS=${INSTALL_WAYS# })"
+    finish
+fi
 if [[ -z "$FPM" ]]; then
     echo "install builds: installing fpm (pip install fpm)"
     python3 -m pip install --quiet fpm > "$LOG/pip-fpm.log" 2>&1 ||
@@ -178,7 +232,7 @@ else
         fail "fpm: demo/fpm/fpm.toml links '$toml_l', pkg-config --libs-only-l says '${pc_l[*]}'"
     else
         cp -rL demo/fpm "$TMP/fpm"
-        if (cd "$TMP/fpm" && "$FPM" install --prefix "$TMP/fpm-install" --flag "$pc_cflags" \
+        if (cd "$TMP/fpm" && "$FPM" install --compiler "$FC" --prefix "$TMP/fpm-install" --flag "$pc_cflags" \
                 --link-flag "$(pkg-config --libs-only-L rpncomm-windows)") > "$LOG/fpm.build.log" 2>&1; then
             run_demo "fpm" "$TMP/fpm-install/bin/req_test"
         else

@@ -28,6 +28,8 @@
 #   NATIVE_LIBS the system libraries linked after the library (make passes them; default: those of
 #               BUILD_DIR's pkg-config file, see tests/lib/native_libs.sh)
 #   TIMEOUT_SCALE  multiplies every TIMEOUT (default 1; MPICH busy-polls when oversubscribed)
+#   PES_FIRST   N: each test runs on the N smallest PE counts of its header only (a quick pass,
+#               CI's for a second Fortran compiler; default: all of them)
 #   SKIP_CASES  cases not run, as test:np words (e.g. "test_concurrent:8"), each printed as SKIP
 #               with SKIP_WHY; skipped cases count neither as passed nor as failed
 set -u
@@ -159,6 +161,9 @@ for src in "${tests[@]}"; do
     [[ "$tmo" =~ ^[0-9]+$ ]] || tmo=60
     tmo=$((tmo * ${TIMEOUT_SCALE:-1}))
     read -r -a pe_list <<< "$pes"
+    if [[ -n "${PES_FIRST:-}" ]]; then   # only the PES_FIRST smallest counts
+        read -r -a pe_list <<< "$(printf '%s\n' "${pe_list[@]}" | sort -n | head -n "$PES_FIRST" | paste -sd ' ')"
+    fi
 
     exe="$TESTBIN/$name"
     clog="$LOGDIR/$name.compile.log"
