@@ -29,6 +29,8 @@ MAKE=${MAKE:-make}
 LOG="$ROOT/${BUILD_DIR:-build}/check/install-builds"
 FC=${FC:-gfortran}
 INSTALL_WAYS=" ${INSTALL_WAYS:-pkg-config cmake fpm} "
+read -r -a ways <<< "$INSTALL_WAYS"
+ways_shown=${ways[*]}
 RUN_TIMEOUT=${SMOKE_TIMEOUT:-120}
 mkdir -p "$LOG"
 
@@ -105,7 +107,7 @@ fi
 
 # ------------------------------------------------------------------------------ 1. pkg-config
 if [[ "$INSTALL_WAYS" != *" pkg-config "* ]]; then
-    echo "install builds: pkg-config build not run (INSTALL_WAYS=${INSTALL_WAYS# })"
+    echo "install builds: pkg-config build not run (INSTALL_WAYS=$ways_shown)"
 elif $FC -O2 demo/req_test.F90 -o "$TMP/req_test_pc" "${pc_cflags_a[@]}" "${pc_libs_a[@]}" > "$LOG/pkg-config.build.log" 2>&1; then
     run_demo "pkg-config" "$TMP/req_test_pc"
 else
@@ -114,7 +116,7 @@ fi
 
 # ----------------------------------------------------------------------------------- 2. CMake
 if [[ "$INSTALL_WAYS" != *" cmake "* ]]; then
-    echo "install builds: CMake builds not run (INSTALL_WAYS=${INSTALL_WAYS# })"
+    echo "install builds: CMake builds not run (INSTALL_WAYS=$ways_shown)"
 elif ! command -v cmake > /dev/null 2>&1 && [[ "$(id -u)" == 0 ]] && command -v apt-get > /dev/null 2>&1; then
     echo "install builds: installing cmake (apt-get)"
     { DEBIAN_FRONTEND=noninteractive apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q cmake; } \
@@ -212,7 +214,7 @@ fi
 # ------------------------------------------------------------------------------------- 3. fpm
 FPM=$(command -v fpm)
 if [[ "$INSTALL_WAYS" != *" fpm "* ]]; then
-    echo "install builds: fpm build not run (INSTALL_WAYS=${INSTALL_WAYS# })"
+    echo "install builds: fpm build not run (INSTALL_WAYS=$ways_shown)"
     finish
 fi
 if [[ -z "$FPM" ]]; then
