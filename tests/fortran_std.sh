@@ -9,9 +9,11 @@
 #   gfortran (GNU)         -std=f2018 -pedantic -Werror
 #   LLVM Flang (LLVMFlang) -std=f2018 -pedantic -Werror
 # The sources, one test each per compiler: the library's fortran/*.F90 (in the Makefile's order,
-# FORTRAN_SRCS, each using the modules of those before it), demo/req_test.F90 and
-# tests/fortran/test_*.F90 (with the flags of their "! FFLAGS:" header, e.g. -fopenmp). The MPI
-# tests (tests/fortran_mpi) are left out: they need an MPI's own module files.
+# FORTRAN_SRCS, each using the modules of those before it), demo/req_test.F90,
+# tests/fortran/test_*.F90 (with the flags of their "! FFLAGS:" header, e.g. -fopenmp) and the
+# benchmark programs bench/*.F90 (with -fopenmp). The MPI programs (tests/fortran_mpi/*.F90,
+# tests/multinode/*.F90) need an MPI's module files: they are checked through $MPIFORT (default
+# mpifort.openmpi) when it is installed and wraps the compiler being checked (gfortran on Debian).
 # One more test per compiler shows the flags bite: a source using an extension (REAL*8) must be
 # refused. A compiler that is not installed, or whose flags this script does not know, is
 # printed as SKIP and counts neither passed nor failed.
@@ -85,6 +87,21 @@ for fc in "${compilers[@]}"; do
         read -r -a extra <<< "$(header "$src" FFLAGS)"
         check "test" "$src" "${extra[@]}"
     done
+    for src in bench/*.F90; do
+        check "benchmark" "$src" -fopenmp
+    done
+    mpifort=${MPIFORT:-mpifort.openmpi}
+    if command -v "$mpifort" > /dev/null 2>&1 &&
+            [[ "$(sh fortran/compiler_id.sh "$mpifort")" == "$id $version" ]]; then
+        fc_checked=$fc
+        fc=$mpifort
+        for src in tests/fortran_mpi/*.F90 tests/multinode/*.F90; do
+            check "MPI program" "$src"
+        done
+        fc=$fc_checked
+    else
+        echo "SKIP $fc: the MPI programs (tests/fortran_mpi, tests/multinode): no $mpifort wrapping $id $version"
+    fi
 
     # the flags must refuse an extension: REAL*8 is not standard Fortran
     printf 'program nonstandard\n  real*8 :: x\n  x = 1\n  print *, x\nend program nonstandard\n' > "$TMP/nonstandard.F90"
