@@ -212,7 +212,7 @@ impl WindowState {
     /// Starts an exposure epoch; returns its number and mode.
     pub fn open(&mut self, active: bool) -> Result<(u32, Mode)> {
         if self.is_open() {
-            return Err(Error::BadArgument("window is already open (open twice)".into()));
+            return Err(Error::CallOrder("window is already open (open twice)".into()));
         }
         let mode = match (active, &self.group) {
             (false, _) => Mode::Passive,
@@ -228,7 +228,7 @@ impl WindowState {
     pub fn check_close(&self) -> Result<(u32, Mode)> {
         match self.exposure {
             Exposure::Open(mode) => Ok((self.epoch, mode)),
-            Exposure::Closed => Err(Error::BadArgument("window is not open (close without open)".into())),
+            Exposure::Closed => Err(Error::CallOrder("window is not open (close without open)".into())),
         }
     }
 
@@ -321,7 +321,7 @@ impl WindowState {
             .map(|&pe| {
                 let r = self
                     .check_rank(pe as i64)
-                    .map_err(|_| Error::BadGroup(format!("{name} holds rank {pe}, outside 0..{}", self.npes())))?;
+                    .map_err(|_| Error::BadGroup(format!("{name} holds rank {pe}, outside ranks 0 to {}", self.npes() - 1)))?;
                 if std::mem::replace(&mut seen[r], true) {
                     return Err(Error::BadGroup(format!("{name} lists PE {pe} twice")));
                 }
@@ -339,7 +339,7 @@ impl WindowState {
         match slots {
             0 | i32::MIN => Err(Error::BadArgument(format!("slots = {slots}: a secondary window needs at least 1 record"))),
             s if s > 0 && self.secondary.is_some() => {
-                Err(Error::BadArgument("window already has a secondary window (use slots < 0 to reallocate)".into()))
+                Err(Error::CallOrder("window already has a secondary window (use slots < 0 to reallocate)".into()))
             }
             s => Ok((s.unsigned_abs() as usize, self.secondary.is_some())),
         }
@@ -441,10 +441,10 @@ mod tests {
         let mut row = WindowState::new(1, ElementType::Int32, vec![2, 3]).over(Some("EW"));
         row.open(true).unwrap();
         let err = row.check_remote("put_r", 2, 0, 1, false).unwrap_err();
-        assert_eq!(err.to_string(), "PE 2 is outside the communicator 'EW' (0..2)");
+        assert_eq!(err.to_string(), "PE 2 is outside the communicator 'EW' (ranks 0 to 1)");
         let mut job = window(0, &[1, 1]);
         job.open(true).unwrap();
-        assert_eq!(job.check_remote("put_r", 2, 0, 1, false).unwrap_err().to_string(), "PE 2 is outside the communicator (0..2)");
+        assert_eq!(job.check_remote("put_r", 2, 0, 1, false).unwrap_err().to_string(), "PE 2 is outside the communicator (ranks 0 to 1)");
     }
 
     #[test]
