@@ -253,6 +253,14 @@ impl WindowState {
     /// one-element put.)
     #[inline(always)]
     pub fn check_remote(&self, op: &'static str, target: i64, offset: i64, nelem: i64, buffer_is_null: bool) -> Result<RemoteAccess> {
+        self.accepted_remote(target, offset, nelem, buffer_is_null).ok_or_else(|| self.refuse_remote(op, target, offset, nelem, buffer_is_null))
+    }
+
+    /// The access when `check_remote` accepts it, else None (no reason: `refuse_remote` finds
+    /// it). The operations call this and `refuse_remote` themselves: an Option comes back in
+    /// registers where a Result of this size does not.
+    #[inline(always)]
+    pub fn accepted_remote(&self, target: i64, offset: i64, nelem: i64, buffer_is_null: bool) -> Option<RemoteAccess> {
         if let Some(mode) = self.mode()
             && let Ok(t) = usize::try_from(target)
             && t < self.sizes.len()
@@ -261,15 +269,23 @@ impl WindowState {
             && o.checked_add(n).is_some_and(|end| end <= self.sizes[t])
             && (mode != Mode::Group || self.group.as_ref().is_some_and(|g| g.targets(t)))
         {
-            return Ok(RemoteAccess { target: t, offset: o, nelem: n, mode, epoch: self.epoch });
+            return Some(RemoteAccess { target: t, offset: o, nelem: n, mode, epoch: self.epoch });
         }
-        self.refuse_remote(op, target, offset, nelem, buffer_is_null)
+        None
     }
 
-    /// `check_remote` step by step: the first rule broken makes the error.
+    /// Why `accepted_remote` refused an access: the first rule broken.
     #[cold]
     #[inline(never)]
-    fn refuse_remote(&self, op: &'static str, target: i64, offset: i64, nelem: i64, buffer_is_null: bool) -> Result<RemoteAccess> {
+    pub fn refuse_remote(&self, op: &'static str, target: i64, offset: i64, nelem: i64, buffer_is_null: bool) -> Error {
+        match self.remote_steps(op, target, offset, nelem, buffer_is_null) {
+            Err(e) => e,
+            Ok(_) => Error::Internal(format!("{op}: the access was refused, yet every rule holds step by step")),
+        }
+    }
+
+    /// The rules of a remote access one by one (the reference `accepted_remote` must agree with).
+    fn remote_steps(&self, op: &'static str, target: i64, offset: i64, nelem: i64, buffer_is_null: bool) -> Result<RemoteAccess> {
         let mode = self.mode().ok_or(Error::NotExposed { op })?;
         let target = self.check_rank(target)?;
         let offset_u = non_negative("offset", offset)?;
@@ -471,6 +487,48 @@ mod tests {
         let mut job = window(0, &[1, 1]);
         job.open(true).unwrap();
         assert_eq!(job.check_remote("put_r", 2, 0, 1, false).unwrap_err().to_string(), "PE 2 is outside the communicator (ranks 0 to 1)");
+    }
+
+    /// The inlined check of the operations accepts exactly what the rules taken one by one
+    /// accept, closed and in every mode, over ranks, offsets, counts and null buffers around
+    /// every limit.
+    #[test]
+    fn the_fast_remote_check_agrees_with_the_rules_one_by_one() {
+        let values = [-2i64, -1, 0, 1, 2, 3, 4, i32::MAX as i64];
+        let mut w = window(0, &[3, 0, 4, 1]);
+        let mut modes = Vec::new();
+        for step in 0..4 {
+            match step {
+                0 => {}
+                1 => drop(w.open(false).unwrap()),
+                2 => {
+                    w.closed();
+                    w.set_group(&[0, 2], &[1]).unwrap();
+                    w.open(true).unwrap();
+                }
+                _ => {
+                    w.closed();
+                    w.set_group(&[-1], &[-1]).unwrap();
+                    w.open(true).unwrap();
+                }
+            }
+            modes.push(w.mode());
+            for target in values {
+                for offset in values {
+                    for nelem in values {
+                        for null in [false, true] {
+                            let fast = w.accepted_remote(target, offset, nelem, null);
+                            let steps = w.remote_steps("put_r", target, offset, nelem, null);
+                            assert_eq!(fast, steps.clone().ok(), "state {step}: target {target}, offset {offset}, nelem {nelem}, null {null}: {steps:?}");
+                            if fast.is_none() {
+                                assert_eq!(w.refuse_remote("put_r", target, offset, nelem, null), steps.unwrap_err());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(modes, [None, Some(Mode::Passive), Some(Mode::Group), Some(Mode::Fence)]);
     }
 
     #[test]
