@@ -49,6 +49,10 @@ pub enum Error {
     CallOrder(String),
     #[error("RPN_COMM_init was already called: the PE grid stays {pex} x {pey} (Userinit is not called again)")]
     AlreadyInitialized { pex: usize, pey: usize },
+    /// An environment variable of the library set to a value it does not take (the message
+    /// names the variable).
+    #[error("{0}")]
+    Setting(String),
     /// A limit of the library or the system was reached (no argument is at fault).
     #[error("{0}")]
     Limit(String),
