@@ -39,6 +39,7 @@ DESTDIR  ?=
 # Fortran layer, compiled in this order (a file may use the modules of the files before it).
 FORTRAN_SRCS := fortran/rpn_comm_c_binding.F90 \
                 fortran/rpn_comm_windows.F90 \
+                fortran/rpn_comm_output_flush.F90 \
                 fortran/rpn_comm_externals.F90
 # Include files shipped to users next to the .mod files.
 FORTRAN_INCS := fortran/RPN_COMM_types.inc \

@@ -1,7 +1,9 @@
 ! bench/threads.F90 -- throughput of passive one-element operations from 1..MAXT OpenMP threads
 ! of one PE (issue 12, thread-parallel calls), each thread on an element of its own cache line
-! of the target's window. Prints one line per (operation, threads):
-!   THREADS <op> <threads> <Mops/s, all threads together, median of the trials>
+! of the target's window, for both kinds of window: over the caller's array (user) and in memory
+! the library allocates (internal, array = C_NULL_PTR). Prints one line per (kind, operation,
+! threads):
+!   THREADS <kind> <op> <threads> <Mops/s, all threads together, median of the trials>
 ! Run by bench/threads.sh under rpnrun (1 PE, the target is the PE itself: the same path as a
 ! remote target on shared memory).
 program bench_threads
@@ -10,7 +12,7 @@ program bench_threads
   use omp_lib
   implicit none
   integer, parameter :: MAXT = 4, STRIDE = 32, NOPS = 200000, TRIALS = 7
-  integer :: me, npes, pex, pey, ierr, nt, op, trial
+  integer :: me, npes, pex, pey, ierr, nt, op, trial, kind
   type(rpncomm_window) :: win
   type(rpncomm_datatype) :: dtype
   type(rpncomm_communicator) :: com
@@ -18,6 +20,7 @@ program bench_threads
   integer, dimension(STRIDE*MAXT), target :: warr
   real(kind=8), dimension(TRIALS) :: rate
   character(len=6), dimension(3), parameter :: names = ['put   ', 'get   ', 'getacc']
+  character(len=8), dimension(2), parameter :: kinds = ['user    ', 'internal']
 
   pex = 0
   pey = 0
@@ -26,19 +29,26 @@ program bench_threads
   call RPN_COMM_i_datyp(RPN_COMM_INTEGER, dtype)
   call RPN_COMM_i_oper(RPN_COMM_SUM, opsum)
   warr = 0
-  call RPN_COMM_i_win_create(win, dtype, size(warr), com, C_LOC(warr), ierr)
-  call RPN_COMM_i_win_open(win, .false., ierr)
-  do op = 1, 3
-    do nt = 1, MAXT
-      do trial = 1, TRIALS
-        rate(trial) = one_trial(op, nt)
+  do kind = 1, 2
+    if (kind == 1) then
+      call RPN_COMM_i_win_create(win, dtype, size(warr), com, C_LOC(warr), ierr)
+    else
+      call RPN_COMM_i_win_create(win, dtype, size(warr), com, C_NULL_PTR, ierr)
+    endif
+    call RPN_COMM_i_win_open(win, .false., ierr)
+    do op = 1, 3
+      do nt = 1, MAXT
+        do trial = 1, TRIALS
+          rate(trial) = one_trial(op, nt)
+        enddo
+        call sort(rate)
+        if (me == 0) write(*, '(A,1X,A,1X,A,1X,I0,1X,F12.3)') 'THREADS', trim(kinds(kind)), trim(names(op)), nt, &
+                                                              rate((TRIALS + 1)/2)
       enddo
-      call sort(rate)
-      if (me == 0) write(*, '(A,1X,A,1X,I0,1X,F12.3)') 'THREADS', trim(names(op)), nt, rate((TRIALS + 1)/2)
     enddo
+    call RPN_COMM_i_win_close(win, ierr)
+    call RPN_COMM_i_win_free(win, ierr)
   enddo
-  call RPN_COMM_i_win_close(win, ierr)
-  call RPN_COMM_i_win_free(win, ierr)
   call RPN_COMM_finalize(ierr)
 
 contains

@@ -33,6 +33,7 @@ program req_test
   real :: a, b
   real(kind=8) :: t_post, t_reply
   logical :: verbose
+  external :: one_row                    ! the Userinit, below the program
 
   nbad = 0
   pex = 0
@@ -140,14 +141,6 @@ program req_test
 
 contains
 
-  ! Userinit: all PEs in one row
-  subroutine one_row(px, py)
-    integer, intent(INOUT) :: px, py
-    integer :: ierr
-    call RPN_COMM_size(RPN_COMM_WORLD, px, ierr)
-    py = 1
-  end subroutine one_row
-
   subroutine ok(ierr, what)
     integer, intent(IN) :: ierr
     character(len=*), intent(IN) :: what
@@ -158,3 +151,16 @@ contains
   end subroutine ok
 
 end program req_test
+
+! Userinit: all PEs in one row. An external procedure, not an internal one of the program: an
+! internal procedure passed as an argument needs a trampoline on the stack, for which the linker
+! makes the stack executable (and warns).
+subroutine one_row(px, py)
+  use ISO_C_BINDING
+  implicit none
+  include 'RPN_COMM.inc'
+  integer, intent(INOUT) :: px, py
+  integer :: ierr
+  call RPN_COMM_size(RPN_COMM_WORLD, px, ierr)
+  py = 1
+end subroutine one_row

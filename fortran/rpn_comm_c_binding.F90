@@ -42,6 +42,19 @@ module rpn_comm_c_binding
       integer(C_INT) :: status
     end function rpncomm_set_grid
 
+    ! batch jobs (issue 19): a second RPN_COMM_init keeps the grid; a stopped PE flushes
+    function rpncomm_init_first(pex, pey) result(status) bind(C, name='rpncomm_init_first')
+      import :: C_INT
+      integer(C_INT), intent(INOUT) :: pex, pey
+      integer(C_INT) :: status
+    end function rpncomm_init_first
+
+    function rpncomm_flush_at_stop(hook) result(status) bind(C, name='rpncomm_flush_at_stop')
+      import :: C_INT, C_PTR
+      type(C_PTR), intent(IN), value :: hook
+      integer(C_INT) :: status
+    end function rpncomm_flush_at_stop
+
     function rpncomm_bloc(nblocx, nblocy) result(status) bind(C, name='rpncomm_bloc')
       import :: C_INT
       integer(C_INT), intent(IN), value :: nblocx, nblocy

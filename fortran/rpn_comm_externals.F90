@@ -12,6 +12,7 @@
 subroutine RPN_COMM_init(Userinit, Pelocal, Petotal, Pex, Pey)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_flush_units
   implicit none
   external :: Userinit
   integer, intent(OUT)   :: Pelocal, Petotal
@@ -21,6 +22,18 @@ subroutine RPN_COMM_init(Userinit, Pelocal, Petotal, Pex, Pey)
   if (rpncomm_init(rank, npes) /= RPN_COMM_OK) error stop 1
   Pelocal = rank
   Petotal = npes
+  ! A second call is refused (the library says so) and keeps the grid: Userinit is not called
+  ! again, Pex and Pey return the grid in use.
+  px = 0
+  py = 0
+  if (rpncomm_init_first(px, py) /= RPN_COMM_OK) then
+    Pex = px
+    Pey = py
+    return
+  endif
+  ! buffered output survives when the job is ended because another PE failed
+  ! (C_FUNPTR and C_PTR have the same size on every platform the library builds for)
+  if (rpncomm_flush_at_stop(transfer(c_funloc(rpn_comm_flush_units), C_NULL_PTR)) /= RPN_COMM_OK) error stop 1
   px = Pex
   py = Pey
   ! As the original: PE 0 chooses the grid, presetting it to npes x 1 for its Userinit when

@@ -275,6 +275,22 @@ int rpncomm_win_post(const struct rpncomm_handle *win,
                      const int *nelemo,
                      int nreq);
 
+/**
+ * Called by RPN_COMM_init before it runs Userinit: `RPN_COMM_OK` when the PE grid is not set
+ * yet; otherwise (a second RPN_COMM_init) reports the refusal, puts the grid kept in `*pex`,
+ * `*pey` and returns `RPN_COMM_ERROR`. Local to the PE (no collective), so a PE that calls
+ * RPN_COMM_init twice makes no other PE wait.
+ */
+int rpncomm_init_first(int *pex, int *pey);
+
+/**
+ * Registers `hook`, a `void (*)(void)` passed as an address, to be called when this PE is
+ * stopped by SIGTERM, SIGINT, SIGHUP or SIGABRT (another PE failed and the launcher ends the
+ * job, or this PE aborts), before C's output streams are flushed and the PE ends as the signal
+ * says. RPN_COMM_init registers the flush of the Fortran units. Null is refused.
+ */
+int rpncomm_flush_at_stop(const void *hook);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -17,7 +17,7 @@ pub enum Error {
     #[error("offset {offset} + nelem {nelem} exceeds the window size {size} on PE {pe}")]
     OutOfBounds { offset: i64, nelem: i64, size: usize, pe: usize },
     /// `comm` names a communicator other than the job (" 'EW'"), else is empty.
-    #[error("PE {rank} is outside the communicator{comm} (0..{npes})")]
+    #[error("PE {rank} is outside the communicator{comm} (ranks 0 to {last})", last = .npes.saturating_sub(1))]
     BadRank { rank: i64, npes: usize, comm: String },
     #[error("this PE is not a member of communicator '{0}'")]
     NotMember(&'static str),
@@ -43,6 +43,19 @@ pub enum Error {
     OperatorType { op: &'static str, dtype: &'static str },
     #[error("bad argument: {0}")]
     BadArgument(String),
+    /// A call made at the wrong point of the program (after finalize, before init, twice):
+    /// nothing wrong with its arguments.
+    #[error("{0}")]
+    CallOrder(String),
+    #[error("RPN_COMM_init was already called: the PE grid stays {pex} x {pey} (Userinit is not called again)")]
+    AlreadyInitialized { pex: usize, pey: usize },
+    /// An environment variable of the library set to a value it does not take (the message
+    /// names the variable).
+    #[error("{0}")]
+    Setting(String),
+    /// A limit of the library or the system was reached (no argument is at fault).
+    #[error("{0}")]
+    Limit(String),
     #[error("collective call inconsistent across PEs: {0}")]
     Collective(String),
     #[error("PE {pe} {how}")]

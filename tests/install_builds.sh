@@ -8,6 +8,8 @@
 #      library of pkg-config --libs, its compile line the include directory
 #   3. with fpm: demo/fpm/fpm.toml, whose `link` list must be pkg-config --libs-only-l (fpm
 #      --compiler $FC)
+#  3b. with fpm, the module form: demo/fpm_module, a `use rpn_comm_windows` program (ring.F90,
+#      the README's first program) whose fpm.toml names the module in `external-modules`
 # and each program is run with the installed rpnrun on 2 PEs (one test per way: build and run;
 # it must say "req_test: OK on 2 PEs" and leave no /dev/shm/rpncomm-<rpnrun pid>-* file). Two more
 # tests of the CMake package: an incompatible version is refused, and a moved install tree is
@@ -58,9 +60,10 @@ trap 'rm -rf -- "$TMP"' EXIT
 PREFIX="$TMP/prefix"
 RPNRUN="$PREFIX/bin/rpnrun"
 
-# run_demo NAME PROGRAM: the installed rpnrun runs PROGRAM on 2 PEs
+# run_demo NAME PROGRAM [PREFIX]: the installed rpnrun runs PROGRAM on 2 PEs; its output must
+# say "PREFIX: OK on 2 PEs" (default req_test)
 run_demo() {
-    local name=$1 program=$2 log="$LOG/$1.run.log" pid status left
+    local name=$1 program=$2 log="$LOG/$1.run.log" pid status left ok="${3:-req_test}: OK on 2 PEs"
     "$RPNRUN" -n 2 --timeout "$RUN_TIMEOUT" "$program" < /dev/null > "$log" 2>&1 &
     pid=$!
     wait "$pid"
@@ -71,8 +74,8 @@ run_demo() {
         fail "$name: left in /dev/shm: $left" "$log"
     elif ((status != 0)); then
         fail "$name: rpnrun -n 2 exit status $status" "$log"
-    elif ! grep -q 'req_test: OK on 2 PEs' "$log"; then
-        fail "$name: no 'req_test: OK on 2 PEs' in the output" "$log"
+    elif ! grep -q "$ok" "$log"; then
+        fail "$name: no '$ok' in the output" "$log"
     else
         pass "$name: built and run on 2 PEs"
     fi
@@ -80,14 +83,14 @@ run_demo() {
 
 echo "install builds: make install PREFIX=$PREFIX"
 if ! "$MAKE" --no-print-directory install PREFIX="$PREFIX" > "$LOG/install.log" 2>&1; then
-    fail "make install PREFIX=$PREFIX (5 tests counted as failed)" "$LOG/install.log"
-    failed=$((failed + 4))
+    fail "make install PREFIX=$PREFIX (6 tests counted as failed)" "$LOG/install.log"
+    failed=$((failed + 5))
     finish
 fi
 export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
 if ! pc_cflags=$(pkg-config --cflags rpncomm-windows) || ! pc_libs=$(pkg-config --libs rpncomm-windows); then
-    fail "pkg-config does not find rpncomm-windows in $PKG_CONFIG_PATH (5 tests counted as failed)"
-    failed=$((failed + 4))
+    fail "pkg-config does not find rpncomm-windows in $PKG_CONFIG_PATH (6 tests counted as failed)"
+    failed=$((failed + 5))
     finish
 fi
 read -r -a pc_cflags_a <<< "$pc_cflags"
@@ -239,6 +242,19 @@ else
             run_demo "fpm" "$TMP/fpm-install/bin/req_test"
         else
             fail "fpm: fpm install of demo/fpm against $PREFIX" "$LOG/fpm.build.log"
+        fi
+    fi
+    # the module form: `use rpn_comm_windows`, the module found through external-modules
+    toml_l=$(sed -n 's/^link *= *\[\(.*\)\]/\1/p' demo/fpm_module/fpm.toml | tr -d '" ' | tr ',' '\n' | sed 's/^/-l/' | paste -sd ' ')
+    if [[ "$toml_l" != "${pc_l[*]}" ]]; then
+        fail "fpm: demo/fpm_module/fpm.toml links '$toml_l', pkg-config --libs-only-l says '${pc_l[*]}'"
+    else
+        cp -rL demo/fpm_module "$TMP/fpm_module"
+        if (cd "$TMP/fpm_module" && "$FPM" install --compiler "$FC" --prefix "$TMP/fpm-install" --flag "$pc_cflags" \
+                --link-flag "$(pkg-config --libs-only-L rpncomm-windows)") > "$LOG/fpm_module.build.log" 2>&1; then
+            run_demo "fpm_module" "$TMP/fpm-install/bin/ring" ring
+        else
+            fail "fpm: fpm install of demo/fpm_module (use rpn_comm_windows) against $PREFIX" "$LOG/fpm_module.build.log"
         fi
     fi
 fi

@@ -112,3 +112,21 @@ fn bad_command_lines_are_refused() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start"));
 }
+
+/// A PE that exits with status 0 without RPN_COMM_finalize while the others wait for it in
+/// finalize: every PE exits with 0, yet the job failed; rpnrun says so in one line naming it.
+#[test]
+fn a_pe_leaving_without_finalize_fails_the_job_naming_it() {
+    for n in [2, 3] {
+        let (out, _, pid) = run(&["-n", &n.to_string()], &example("early_exit"));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{n} PEs: {stderr}");
+        let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("rpnrun:")).collect();
+        assert_eq!(lines.len(), 1, "{n} PEs: one line from rpnrun: {stderr}");
+        assert!(lines[0].starts_with("rpnrun: PE 1 exited with status 0 without calling RPN_COMM_finalize"), "{}", lines[0]);
+        assert_eq!(leftovers(pid), Vec::<String>::new());
+    }
+    // the same program on 1 PE finalizes normally: status 0
+    let (out, _, _) = run(&["-n", "1"], &example("early_exit"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

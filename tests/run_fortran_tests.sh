@@ -8,6 +8,8 @@
 #   ! EXPECT: fail        the run must exit non-zero (default: pass = exit status 0;
 #                         a number N means exactly exit status N)
 #   ! TIMEOUT: 60         seconds per run (default 60); the whole process group is killed after that
+#   ! EACH_PE_WROTE: text  the run's output (a file) must hold the text once per PE, %P replaced by
+#                         its rank (0 to N-1): nothing a PE printed was lost when the job ended
 # A case passes when its exit status matches the expectation within the timeout, its job left no
 # /dev/shm/rpncomm* file behind and no process of the test program is still alive. Those leftovers
 # are removed (files by name, processes by id) so later cases start clean; files of other jobs
@@ -207,6 +209,16 @@ for src in "${tests[@]}"; do
                 *[!0-9]*)          reason="bad EXPECT header '$expect'" ;;
                 *)                 ((status == expect)) || reason="exit status $status, expected $expect" ;;
             esac
+        fi
+
+        # output every PE must have left in the file (EACH_PE_WROTE)
+        each=$(header "$src" EACH_PE_WROTE)
+        if [[ -n "$each" ]]; then
+            lost=()
+            for ((p = 0; p < np; p++)); do
+                grep -qF -- "${each//%P/$p}" "$log" || lost+=("$p")
+            done
+            ((${#lost[@]} == 0)) || reason="${reason:+$reason; }output of PE(s) ${lost[*]} lost: no '${each//%P/R}' in the log"
         fi
 
         # stray processes of the test program

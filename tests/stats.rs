@@ -321,3 +321,31 @@ fn statistics_asked_by_some_pes_only_are_refused_with_a_message() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("RPN_COMM statistics"));
     assert!(stderr.contains("RPNCOMM_STATS is set for PE 1 but not for PE 0"), "{stderr}");
 }
+
+/// `--stats` keeps a JSON request given in the environment or with `-x`, and `--stats=json:FILE`
+/// makes one: the file is written (a JSON report of the job's PEs) and no table is printed.
+#[test]
+fn rpnrun_stats_with_a_json_request_writes_the_file() {
+    let program = example("stats_counts");
+    let p = program.to_str().unwrap();
+    for (n, how) in ["environment", "-x", "--stats=json"].iter().enumerate() {
+        let file = std::env::temp_dir().join(format!("rpncomm-stats-{}-opt{n}.json", std::process::id()));
+        let _ = std::fs::remove_file(&file);
+        let setting = format!("json:{}", file.display());
+        let x = format!("RPNCOMM_STATS={setting}");
+        let inline = format!("--stats={setting}");
+        let (out, pid) = match *how {
+            "environment" => run(&["--stats", "-n", "2", p], &[("RPNCOMM_STATS", &setting)]),
+            "-x" => run(&["--stats", "-x", &x, "-n", "2", p], &[]),
+            _ => run(&[&inline, "-n", "2", p], &[]),
+        };
+        assert!(out.status.success(), "{how}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(leftovers(pid), Vec::<String>::new());
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("RPN_COMM statistics"), "{how}: JSON asked for, no table");
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{how}: {}: {e}", file.display()));
+        let _ = std::fs::remove_file(&file);
+        let report = Json::parse(&text);
+        assert_eq!(report.get("npes").num(), 2.0, "{how}");
+        assert_eq!(report.get("windows").list().len(), 2, "{how}: {text}");
+    }
+}

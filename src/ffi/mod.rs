@@ -12,6 +12,8 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 mod args;
+pub mod init_once;
+pub mod stop_flush;
 
 use std::ffi::{c_char, c_int, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -3,6 +3,7 @@
 
 pub mod binding;
 pub mod cleanup;
+pub mod early_exit;
 pub mod help;
 pub mod options;
 pub mod output;
@@ -15,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::transport::shm::job::{ENV_NPES, ENV_RANK, ENV_SEGMENT, JobSegment, PeState};
 use crate::transport::shm::new_job_name;
 use binding::Cpu;
-use options::{AppContext, EnvVar, Options, Request};
+use options::{AppContext, EnvVar, Options, Request, StatsRequest};
 use output::{Output, Stream};
 
 /// How long PEs get to end after SIGTERM before SIGKILL.
@@ -116,8 +117,15 @@ impl Job {
         if cpu.is_some() {
             cmd.env(ENV_CORE_EACH, "1");
         }
-        if opts.stats {
-            cmd.env(crate::runtime::ENV_STATS, "1");
+        match &opts.stats {
+            // a JSON request of the PE's own (-x or environment) stands: it asked for a file
+            Some(StatsRequest::Table) if !pe_env(opts, ctx, crate::runtime::ENV_STATS).is_some_and(|v| v.starts_with("json:")) => {
+                cmd.env(crate::runtime::ENV_STATS, "1");
+            }
+            Some(StatsRequest::Json(file)) => {
+                cmd.env(crate::runtime::ENV_STATS, format!("json:{file}"));
+            }
+            _ => {}
         }
         if let Some(secs) = opts.hang_report {
             cmd.env(crate::diagnostics::ENV_HANG_REPORT, secs.to_string());
@@ -282,10 +290,13 @@ pub fn run(opts: &Options) -> i32 {
 fn watch(job: &mut Job, opts: &Options) -> i32 {
     let started = Instant::now();
     let mut failure: Option<i32> = None;
+    let mut exits = early_exit::Exits::default();
     while !job.running().is_empty() {
         for (rank, status) in job.reap() {
             if status.success() {
-                if job.segment.state(rank) != PeState::Finalized {
+                let state = job.segment.state(rank);
+                exits.record(rank, state);
+                if state != PeState::Finalized {
                     job.segment.set_state(rank, PeState::Exited);
                 }
                 continue;
@@ -314,7 +325,13 @@ fn watch(job: &mut Job, opts: &Options) -> i32 {
         }
         std::thread::sleep(POLL);
     }
-    failure.unwrap_or(0)
+    failure.unwrap_or_else(|| match exits.early(job.segment.left_waiters()) {
+        Some(line) => {
+            eprintln!("rpnrun: {line}");
+            1
+        }
+        None => 0,
+    })
 }
 
 /// Entry point of the `rpnrun` binary.

@@ -5,7 +5,18 @@
 //! `-x`. Ranks follow the contexts in order.
 
 use std::path::PathBuf;
+
+use crate::transport::shm::job::MAX_PES;
 use std::time::Duration;
+
+/// What `--stats` asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StatsRequest {
+    /// `--stats`: the table, unless the PEs' own RPNCOMM_STATS (environment or -x) asks for JSON.
+    Table,
+    /// `--stats=json:FILE`: the JSON file.
+    Json(String),
+}
 
 /// Where PEs are bound (`--bind-to`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,8 +59,8 @@ pub struct Options {
     pub timeout: Option<Duration>,
     /// Seconds after which a waiting PE reports whom it waits for (RPNCOMM_HANG_REPORT).
     pub hang_report: Option<f64>,
-    /// `--stats`: the PEs print per-window statistics at finalize (RPNCOMM_STATS=1).
-    pub stats: bool,
+    /// `--stats` or `--stats=json:FILE`: what RPNCOMM_STATS asks of the PEs.
+    pub stats: Option<StatsRequest>,
     /// `None`: core when the launcher's affinity mask has a CPU for every PE, none otherwise.
     pub bind_to: Option<BindTo>,
     pub map_by: MapBy,
@@ -162,7 +173,8 @@ pub const FLAGS: &[Flag] = &[
         names: &["--stats"],
         value: None,
         help: "PE 0 prints a table of every window's calls, bytes, epochs and waits at RPN_COMM_finalize \
-               (sets RPNCOMM_STATS=1; for JSON: -x RPNCOMM_STATS=json:FILE)",
+               (sets RPNCOMM_STATS=1, but keeps a json:FILE value given with -x or in the environment); \
+               --stats=json:FILE writes them to FILE as JSON instead (RPNCOMM_STATS=json:FILE)",
         per_context: false,
     },
     Flag {
@@ -218,7 +230,7 @@ pub fn parse(argv: &[String]) -> Result<Request, String> {
         contexts: Vec::new(),
         timeout: None,
         hang_report: None,
-        stats: false,
+        stats: None,
         bind_to: None,
         map_by: MapBy::Core,
         cpus_per_pe: None,
@@ -249,6 +261,16 @@ pub fn parse(argv: &[String]) -> Result<Request, String> {
                 Some((n, v)) if n.starts_with("--") => (n, Some(v)),
                 _ => (arg, None),
             };
+            // --stats=json:FILE: the one option whose value is optional
+            if name == "--stats" && first {
+                opts.stats = Some(match inline {
+                    None => StatsRequest::Table,
+                    Some(v) if v.len() > 5 && v.starts_with("json:") => StatsRequest::Json(v[5..].to_string()),
+                    Some(v) => return Err(format!("--stats={v}: only --stats or --stats=json:FILE")),
+                });
+                i += 1;
+                continue;
+            }
             let flag = find_flag(name).ok_or_else(|| format!("unknown option {arg} (rpnrun --help lists the options)"))?;
             if !first && !flag.per_context {
                 return Err(format!("{name} applies to the whole job: give it before the first program"));
@@ -268,6 +290,9 @@ pub fn parse(argv: &[String]) -> Result<Request, String> {
                     let n: usize = number(name, value)?;
                     if n == 0 {
                         return Err(format!("{name} 0: a job needs at least one PE"));
+                    }
+                    if n > MAX_PES {
+                        return Err(format!("{name} {n}: a job has at most {MAX_PES} PEs"));
                     }
                     ctx.npes = Some(n);
                 }
@@ -297,7 +322,7 @@ pub fn parse(argv: &[String]) -> Result<Request, String> {
                     opts.cpus_per_pe = Some(n);
                 }
                 "--report-bindings" => opts.report_bindings = true,
-                "--stats" => opts.stats = true,
+                "--stats" => unreachable!("--stats is read above"),
                 "--oversubscribe" | "--allow-run-as-root" => {}
                 "--tag-output" => opts.tag_output = true,
                 "--output-filename" => {
@@ -344,6 +369,9 @@ pub fn parse(argv: &[String]) -> Result<Request, String> {
         }
         i = end + 1;
     }
+    if opts.npes() > MAX_PES {
+        return Err(format!("{} PEs in all: a job has at most {MAX_PES} PEs", opts.npes()));
+    }
     Ok(Request::Run(opts))
 }
 
@@ -370,8 +398,12 @@ mod tests {
         assert_eq!((o.npes(), o.timeout, o.contexts[0].args.clone()), (2, Some(Duration::from_millis(1500)), args("-n 3")));
         let o = run("--np=2 --hang-report 0.5 ./prog");
         assert_eq!((o.npes(), o.hang_report), (2, Some(0.5)));
-        assert!(!o.stats);
-        assert!(run("-n 2 --stats ./prog").stats);
+        assert_eq!(o.stats, None);
+        assert_eq!(run("-n 2 --stats ./prog").stats, Some(StatsRequest::Table));
+        assert_eq!(run("--stats=json:s.json -n 2 ./prog").stats, Some(StatsRequest::Json("s.json".into())));
+        assert!(parse(&args("--stats=yaml -n 2 ./prog")).is_err());
+        assert!(parse(&args("-n 2000 ./prog")).is_err());
+        assert!(parse(&args("-n 1000 ./a : -n 1000 ./b")).is_err());
         let o = run("-n 3 --bind-to none --map-by=socket --report-bindings --tag-output --output-filename out ./p");
         assert_eq!((o.bind_to, o.map_by, o.report_bindings, o.tag_output), (Some(BindTo::None), MapBy::Socket, true, true));
         assert_eq!(o.output_dir, Some(PathBuf::from("out")));

@@ -105,12 +105,21 @@ impl Runtime {
         })
     }
 
+    /// RPN_COMM_init a second time: refused (the grid and its communicators stay, Userinit is
+    /// not called again). Ok(()) before the first; the error carries the grid kept.
+    pub fn refuse_second_init(&self) -> Result<()> {
+        match &self.grid {
+            None => Ok(()),
+            Some(g) => Err(Error::AlreadyInitialized { pex: g.grid.pex, pey: g.grid.pey }),
+        }
+    }
+
     fn grid_comms(&self) -> Result<&GridComms> {
-        self.grid.as_deref().ok_or_else(|| Error::BadArgument("the PE grid is not set: RPN_COMM_init sets it".into()))
+        self.grid.as_deref().ok_or_else(|| Error::CallOrder("the PE grid is not set: RPN_COMM_init sets it".into()))
     }
 
     fn grid_comms_mut(&mut self) -> Result<&mut GridComms> {
-        self.grid.as_deref_mut().ok_or_else(|| Error::BadArgument("the PE grid is not set: RPN_COMM_init sets it".into()))
+        self.grid.as_deref_mut().ok_or_else(|| Error::CallOrder("the PE grid is not set: RPN_COMM_init sets it".into()))
     }
 
     fn make_blocks(&mut self, grid: &Grid, blocks: Blocks) -> Result<BlockComms> {

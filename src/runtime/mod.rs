@@ -9,6 +9,7 @@
 //! - `grid`: the PE grid, its blocks and the communicators named after them;
 //! - `windows`, `collectives`: the calls;
 //! - `stats`: the per-window statistics (`RPNCOMM_STATS`).
+//! - `stop_flush`: a stopped PE flushes its output first.
 //! - `window_table`, `gate`: the windows, which threads operate on without a common lock.
 //!
 //! Locking (README, "Threads"): collective and configuration calls take the process's lock
@@ -22,6 +23,7 @@ pub mod gate;
 mod grid;
 mod names;
 mod stats;
+pub mod stop_flush;
 mod window_table;
 mod windows;
 
@@ -73,7 +75,7 @@ pub fn with_runtime<T>(f: impl FnOnce(&mut Runtime) -> Result<T>) -> Result<T> {
     }
     match &mut *global {
         Global::Running(rt) => f(rt),
-        _ => Err(Error::BadArgument("RPN_COMM_finalize was already called".into())),
+        _ => Err(Error::CallOrder("RPN_COMM_finalize was already called".into())),
     }
 }
 
@@ -84,11 +86,11 @@ pub fn with_windows<T>(f: impl FnOnce(&WindowTable) -> Result<T>) -> Result<T> {
         Some(w) => w,
         None => {
             with_runtime(|_| Ok(()))?;
-            WINDOWS.get().ok_or_else(|| Error::BadArgument("RPN_COMM_finalize was already called".into()))?
+            WINDOWS.get().ok_or_else(|| Error::CallOrder("RPN_COMM_finalize was already called".into()))?
         }
     };
     if windows.is_sealed() {
-        return Err(Error::BadArgument("RPN_COMM_finalize was already called".into()));
+        return Err(Error::CallOrder("RPN_COMM_finalize was already called".into()));
     }
     f(windows)
 }
@@ -104,7 +106,7 @@ pub fn finalize() -> Result<()> {
             rt.transport.finalize().and(reported)
         }
         Global::NotStarted => Ok(()),
-        Global::Finalized => Err(Error::BadArgument("RPN_COMM_finalize was already called".into())),
+        Global::Finalized => Err(Error::CallOrder("RPN_COMM_finalize was already called".into())),
     }
 }
 
@@ -121,6 +123,8 @@ impl Runtime {
         #[cfg(feature = "mpi")]
         let transport: Box<dyn Transport> = Box::new(crate::transport::mpi::MpiTransport::init()?);
         diagnostics::set_rank(transport.job().rank());
+        // after the transport started: an MPI's own handlers (SIGABRT) are chained, not replaced
+        stop_flush::install();
         let stats = stats::Recorder::from_env();
         Ok(Runtime { transport, made: Vec::new(), windows: Arc::new(WindowTable::new()), grid: None, stats })
     }

@@ -87,7 +87,7 @@ impl WindowTable {
     /// Why an operation found a gate shut.
     fn refusal(&self) -> Error {
         match self.finalized.load(Ordering::Acquire) {
-            true => Error::BadArgument("RPN_COMM_finalize was already called".into()),
+            true => Error::CallOrder("RPN_COMM_finalize was already called".into()),
             false => Error::WindowBusy,
         }
     }
@@ -130,7 +130,7 @@ impl WindowTable {
             .used
             .iter()
             .position(|u| !u)
-            .ok_or_else(|| Error::BadArgument(format!("{CAPACITY} windows are alive on this PE already: free some first")))?;
+            .ok_or_else(|| Error::Limit(format!("{CAPACITY} windows are alive on this PE already: free some first")))?;
         let serial = book.next_serial;
         // Serials only grow; wrapping after 2^31 windows is accepted.
         book.next_serial = book.next_serial.wrapping_add(1).max(1) & 0x7FFF_FFFF;

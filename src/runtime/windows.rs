@@ -218,7 +218,10 @@ impl WindowTable {
     /// the operation completes (the window's close, or the return in passive mode).
     pub unsafe fn win_put_r(&self, h: &Handle, larray: usize, target: i32, offset: i32, nelem: i32) -> Result<()> {
         self.read(h, |w| {
-            let acc = w.state.check_remote("RPN_COMM_i_win_put_r", target as i64, offset as i64, nelem as i64, larray == 0)?;
+            let (target, offset, nelem) = (target as i64, offset as i64, nelem as i64);
+            let Some(acc) = w.state.accepted_remote(target, offset, nelem, larray == 0) else {
+                return Err(w.state.refuse_remote("RPN_COMM_i_win_put_r", target, offset, nelem, larray == 0));
+            };
             let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::PutR, acc.nelem * w.state.dtype().size()));
             // SAFETY: the caller's contract: `larray` holds `nelem` elements of the window's type.
             unsafe { w.memory.put(&acc, larray as *const u8) }
@@ -232,7 +235,10 @@ impl WindowTable {
     /// the operation completes (the window's close, or the return in passive mode).
     pub unsafe fn win_get_r(&self, h: &Handle, larray: usize, target: i32, offset: i32, nelem: i32) -> Result<()> {
         self.read(h, |w| {
-            let acc = w.state.check_remote("RPN_COMM_i_win_get_r", target as i64, offset as i64, nelem as i64, larray == 0)?;
+            let (target, offset, nelem) = (target as i64, offset as i64, nelem as i64);
+            let Some(acc) = w.state.accepted_remote(target, offset, nelem, larray == 0) else {
+                return Err(w.state.refuse_remote("RPN_COMM_i_win_get_r", target, offset, nelem, larray == 0));
+            };
             let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::GetR, acc.nelem * w.state.dtype().size()));
             // SAFETY: the caller's contract: `larray` has room for `nelem` elements of the window's type.
             unsafe { w.memory.get(&acc, larray as *mut u8) }
@@ -261,7 +267,10 @@ impl WindowTable {
         self.read(h, |w| {
             let op = if oper.is_null() { w.state.default_operator() } else { operator_of(oper)? };
             w.state.check_operator(op)?;
-            let acc = w.state.check_remote("RPN_COMM_i_win_getacc_r", target as i64, offset as i64, nelem as i64, larray == 0)?;
+            let (target, offset, nelem) = (target as i64, offset as i64, nelem as i64);
+            let Some(acc) = w.state.accepted_remote(target, offset, nelem, larray == 0) else {
+                return Err(w.state.refuse_remote("RPN_COMM_i_win_getacc_r", target, offset, nelem, larray == 0));
+            };
             let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::GetaccR, acc.nelem * w.state.dtype().size()));
             let fetch = (garray != 0).then_some(Fetch { dst: garray as *mut u8, before });
             // SAFETY: the caller's contract: `larray` (and `garray` when not null) hold `nelem` elements.

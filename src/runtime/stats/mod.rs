@@ -199,7 +199,7 @@ impl Runtime {
                 Ok(())
             }
             Output::Json(path) => std::fs::write(path, report.json())
-                .map_err(|e| Error::BadArgument(format!("{ENV_STATS}=json:{}: cannot write the statistics: {e}", path.display()))),
+                .map_err(|e| Error::Limit(format!("{ENV_STATS}=json:{}: cannot write the statistics: {e}", path.display()))),
         }
     }
 }

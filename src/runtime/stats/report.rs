@@ -132,6 +132,11 @@ fn spread<T: Copy + PartialOrd>(v: &[T]) -> (T, T, T) {
     (s[0], s[(s.len() - 1) / 2], s[s.len() - 1])
 }
 
+/// "1 PE", "2 PEs": a number and its noun, singular for one.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
@@ -208,28 +213,27 @@ impl Report {
         let mut t = String::new();
         let _ = writeln!(
             t,
-            "RPN_COMM statistics ({}): {} PEs, {} window{}, clock {}\n\
+            "RPN_COMM statistics ({}): {}, {}, clock {}\n\
              total: summed over a window's PEs; min, median, max: of one PE; an epoch is an open and its close",
             super::ENV_STATS,
-            self.npes,
-            self.windows.len(),
-            if self.windows.len() == 1 { "" } else { "s" },
+            count(self.npes, "PE"),
+            count(self.windows.len(), "window"),
             clock::name()
         );
         for (n, w) in self.windows.iter().enumerate() {
             let elements = if w.min_elements == w.max_elements {
-                format!("{} elements per PE", w.min_elements)
+                format!("{} per PE", count(w.min_elements, "element"))
             } else {
                 format!("{} to {} elements per PE", w.min_elements, w.max_elements)
             };
             let _ = writeln!(
                 t,
-                "\nwindow {} (PE {}'s {} window): {}, {} PEs, {}, {}{}",
+                "\nwindow {} (PE {}'s {} window): {}, {}, {}, {}{}",
                 n + 1,
                 w.root_pe,
                 ordinal(w.root_seq),
                 w.comm_label,
-                w.comm_size,
+                count(w.comm_size, "PE"),
                 w.dtype.name(),
                 elements,
                 if w.freed { ", freed before finalize" } else { "" }

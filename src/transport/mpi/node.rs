@@ -45,7 +45,7 @@ pub fn node_split(setting: Option<&str>) -> Result<usize> {
         None | Some("") => Ok(0),
         Some(text) => match text.parse::<usize>() {
             Ok(k) if k <= c_int::MAX as usize => Ok(k),
-            _ => Err(Error::BadArgument(format!("{ENV_NODE_SPLIT}='{text}': a number of ranks per pretend node (0: real nodes)"))),
+            _ => Err(Error::Setting(format!("{ENV_NODE_SPLIT}='{text}': a number of ranks per pretend node (0: real nodes)"))),
         },
     }
 }
@@ -57,7 +57,7 @@ pub fn node_direct(setting: Option<&str>) -> Result<bool> {
         None | Some("" | "1") => Ok(true),
         Some("0") => Ok(false),
         Some(text) => {
-            Err(Error::BadArgument(format!("{ENV_NODE_DIRECT}='{text}': 1 (direct access on the node) or 0 (MPI for every access)")))
+            Err(Error::Setting(format!("{ENV_NODE_DIRECT}='{text}': 1 (direct access on the node) or 0 (MPI for every access)")))
         }
     }
 }

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 
 pub const JOB_MAGIC: u64 = u64::from_le_bytes(*b"RPNCJOB\x01");
 /// Version of the job segment's layout (a segment of another version is refused).
-pub const JOB_VERSION: u32 = 3;
+pub const JOB_VERSION: u32 = 4;
 /// Bytes a PE can publish per collective step.
 pub const MAILBOX_BYTES: usize = 64 * 1024;
 /// Largest job the shared-memory transport accepts (one node).
@@ -37,6 +37,9 @@ struct JobHeader {
     total_bytes: u64,
     /// 0 while the job is healthy; rank + 1 of the first PE found dead.
     dead_pe: AtomicU32,
+    /// 0, or rank + 1 of the first PE that left the program (without RPN_COMM_finalize) while
+    /// another PE waited for it: the launcher then fails the job although every PE exited with 0.
+    left_waiters: AtomicU32,
 }
 
 /// Liveness of a PE, as the launcher and the PE itself record it.
@@ -103,7 +106,7 @@ impl JobSegment {
     /// Creates and initialises the segment `name` for `npes` PEs (the launcher's side).
     pub fn create(name: &str, npes: usize, launcher_pid: u32) -> Result<Self> {
         if npes == 0 || npes > MAX_PES {
-            return Err(Error::BadArgument(format!("{npes} PEs: the shared-memory transport takes 1..={MAX_PES}")));
+            return Err(Error::Limit(format!("{npes} PEs: the shared-memory transport takes 1 to {MAX_PES} PEs")));
         }
         let layout = JobLayout::new(npes);
         let region = SharedRegion::create(name, layout.total)?;
@@ -128,6 +131,7 @@ impl JobSegment {
             launcher_pid,
             total_bytes: layout.total as u64,
             dead_pe: AtomicU32::new(0),
+            left_waiters: AtomicU32::new(0),
         };
         const { assert!(size_of::<JobHeader>() <= PAGE) };
         // SAFETY: the region is at least layout.total > PAGE >= size_of::<JobHeader>() bytes,
@@ -140,7 +144,7 @@ impl JobSegment {
     /// Maps the launcher's segment `name` and checks its header before trusting any of it.
     pub fn attach(name: &str, npes: usize) -> Result<Self> {
         if npes == 0 || npes > MAX_PES {
-            return Err(Error::SharedMemory(format!("{ENV_NPES}={npes} is outside 1..={MAX_PES}")));
+            return Err(Error::SharedMemory(format!("{ENV_NPES}={npes} is outside 1 to {MAX_PES}")));
         }
         let layout = JobLayout::new(npes);
         let region = SharedRegion::open(name, layout.total)?;
@@ -257,6 +261,14 @@ impl JobSegment {
         }
     }
 
+    /// The first PE that exited while another waited for it (see `check_alive`), if any.
+    pub fn left_waiters(&self) -> Option<usize> {
+        match self.header().left_waiters.load(Ordering::SeqCst) {
+            0 => None,
+            r => Some(r as usize - 1),
+        }
+    }
+
     /// Liveness check used by waiters: fails once the job lost a PE or one of the `awaited`
     /// PEs left (ended or finalized).
     pub fn check_alive(&self, awaited: Awaited<'_>) -> Result<()> {
@@ -264,7 +276,10 @@ impl JobSegment {
             return Err(Error::PeerGone { pe, how: "died; the job is ending" });
         }
         let left = |pe| match self.state(pe) {
-            PeState::Exited => Err(Error::PeerGone { pe, how: "exited while others wait for it" }),
+            PeState::Exited => {
+                let _ = self.header().left_waiters.compare_exchange(0, pe as u32 + 1, Ordering::SeqCst, Ordering::SeqCst);
+                Err(Error::PeerGone { pe, how: "exited while others wait for it" })
+            }
             PeState::Finalized => Err(Error::PeerGone { pe, how: "called RPN_COMM_finalize while others wait for it" }),
             _ => Ok(()),
         };

@@ -268,10 +268,18 @@ impl ShmWindow {
     }
 
     /// Waits (once per epoch) until `target` has opened `epoch` in a mode that matches ours.
+    /// The check is inlined into every operation; the wait, once per epoch and target, is not.
+    #[inline]
     fn ensure_ready(&self, target: usize, epoch: u32, mode: Mode) -> Result<()> {
         if self.ready[target].load(std::sync::atomic::Ordering::Relaxed) == epoch {
             return Ok(());
         }
+        self.await_ready(target, epoch, mode)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn await_ready(&self, target: usize, epoch: u32, mode: Mode) -> Result<()> {
         let ctl = self.control(target);
         let what = || format!("PE {target} to open epoch {epoch} of {}", self.label);
         let code = self.group.wait_for(target, &what, |ctx| epochs::await_open(&ctl.owner.mode, &ctl.owner.opened, epoch, ctx))?;

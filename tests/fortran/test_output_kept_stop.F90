@@ -1,0 +1,19 @@
+! PES: 2 3
+! EXPECT: fail
+! TIMEOUT: 30
+! EACH_PE_WROTE: test_output_kept_stop: PE %P line 40 of 40
+!
+! Lost output (issue 19): the last PE ends with ERROR STOP 3 while the others compute;
+! every PE's printed lines must be in the job's output file (see output_kept.inc).
+program test_output_kept_stop
+  use ISO_C_BINDING
+  use rpn_comm_windows
+  implicit none
+  integer :: me, npes, nerr
+
+  call start('test_output_kept_stop')
+  call print_then_fail('test_output_kept_stop', 'stop')
+contains
+  include 'tutil.inc'
+  include 'output_kept.inc'
+end program test_output_kept_stop
