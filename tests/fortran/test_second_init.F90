@@ -5,14 +5,20 @@
 ! userinit); the second, with a Userinit that would choose 1 x npes, must not call it, must
 ! return the grid in use in Pex, Pey (and the same Pelocal, Petotal), and RPN_COMM_mype and the
 ! 'EW' communicator must still describe npes x 1. The refusal is one line on stderr per PE.
+
+! whether the second Userinit ran (a module variable: COMMON is obsolescent in Fortran 2018)
+module second_init_flag
+  implicit none
+  logical :: called_again = .false.
+end module second_init_flag
+
 program test_second_init
   use ISO_C_BINDING
   use rpn_comm_windows
+  use second_init_flag
   implicit none
   integer :: me, npes, nerr
   integer :: pelocal, petotal, pex, pey, me_x, me_y, n, ierr, status
-  logical :: called_again
-  common /second_init/ called_again
   external :: column_init
 
   call start('test_second_init')
@@ -45,11 +51,10 @@ end program test_second_init
 ! the grid the second call would choose if it were accepted: one column
 subroutine column_init(px, py)
   use rpn_comm_windows
+  use second_init_flag
   implicit none
   integer, intent(INOUT) :: px, py
   integer :: ierr
-  logical :: called_again
-  common /second_init/ called_again
   called_again = .true.
   px = 1
   call RPN_COMM_size(RPN_COMM_WORLD, py, ierr)
