@@ -21,6 +21,7 @@ mod caller_buffers;
 mod collectives;
 pub mod gate;
 mod grid;
+mod halo;
 mod names;
 mod stats;
 pub mod stop_flush;
