@@ -4,18 +4,14 @@
 ! RPN_COMM_xch_halo on a npes/2 x 2 (npes = 1, 2: one row) grid against an independent reference of every point
 ! (tests/fortran/halo_check.inc): halo widths 1-4, periodic in x, y, both and neither, uneven
 ! decompositions by RPN_COMM_limit, bounds wider than the halo, a different array at each call
-! (automatic, allocatable, module); real*8 through RPN_COMM_xch_halon with n = 2.
-module test_halo_arrays
-  implicit none
-  integer, allocatable :: module_array(:,:,:)
-end module test_halo_arrays
-
+! (automatic, allocatable, static); real*8 through RPN_COMM_xch_halon with n = 2.
 program test_halo
   use ISO_C_BINDING
   use rpn_comm_windows
-  use test_halo_arrays
   implicit none
   integer :: me, npes, nerr, pex, pey, mex, mey, status
+  ! a static array outside any procedure (as a module array; no module, so no .mod file)
+  integer, allocatable :: module_array(:,:,:)
 
   nerr = 0
   pex = 0
