@@ -6,7 +6,28 @@
 
 use super::Runtime;
 use crate::core::halo::{self, HaloBox, HaloCall, Neighbours};
+use crate::core::{ElementType, Mode, RemoteAccess};
 use crate::error::{Error, Result};
+use crate::transport::TransportWindow;
+
+/// Internal windows kept for halo exchanges (one per distinct face size in use).
+const HALO_WINDOWS: usize = 4;
+
+/// An internal window the faces of one phase go through, and its exposures so far.
+struct HaloWindow {
+    part: usize,
+    memory: Box<dyn TransportWindow>,
+    epoch: u32,
+}
+
+/// What the halo exchanges keep between calls: their windows and two buffers, reused so that
+/// the steady state allocates nothing.
+#[derive(Default)]
+pub(super) struct HaloState {
+    windows: Vec<HaloWindow>,
+    packed: Vec<u8>,
+    received: Vec<u8>,
+}
 
 /// Appends the box `b` of levels 1..=nk of the array at `g` to `out`, row by row.
 ///
@@ -76,9 +97,12 @@ impl Runtime {
         unsafe { self.halo_phase(g, c, ns_size, [to_south, to_north], [(n.south, south_halo), (n.north, north_halo)]) }
     }
 
-    /// One phase: every PE contributes its two faces (`send`: towards the low, then the high
-    /// side); this PE fills its low-side halo from its low neighbour's high face and its
-    /// high-side halo from its high neighbour's low face.
+    /// One phase: every PE packs its two faces (`send`: towards the low, then the high side)
+    /// into its part of an internal window (`part` bytes on every PE), the fence of an exposure
+    /// makes them visible, and this PE reads its low neighbour's high face and its high
+    /// neighbour's low face straight from their parts, then unpacks them into its halo. Only
+    /// neighbours are read; the closing fence keeps a PE from overwriting its faces while a
+    /// neighbour still reads them.
     ///
     /// # Safety
     /// As `xch_halo`; the boxes lie inside the array.
@@ -91,27 +115,60 @@ impl Runtime {
         fill: [(Option<usize>, HaloBox); 2],
     ) -> Result<()> {
         let e = c.elem_bytes() * c.nk as usize;
-        let mut mine = Vec::with_capacity(part);
+        let slot = self.halo_window(part)?;
+        let mut packed = std::mem::take(&mut self.halo.packed);
+        packed.clear();
         for b in &send {
             // SAFETY: the box lies inside the array (caller's contract).
-            unsafe { pack(g, c, b, &mut mine) };
+            unsafe { pack(g, c, b, &mut packed) };
         }
         let low_face = send[0].points() * e;
-        mine.resize(part, 0);
-        let job = self.transport.job().clone();
-        let mut all = vec![0u8; part * job.size()];
-        self.transport.allgather(&job, &mine, &mut all)?;
+        let cached = &mut self.halo.windows[slot];
+        // SAFETY: this PE's part holds `part` >= packed.len() bytes and is not exposed.
+        unsafe { std::ptr::copy_nonoverlapping(packed.as_ptr(), cached.memory.local_base(), packed.len()) };
+        cached.epoch = cached.epoch.wrapping_add(1);
+        let epoch = cached.epoch;
+        cached.memory.open(epoch, Mode::Fence, None)?;
+        let mut faces = std::mem::take(&mut self.halo.received);
+        let mut result = Ok(());
         for (side, (from, b)) in fill.iter().enumerate() {
             let Some(pe) = from else { continue };
-            let theirs = &all[pe * part..(pe + 1) * part];
-            // The neighbour's face has the size of the box it fills (shapes checked).
+            // The neighbour's face has the size of the box it fills (shapes checked); its low
+            // face has the size of ours along this direction (same halo, same extent).
             let len = b.points() * e;
-            // Its low face has the size of ours along this direction (same halo, same extent).
             let start = if side == 0 { low_face } else { 0 };
-            // SAFETY: the box lies inside the array; `theirs` holds the face.
-            unsafe { unpack(g, c, b, &theirs[start..start + len]) };
+            faces.resize(len.max(faces.len()), 0);
+            let acc = RemoteAccess { target: *pe, offset: start / 4, nelem: len / 4, mode: Mode::Fence, epoch };
+            // SAFETY: `faces` holds len bytes.
+            result = result.and_then(|()| unsafe { self.halo.windows[slot].memory.get(&acc, faces.as_mut_ptr()) });
+            if result.is_ok() {
+                // SAFETY: the box lies inside the array; `faces` holds the face.
+                unsafe { unpack(g, c, b, &faces[..len]) };
+            }
         }
-        Ok(())
+        let closed = self.halo.windows[slot].memory.close(epoch, Mode::Fence, None);
+        self.halo.packed = packed;
+        self.halo.received = faces;
+        result.and(closed)
+    }
+
+    /// The index of the cached internal window of `part` bytes per PE, made (collectively; every
+    /// PE asks for the same sizes in the same order) on first use. At most `HALO_WINDOWS` stay:
+    /// the least recently made one is freed first.
+    fn halo_window(&mut self, part: usize) -> Result<usize> {
+        if let Some(i) = self.halo.windows.iter().position(|w| w.part == part) {
+            return Ok(i);
+        }
+        if self.halo.windows.len() >= HALO_WINDOWS {
+            let old = self.halo.windows.remove(0);
+            old.memory.free()?;
+        }
+        let job = self.transport.job().clone();
+        let sizes = vec![part.div_ceil(4).max(1); job.size()];
+        // SAFETY: no user array: the transport allocates the memory.
+        let memory = unsafe { self.transport.create_window(&job, ElementType::Int32, &sizes, None) }?;
+        self.halo.windows.push(HaloWindow { part, memory, epoch: 0 });
+        Ok(self.halo.windows.len() - 1)
     }
 
     /// RPN_COMM_limit: see `core::halo::limit`.

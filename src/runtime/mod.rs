@@ -51,6 +51,8 @@ pub struct Runtime {
     grid: Option<Box<grid::GridComms>>,
     /// The per-window statistics, when `RPNCOMM_STATS` asks for them.
     stats: Option<stats::Recorder>,
+    /// The halo exchanges' internal windows and buffers.
+    halo: halo::HaloState,
 }
 
 enum Global {
@@ -127,7 +129,7 @@ impl Runtime {
         // after the transport started: an MPI's own handlers (SIGABRT) are chained, not replaced
         stop_flush::install();
         let stats = stats::Recorder::from_env();
-        Ok(Runtime { transport, made: Vec::new(), windows: Arc::new(WindowTable::new()), grid: None, stats })
+        Ok(Runtime { transport, made: Vec::new(), windows: Arc::new(WindowTable::new()), grid: None, stats, halo: halo::HaloState::default() })
     }
 
     /// This PE's rank in the job.
