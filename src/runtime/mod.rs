@@ -52,7 +52,7 @@ pub struct Runtime {
     /// The per-window statistics, when `RPNCOMM_STATS` asks for them.
     stats: Option<stats::Recorder>,
     /// The halo exchanges' internal windows and buffers.
-    halo: halo::HaloState,
+    halo: Box<halo::HaloState>,
 }
 
 enum Global {
@@ -129,7 +129,7 @@ impl Runtime {
         // after the transport started: an MPI's own handlers (SIGABRT) are chained, not replaced
         stop_flush::install();
         let stats = stats::Recorder::from_env();
-        Ok(Runtime { transport, made: Vec::new(), windows: Arc::new(WindowTable::new()), grid: None, stats, halo: halo::HaloState::default() })
+        Ok(Runtime { transport, made: Vec::new(), windows: Arc::new(WindowTable::new()), grid: None, stats, halo: Box::default() })
     }
 
     /// This PE's rank in the job.
