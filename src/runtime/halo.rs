@@ -6,7 +6,7 @@
 
 use super::Runtime;
 use crate::core::halo::{self, HaloBox, HaloCall, Neighbours};
-use crate::core::{ElementType, Mode, RemoteAccess};
+use crate::core::{ElementType, GroupSets, Mode, RemoteAccess};
 use crate::error::{Error, Result};
 use crate::transport::TransportWindow;
 
@@ -98,11 +98,11 @@ impl Runtime {
     }
 
     /// One phase: every PE packs its two faces (`send`: towards the low, then the high side)
-    /// into its part of an internal window (`part` bytes on every PE), the fence of an exposure
-    /// makes them visible, and this PE reads its low neighbour's high face and its high
-    /// neighbour's low face straight from their parts, then unpacks them into its halo. Only
-    /// neighbours are read; the closing fence keeps a PE from overwriting its faces while a
-    /// neighbour still reads them.
+    /// into its part of an internal window (`part` bytes on every PE), an exposure in group mode
+    /// over its neighbours makes them visible, and this PE reads its low neighbour's high face
+    /// and its high neighbour's low face straight from their parts, then unpacks them into its
+    /// halo. Only neighbours are read and waited for; the close (which waits for the neighbours
+    /// to close) keeps a PE from overwriting its faces while a neighbour still reads them.
     ///
     /// # Safety
     /// As `xch_halo`; the boxes lie inside the array.
@@ -128,7 +128,15 @@ impl Runtime {
         unsafe { std::ptr::copy_nonoverlapping(packed.as_ptr(), cached.memory.local_base(), packed.len()) };
         cached.epoch = cached.epoch.wrapping_add(1);
         let epoch = cached.epoch;
-        cached.memory.open(epoch, Mode::Fence, None)?;
+        // Group mode over the neighbours: the PEs this one reads are exactly those that read it
+        // (a neighbour's neighbour on the other side is this PE), so the exposure synchronises
+        // neighbours only, not the whole job.
+        let mut neighbours: Vec<usize> = fill.iter().filter_map(|(pe, _)| *pe).collect();
+        neighbours.sort_unstable();
+        neighbours.dedup();
+        let group = GroupSets::new(self.transport.job().size(), neighbours.clone(), neighbours);
+        let cached = &mut self.halo.windows[slot];
+        cached.memory.open(epoch, Mode::Group, Some(&group))?;
         let mut faces = std::mem::take(&mut self.halo.received);
         let mut result = Ok(());
         for (side, (from, b)) in fill.iter().enumerate() {
@@ -138,7 +146,7 @@ impl Runtime {
             let len = b.points() * e;
             let start = if side == 0 { low_face } else { 0 };
             faces.resize(len.max(faces.len()), 0);
-            let acc = RemoteAccess { target: *pe, offset: start / 4, nelem: len / 4, mode: Mode::Fence, epoch };
+            let acc = RemoteAccess { target: *pe, offset: start / 4, nelem: len / 4, mode: Mode::Group, epoch };
             // SAFETY: `faces` holds len bytes.
             result = result.and_then(|()| unsafe { self.halo.windows[slot].memory.get(&acc, faces.as_mut_ptr()) });
             if result.is_ok() {
@@ -146,7 +154,7 @@ impl Runtime {
                 unsafe { unpack(g, c, b, &faces[..len]) };
             }
         }
-        let closed = self.halo.windows[slot].memory.close(epoch, Mode::Fence, None);
+        let closed = self.halo.windows[slot].memory.close(epoch, Mode::Group, Some(&group));
         self.halo.packed = packed;
         self.halo.received = faces;
         result.and(closed)
