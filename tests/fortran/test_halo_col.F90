@@ -1,4 +1,4 @@
-! PES: 2 4 7
+! PES: 2 7
 ! TIMEOUT: 120
 !
 ! RPN_COMM_xch_halo on a 1 x npes grid against an independent reference of every point

@@ -1,4 +1,4 @@
-! PES: 1 2 4
+! PES: 1 4
 ! TIMEOUT: 90
 !
 ! RPN_COMM_xch_halo refuses bad input on every PE with one line and writes nothing: npol_row

@@ -1,4 +1,4 @@
-! PES: 1 3 5
+! PES: 3 5
 ! TIMEOUT: 120
 !
 ! RPN_COMM_xch_halo on a npes x 1 grid against an independent reference of every point
