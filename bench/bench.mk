@@ -5,6 +5,8 @@
 #                     16 PEs, memory of 100 windows of 1 MiB; prints the table and writes
 #                     build/bench/results.json, results.csv, table.txt and bench.png.
 #                     Knobs: BENCH_TRIALS=11 BENCH_MS=10 (trial length, ms) BENCH_SCALE_PES="1 8 16".
+#                     bench/halo.sh: the halo section (RPN_COMM_xch_halo against raw MPI and the
+#                     copy floor, 2 and 4 PEs).
 # Timings are medians on a possibly shared machine: `make bench` fails only on data errors, never on
 # a missed target; no test depends on it.
 
@@ -15,3 +17,4 @@ bench: all
 	@MAKE="$(MAKE)" FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/binding.sh
 	@MAKE="$(MAKE)" FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/stats.sh
 	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/threads.sh
+	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" BUILD_DIR="$(BUILD)" bash bench/halo.sh

@@ -318,6 +318,27 @@ module rpn_comm_c_binding
       integer(C_INT) :: status
     end function rpncomm_win_post
 
+    ! ---- halo exchange (RPN_COMM_xch_halo, RPN_COMM_xch_halon, RPN_COMM_limit)
+    function rpncomm_xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
+                              periodx, periody, gni, npol_row, n) result(status) &
+             bind(C, name='rpncomm_xch_halo')
+      import :: C_INT
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+      type(*), dimension(*), intent(INOUT) :: g
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+      integer(C_INT), intent(IN), value :: periodx, periody, gni, npol_row, n
+      integer(C_INT) :: status
+    end function rpncomm_xch_halo
+
+    function rpncomm_limit(my_id, npe, gmin, gmax, lmini, lmaxi, count, offset) result(status) &
+             bind(C, name='rpncomm_limit')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: my_id, npe, gmin, gmax
+      integer(C_INT), intent(OUT) :: lmini, lmaxi
+      integer(C_INT), dimension(*), intent(OUT) :: count, offset
+      integer(C_INT) :: status
+    end function rpncomm_limit
+
   end interface
 
 end module rpn_comm_c_binding

@@ -418,3 +418,63 @@ subroutine RPN_COMM_i_win_post(window, pe, offseti, nelemi, offseto, nelemo, nre
   integer, intent(OUT) :: ierr
   ierr = rpncomm_win_post(window, pe, offseti, nelemi, offseto, nelemo, int(nreq, C_INT))
 end subroutine RPN_COMM_i_win_post
+
+! ====================================================================== halo exchange
+
+! The original's halo exchange of g(minx:maxx, miny:maxy, nk) (4-byte elements) with the
+! neighbours on the PE grid. It has no status argument: a refused call stops the program after
+! the library's message (every PE refuses together).
+subroutine RPN_COMM_xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
+                             periodx, periody, gni, npol_row)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row
+  if (rpncomm_xch_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                       int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                       merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                       int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) error stop 1
+end subroutine RPN_COMM_xch_halo
+
+! As RPN_COMM_xch_halo, with elements of n 4-byte words (real*8: n = 2).
+subroutine RPN_COMM_xch_halon(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
+                              periodx, periody, gni, npol_row, n)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row, n
+  if (rpncomm_xch_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                       int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                       merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                       int(gni, C_INT), int(npol_row, C_INT), int(n, C_INT)) /= RPN_COMM_OK) error stop 1
+end subroutine RPN_COMM_xch_halon
+
+! The original's decomposition of gmin..gmax over npe PEs (strict mode): PE my_id gets
+! lmini..lmaxi; count and offset (from gmin) of every PE. Returns 0, or -1 when it cannot be cut.
+function RPN_COMM_limit(my_id, npe, gmin, gmax, lmini, lmaxi, count, offset) result(status)
+  use rpn_comm_c_binding
+  implicit none
+  integer, intent(IN) :: my_id, npe, gmin, gmax
+  integer, intent(OUT) :: lmini, lmaxi
+  integer, dimension(npe), intent(OUT) :: count, offset
+  integer :: status
+  integer(C_INT) :: lo, hi
+  integer(C_INT), dimension(max(npe, 1)) :: c, o
+  lo = -1
+  hi = -1
+  c = 0
+  o = 0
+  status = rpncomm_limit(int(my_id, C_INT), int(npe, C_INT), int(gmin, C_INT), int(gmax, C_INT), lo, hi, c, o)
+  lmini = lo
+  lmaxi = hi
+  count = c(1:npe)
+  offset = o(1:npe)
+end function RPN_COMM_limit

@@ -276,6 +276,42 @@ int rpncomm_win_post(const struct rpncomm_handle *win,
                      int nreq);
 
 /**
+ * Collective over the grid: exchanges the halos of `g(minx:maxx, miny:maxy, nk)`, elements of
+ * `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
+ * north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.
+ * The halo beyond a non-periodic outer edge is left as it was. `npol_row` must be 0.
+ */
+int rpncomm_xch_halo(void *g,
+                     int minx,
+                     int maxx,
+                     int miny,
+                     int maxy,
+                     int ni,
+                     int nj,
+                     int nk,
+                     int halox,
+                     int haloy,
+                     int periodx,
+                     int periody,
+                     int gni,
+                     int npol_row,
+                     int n);
+
+/**
+ * RPN_COMM_limit: cuts `gmin..gmax` over `npe` PEs as the original (strict mode): tiles of
+ * ceiling(points / npe), the last one what is left (refused when that is empty). Returns PE
+ * `my_id`'s `*lmini..*lmaxi` and every PE's `count` and `offset` (from gmin; `npe` each).
+ */
+int rpncomm_limit(int my_id,
+                  int npe,
+                  int gmin,
+                  int gmax,
+                  int *lmini,
+                  int *lmaxi,
+                  int *count,
+                  int *offset);
+
+/**
  * Called by RPN_COMM_init before it runs Userinit: `RPN_COMM_OK` when the PE grid is not set
  * yet; otherwise (a second RPN_COMM_init) reports the refusal, puts the grid kept in `*pex`,
  * `*pey` and returns `RPN_COMM_ERROR`. Local to the PE (no collective), so a PE that calls

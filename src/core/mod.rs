@@ -5,6 +5,7 @@
 pub mod communicator;
 pub mod datatype;
 pub mod grid;
+pub mod halo;
 pub mod handle;
 pub mod operator;
 pub mod window_state;

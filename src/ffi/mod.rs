@@ -12,6 +12,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 mod args;
+pub mod halo;
 pub mod init_once;
 pub mod stop_flush;
 

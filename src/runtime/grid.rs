@@ -17,7 +17,7 @@ struct BlockComms {
 
 /// The grid and the communicators built from it.
 pub(super) struct GridComms {
-    grid: Grid,
+    pub(super) grid: Grid,
     row: Communicator,
     column: Communicator,
     peers: Communicator,
@@ -114,7 +114,7 @@ impl Runtime {
         }
     }
 
-    fn grid_comms(&self) -> Result<&GridComms> {
+    pub(super) fn grid_comms(&self) -> Result<&GridComms> {
         self.grid.as_deref().ok_or_else(|| Error::CallOrder("the PE grid is not set: RPN_COMM_init sets it".into()))
     }
 

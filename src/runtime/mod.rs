@@ -21,6 +21,7 @@ mod caller_buffers;
 mod collectives;
 pub mod gate;
 mod grid;
+mod halo;
 mod names;
 mod stats;
 pub mod stop_flush;
@@ -50,6 +51,8 @@ pub struct Runtime {
     grid: Option<Box<grid::GridComms>>,
     /// The per-window statistics, when `RPNCOMM_STATS` asks for them.
     stats: Option<stats::Recorder>,
+    /// The halo exchanges' internal windows and buffers.
+    halo: Box<halo::HaloState>,
 }
 
 enum Global {
@@ -126,7 +129,7 @@ impl Runtime {
         // after the transport started: an MPI's own handlers (SIGABRT) are chained, not replaced
         stop_flush::install();
         let stats = stats::Recorder::from_env();
-        Ok(Runtime { transport, made: Vec::new(), windows: Arc::new(WindowTable::new()), grid: None, stats })
+        Ok(Runtime { transport, made: Vec::new(), windows: Arc::new(WindowTable::new()), grid: None, stats, halo: Box::default() })
     }
 
     /// This PE's rank in the job.

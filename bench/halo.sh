@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# bench/halo.sh -- the halo section of `make bench`: RPN_COMM_xch_halo (bench/halo_ours.F90, the
+# default shared-memory build under rpnrun) against the exchange written by hand with Debian's
+# Open MPI in the same run (bench/halo_raw_mpi.c: pack + MPI_Sendrecv as the original, GEM's pack +
+# fence + MPI_Put into slots + fence + unpack) and the copy floor (one memcpy of the bytes a PE
+# receives per exchange). n x n points per PE x 80 levels, halo 4, 4-byte elements, at 2 PEs
+# (2 x 1) and 4 PEs (2 x 2). Prints microseconds per exchange and ratios; fails only when a program
+# fails, never on a missed target.
+#   Knobs: HALO_PES ("2 4"), HALO_TRIALS (5), BUILD_DIR (build), MPICC (mpicc.openmpi),
+#          MPIRUN (mpirun.openmpi).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+BUILD=${BUILD_DIR:-build}
+OUT=$BUILD/bench/halo
+PES=${HALO_PES:-2 4}
+TRIALS=${HALO_TRIALS:-5}
+MPICC=${MPICC:-mpicc.openmpi}
+MPIRUN=${MPIRUN:-mpirun.openmpi}
+FC=${FC:-gfortran}
+mkdir -p "$OUT"
+as_root=()
+if [[ "$(id -u)" == 0 ]]; then as_root=(--allow-run-as-root); fi
+
+"$FC" -O2 -I"$BUILD/include" bench/halo_ours.F90 -o "$OUT/halo_ours" "$BUILD/lib/librpncomm_windows.a" ${NATIVE_LIBS:-} \
+    || { echo "halo bench: cannot build bench/halo_ours.F90"; exit 1; }
+have_mpi=1
+"$MPICC" -O2 bench/halo_raw_mpi.c -o "$OUT/halo_raw_mpi" 2> "$OUT/compile-raw.log" || have_mpi=0
+
+printf '\n==== halo exchange: n x n x 80 per PE, halo 4 (microseconds per exchange; ratio = baseline / ours)\n'
+printf '%-4s %-5s %10s %10s %10s %10s %12s %10s %12s\n' PEs n ours sendrecv put floor sendrecv/ours put/ours ours/floor
+for np in $PES; do
+    "$BUILD/bin/rpnrun" -n "$np" "$OUT/halo_ours" "$TRIALS" > "$OUT/ours.$np.txt" || { echo "halo bench: halo_ours failed on $np PEs"; exit 1; }
+    : > "$OUT/raw.$np.txt"
+    if ((have_mpi)); then
+        "$MPIRUN" --oversubscribe "${as_root[@]}" -n "$np" "$OUT/halo_raw_mpi" "$TRIALS" > "$OUT/raw.$np.txt" 2> "$OUT/raw.$np.err" \
+            || { echo "halo bench: halo_raw_mpi failed on $np PEs (see $OUT/raw.$np.err)"; exit 1; }
+    fi
+    for n in 32 64 128; do
+        ours=$(awk -v n="$n" '$1 == "ours" && $2 == n {print $3}' "$OUT/ours.$np.txt")
+        sr=$(awk -v n="$n" '$1 == "sendrecv" && $2 == n {print $3}' "$OUT/raw.$np.txt")
+        put=$(awk -v n="$n" '$1 == "put" && $2 == n {print $3}' "$OUT/raw.$np.txt")
+        fl=$(awk -v n="$n" '$1 == "floor" && $2 == n {print $3}' "$OUT/raw.$np.txt")
+        awk -v np="$np" -v n="$n" -v o="$ours" -v s="${sr:-0}" -v p="${put:-0}" -v f="${fl:-0}" 'BEGIN {
+            printf "%-4s %-5s %10.1f %10.1f %10.1f %10.2f %12.2f %10.2f %12.1f\n", np, n, o, s, p, f,
+                (o > 0 ? s / o : 0), (o > 0 ? p / o : 0), (f > 0 ? o / f : 0) }'
+    done
+done
