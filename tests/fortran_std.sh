@@ -9,7 +9,7 @@
 #   gfortran (GNU)         -std=f2018 -pedantic -Werror
 #   LLVM Flang (LLVMFlang) -std=f2018 -pedantic -Werror
 # The sources, one test each per compiler: the library's fortran/*.F90 (in the Makefile's order,
-# FORTRAN_SRCS, each using the modules of those before it), demo/req_test.F90,
+# FORTRAN_SRCS, each using the modules of those before it), demo/*.F90,
 # tests/fortran/test_*.F90 (with the flags of their "! FFLAGS:" header, e.g. -fopenmp) and the
 # benchmark programs bench/*.F90 (with -fopenmp). The MPI programs (tests/fortran_mpi/*.F90,
 # tests/multinode/*.F90) need an MPI's module files: they are checked through $MPIFORT (default
@@ -82,7 +82,9 @@ for fc in "${compilers[@]}"; do
     for src in "${lib_srcs[@]}"; do
         check "library" "$src"
     done
-    check "demo" demo/req_test.F90
+    for src in demo/*.F90; do
+        check "demo" "$src"
+    done
     for src in tests/fortran/test_*.F90; do
         read -r -a extra <<< "$(header "$src" FFLAGS)"
         check "test" "$src" "${extra[@]}"

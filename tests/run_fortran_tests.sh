@@ -170,7 +170,8 @@ for src in "${tests[@]}"; do
     exe="$TESTBIN/$name"
     clog="$LOGDIR/$name.compile.log"
     read -r -a fflags <<< "$(header "$src" FFLAGS)"   # e.g. "! FFLAGS: -fopenmp"
-    if ! "$FC" -O1 -g "${fflags[@]}" -I"$BUILD/include" -I"$ROOT/tests/fortran" "$src" -o "$exe" "$LIB" "${native_libs[@]}" > "$clog" 2>&1; then
+    mkdir -p "$TESTBIN/mod.$name"   # a test's own modules, never in the working directory
+    if ! "$FC" -O1 -g "${fflags[@]}" -I"$BUILD/include" -I"$ROOT/tests/fortran" -J"$TESTBIN/mod.$name" "$src" -o "$exe" "$LIB" "${native_libs[@]}" > "$clog" 2>&1; then
         for np in "${pe_list[@]}"; do
             report_fail "$name" "$np" "(compilation failed)" "$clog"
         done
