@@ -7,6 +7,7 @@ pub mod datatype;
 pub mod grid;
 pub mod handle;
 pub mod operator;
+pub mod subarray;
 pub mod window_state;
 
 pub use communicator::{CommId, Communicator};
