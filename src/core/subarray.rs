@@ -10,14 +10,18 @@ use crate::error::{Error, Result};
 /// A 3-D array shape and a box in it, as the caller gives them (unchecked).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoxArgs {
+    /// Extents of the array, dimension 1 first.
     pub shape: [i64; 3],
+    /// 0-based index of the box's first element, per dimension.
     pub start: [i64; 3],
 }
 
 /// A checked box: `start[d] + count[d] <= shape[d]` in every dimension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CheckedBox {
+    /// Extents of the array, dimension 1 first.
     pub shape: [usize; 3],
+    /// 0-based index of the box's first element, per dimension.
     pub start: [usize; 3],
 }
 
@@ -25,8 +29,11 @@ pub struct CheckedBox {
 /// the local array and a box of the target's window (seen with the caller's shape).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoxTransfer {
+    /// The box in the caller's array.
     pub local: CheckedBox,
+    /// The box in the target's window, seen with the caller's shape.
     pub remote: CheckedBox,
+    /// The box's extents.
     pub count: [usize; 3],
 }
 
@@ -34,8 +41,11 @@ pub struct BoxTransfer {
 /// `remote` in the target's window (element offsets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Run {
+    /// Offset in the local array.
     pub local: usize,
+    /// Offset in the target's window.
     pub remote: usize,
+    /// Elements.
     pub len: usize,
 }
 

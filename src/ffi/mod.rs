@@ -14,6 +14,7 @@
 mod args;
 pub mod init_once;
 pub mod stop_flush;
+mod subarray;
 
 use std::ffi::{c_char, c_int, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};

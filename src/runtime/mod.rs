@@ -25,6 +25,7 @@ mod names;
 mod stats;
 pub mod stop_flush;
 mod window_table;
+mod subarray;
 mod windows;
 
 use std::sync::{Arc, Mutex, OnceLock};
@@ -33,6 +34,7 @@ use std::time::Instant;
 use self::names::CommHandle;
 pub use self::names::{CommName, operator_of};
 pub use self::stats::ENV_STATS;
+pub use self::subarray::BoxOp;
 use self::window_table::WindowTable;
 use crate::core::{Communicator, Handle};
 use crate::diagnostics;
