@@ -15,3 +15,4 @@ bench: all
 	@MAKE="$(MAKE)" FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/binding.sh
 	@MAKE="$(MAKE)" FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/stats.sh
 	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/threads.sh
+	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/subarray.sh

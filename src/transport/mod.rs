@@ -8,6 +8,7 @@ pub mod mpi;
 #[cfg_attr(feature = "mpi", allow(dead_code))]
 pub mod shm;
 
+use crate::core::subarray::Run;
 use crate::core::{Communicator, ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
 
@@ -90,6 +91,33 @@ pub trait TransportWindow: Send + Sync {
     /// # Safety
     /// `src` readable and, if present, `fetch.dst` writable for `acc.nelem` elements.
     unsafe fn accumulate(&self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()>;
+    /// Puts the runs of a box (`core::subarray`): `acc` covers the box's whole extent in the
+    /// target's part (checked), each run is at `run.local` elements of `src` and `run.remote`
+    /// of the target's part. By default one `put` per run; a transport that can do better
+    /// (one lock for the whole box) overrides it.
+    ///
+    /// # Safety
+    /// `src` must be readable at every run (`run.local .. run.local + run.len` elements).
+    unsafe fn put_runs(&self, acc: &RemoteAccess, runs: &[Run], src: *const u8, elem: usize) -> Result<()> {
+        for run in runs {
+            let one = RemoteAccess { offset: run.remote, nelem: run.len, ..*acc };
+            // SAFETY: the caller's contract, for this run.
+            unsafe { self.put(&one, src.add(run.local * elem))? };
+        }
+        Ok(())
+    }
+    /// Gets the runs of a box into `dst`, as `put_runs` puts them.
+    ///
+    /// # Safety
+    /// `dst` must be writable at every run.
+    unsafe fn get_runs(&self, acc: &RemoteAccess, runs: &[Run], dst: *mut u8, elem: usize) -> Result<()> {
+        for run in runs {
+            let one = RemoteAccess { offset: run.remote, nelem: run.len, ..*acc };
+            // SAFETY: the caller's contract, for this run.
+            unsafe { self.get(&one, dst.add(run.local * elem))? };
+        }
+        Ok(())
+    }
     /// Collective: (re)creates the secondary window with `records[p]` records of 5 integers on PE p.
     fn create_secondary(&mut self, records: &[usize]) -> Result<()>;
     /// This PE's records (null when there is no secondary window).

@@ -28,6 +28,7 @@ use super::remap;
 use super::slots;
 use super::sync::{AtomicU32, Ordering};
 use super::wait::{Signal, epoch_reached};
+use crate::core::subarray::Run;
 use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::diagnostics::list_pes;
 use crate::error::{Error, Result};
@@ -438,6 +439,37 @@ impl TransportWindow for ShmWindow {
             _ => unsafe { copy_bytes(src, dst, bytes) },
         }
         Ok(())
+    }
+
+    unsafe fn put_runs(&self, acc: &RemoteAccess, runs: &[Run], src: *const u8, elem: usize) -> Result<()> {
+        if runs.is_empty() {
+            return Ok(());
+        }
+        self.ensure_ready(acc.target, acc.epoch, acc.mode)?;
+        let copy = || {
+            for run in runs {
+                // SAFETY: the run lies inside the box checked against the target's part; src
+                // is readable at the run (caller); `copy_bytes` tolerates overlap with the window.
+                unsafe { copy_bytes(src.add(run.local * elem), self.element(acc.target, run.remote), run.len * elem) };
+            }
+        };
+        // Passive mode: one lock for the whole box, as a contiguous put takes one.
+        if acc.mode == Mode::Passive { self.with_lock(acc.target, true, copy) } else { Ok(copy()) }
+    }
+
+    unsafe fn get_runs(&self, acc: &RemoteAccess, runs: &[Run], dst: *mut u8, elem: usize) -> Result<()> {
+        if runs.is_empty() {
+            return Ok(());
+        }
+        self.ensure_ready(acc.target, acc.epoch, acc.mode)?;
+        let copy = || {
+            for run in runs {
+                // SAFETY: the run lies inside the box checked against the target's part; dst is
+                // writable at the run (caller).
+                unsafe { copy_bytes(self.element(acc.target, run.remote), dst.add(run.local * elem), run.len * elem) };
+            }
+        };
+        if acc.mode == Mode::Passive { self.with_lock(acc.target, false, copy) } else { Ok(copy()) }
     }
 
     unsafe fn accumulate(&self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()> {
