@@ -24,8 +24,8 @@ mod grid;
 mod names;
 mod stats;
 pub mod stop_flush;
-mod window_table;
 mod subarray;
+mod window_table;
 mod windows;
 
 use std::sync::{Arc, Mutex, OnceLock};

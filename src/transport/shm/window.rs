@@ -454,7 +454,12 @@ impl TransportWindow for ShmWindow {
             }
         };
         // Passive mode: one lock for the whole box, as a contiguous put takes one.
-        if acc.mode == Mode::Passive { self.with_lock(acc.target, true, copy) } else { Ok(copy()) }
+        if acc.mode == Mode::Passive {
+            self.with_lock(acc.target, true, copy)
+        } else {
+            copy();
+            Ok(())
+        }
     }
 
     unsafe fn get_runs(&self, acc: &RemoteAccess, runs: &[Run], dst: *mut u8, elem: usize) -> Result<()> {
@@ -469,7 +474,12 @@ impl TransportWindow for ShmWindow {
                 unsafe { copy_bytes(self.element(acc.target, run.remote), dst.add(run.local * elem), run.len * elem) };
             }
         };
-        if acc.mode == Mode::Passive { self.with_lock(acc.target, false, copy) } else { Ok(copy()) }
+        if acc.mode == Mode::Passive {
+            self.with_lock(acc.target, false, copy)
+        } else {
+            copy();
+            Ok(())
+        }
     }
 
     unsafe fn accumulate(&self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()> {
