@@ -1,8 +1,8 @@
 //! Sub-array (3-D box) operations: RPN_COMM_i_win_put_r_box, get_r_box and getacc_r_box.
 //! The box is checked in `core::subarray` and against the window's state like a contiguous
 //! access covering the target's whole shape; then the window's transport part moves its runs
-//! (put and get: in one call, under one lock in passive mode on shared memory; get-accumulate:
-//! one accumulate per run), so every mode and transport behaves as for the contiguous operations.
+//! (put and get: in one call: under one lock in passive mode on shared memory, one MPI operation
+//! with derived datatypes over MPI; get-accumulate: one accumulate per run), so every mode and transport behaves as for the contiguous operations.
 
 use super::names::operator_of;
 use super::stats::DataOp;
@@ -68,7 +68,7 @@ impl WindowTable {
             let elem = w.state.dtype().size();
             let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::PutR, a.transfer.nelem() * elem));
             // SAFETY: every run lies in the local shape (checked), which `larray` holds.
-            unsafe { w.memory.put_runs(&a.whole, &a.transfer.runs(), larray as *const u8, elem) }
+            unsafe { w.memory.put_box(&a.whole, &a.transfer, larray as *const u8, elem) }
         })
     }
 
@@ -83,7 +83,7 @@ impl WindowTable {
             let elem = w.state.dtype().size();
             let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::GetR, a.transfer.nelem() * elem));
             // SAFETY: every run lies in the local shape (checked), which `larray` holds.
-            unsafe { w.memory.get_runs(&a.whole, &a.transfer.runs(), larray as *mut u8, elem) }
+            unsafe { w.memory.get_box(&a.whole, &a.transfer, larray as *mut u8, elem) }
         })
     }
 

@@ -8,7 +8,7 @@ pub mod mpi;
 #[cfg_attr(feature = "mpi", allow(dead_code))]
 pub mod shm;
 
-use crate::core::subarray::Run;
+use crate::core::subarray::BoxTransfer;
 use crate::core::{Communicator, ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
 
@@ -91,29 +91,28 @@ pub trait TransportWindow: Send + Sync {
     /// # Safety
     /// `src` readable and, if present, `fetch.dst` writable for `acc.nelem` elements.
     unsafe fn accumulate(&self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()>;
-    /// Puts the runs of a box (`core::subarray`): `acc` covers the box's whole extent in the
-    /// target's part (checked), each run is at `run.local` elements of `src` and `run.remote`
-    /// of the target's part. By default one `put` per run; a transport that can do better
-    /// (one lock for the whole box) overrides it.
+    /// Puts a box (`core::subarray`): `acc` covers the target's whole shape (checked), the box
+    /// is read from `src` (the local array) as `transfer` places it. By default one `put` per
+    /// contiguous run; a transport that can do better (one lock, one MPI operation) overrides it.
     ///
     /// # Safety
-    /// `src` must be readable at every run (`run.local .. run.local + run.len` elements).
-    unsafe fn put_runs(&self, acc: &RemoteAccess, runs: &[Run], src: *const u8, elem: usize) -> Result<()> {
-        for run in runs {
+    /// `src` must be readable for the local shape's elements (`elem` bytes each).
+    unsafe fn put_box(&self, acc: &RemoteAccess, transfer: &BoxTransfer, src: *const u8, elem: usize) -> Result<()> {
+        for run in transfer.runs() {
             let one = RemoteAccess { offset: run.remote, nelem: run.len, ..*acc };
-            // SAFETY: the caller's contract, for this run.
+            // SAFETY: the caller's contract, for this run (inside the local shape).
             unsafe { self.put(&one, src.add(run.local * elem))? };
         }
         Ok(())
     }
-    /// Gets the runs of a box into `dst`, as `put_runs` puts them.
+    /// Gets a box into `dst` (the local array), as `put_box` puts one.
     ///
     /// # Safety
-    /// `dst` must be writable at every run.
-    unsafe fn get_runs(&self, acc: &RemoteAccess, runs: &[Run], dst: *mut u8, elem: usize) -> Result<()> {
-        for run in runs {
+    /// `dst` must be writable for the local shape's elements.
+    unsafe fn get_box(&self, acc: &RemoteAccess, transfer: &BoxTransfer, dst: *mut u8, elem: usize) -> Result<()> {
+        for run in transfer.runs() {
             let one = RemoteAccess { offset: run.remote, nelem: run.len, ..*acc };
-            // SAFETY: the caller's contract, for this run.
+            // SAFETY: the caller's contract, for this run (inside the local shape).
             unsafe { self.get(&one, dst.add(run.local * elem))? };
         }
         Ok(())

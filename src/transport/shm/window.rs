@@ -28,7 +28,7 @@ use super::remap;
 use super::slots;
 use super::sync::{AtomicU32, Ordering};
 use super::wait::{Signal, epoch_reached};
-use crate::core::subarray::Run;
+use crate::core::subarray::BoxTransfer;
 use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::diagnostics::list_pes;
 use crate::error::{Error, Result};
@@ -441,13 +441,14 @@ impl TransportWindow for ShmWindow {
         Ok(())
     }
 
-    unsafe fn put_runs(&self, acc: &RemoteAccess, runs: &[Run], src: *const u8, elem: usize) -> Result<()> {
+    unsafe fn put_box(&self, acc: &RemoteAccess, transfer: &BoxTransfer, src: *const u8, elem: usize) -> Result<()> {
+        let runs = transfer.runs();
         if runs.is_empty() {
             return Ok(());
         }
         self.ensure_ready(acc.target, acc.epoch, acc.mode)?;
         let copy = || {
-            for run in runs {
+            for run in &runs {
                 // SAFETY: the run lies inside the box checked against the target's part; src
                 // is readable at the run (caller); `copy_bytes` tolerates overlap with the window.
                 unsafe { copy_bytes(src.add(run.local * elem), self.element(acc.target, run.remote), run.len * elem) };
@@ -462,13 +463,14 @@ impl TransportWindow for ShmWindow {
         }
     }
 
-    unsafe fn get_runs(&self, acc: &RemoteAccess, runs: &[Run], dst: *mut u8, elem: usize) -> Result<()> {
+    unsafe fn get_box(&self, acc: &RemoteAccess, transfer: &BoxTransfer, dst: *mut u8, elem: usize) -> Result<()> {
+        let runs = transfer.runs();
         if runs.is_empty() {
             return Ok(());
         }
         self.ensure_ready(acc.target, acc.epoch, acc.mode)?;
         let copy = || {
-            for run in runs {
+            for run in &runs {
                 // SAFETY: the run lies inside the box checked against the target's part; dst is
                 // writable at the run (caller).
                 unsafe { copy_bytes(self.element(acc.target, run.remote), dst.add(run.local * elem), run.len * elem) };
