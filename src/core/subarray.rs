@@ -103,10 +103,18 @@ impl BoxTransfer {
     }
 
     /// The contiguous runs, in array order. Dimensions that the box spans whole on both
-    /// sides merge into the run (a full plane is one run). Nothing for an empty box.
+    /// sides merge into the run (a whole plane is one run). Nothing for an empty box.
     pub fn runs(&self) -> Vec<Run> {
+        let mut runs = Vec::new();
+        self.for_each_run(|r| runs.push(r));
+        runs
+    }
+
+    /// Calls `f` with each run, in array order, without building a list (a 4 x 64 x 80 face is
+    /// 5120 runs).
+    pub fn for_each_run(&self, mut f: impl FnMut(Run)) {
         if self.nelem() == 0 {
-            return Vec::new();
+            return;
         }
         let (l, r, c) = (&self.local, &self.remote, self.count);
         // Strides in elements, per dimension.
@@ -122,13 +130,11 @@ impl BoxTransfer {
         let lbase: usize = (0..3).map(|d| l.start[d] * ls[d]).sum();
         let rbase: usize = (0..3).map(|d| r.start[d] * rs[d]).sum();
         let outer = |d: usize| if d < merged { 1 } else { c[d] };
-        let mut runs = Vec::with_capacity(outer(1) * outer(2));
         for k in 0..outer(2) {
             for j in 0..outer(1) {
-                runs.push(Run { local: lbase + j * ls[1] + k * ls[2], remote: rbase + j * rs[1] + k * rs[2], len });
+                f(Run { local: lbase + j * ls[1] + k * ls[2], remote: rbase + j * rs[1] + k * rs[2], len });
             }
         }
-        runs
     }
 }
 

@@ -3,7 +3,7 @@
 !
 ! Sub-array (3-D box) transfers: RPN_COMM_i_win_put_r_box, get_r_box and getacc_r_box (SUM,
 ! without fetch, fetch before, fetch after), in passive, fence and group (ring) mode, for the 4
-! element types, with a strided box and a whole-plane box. PE o works on the window of its
+! element types, with strided boxes (runs of 3, 4 and 1 elements) and a whole-plane box. PE o works on the window of its
 ! right neighbour, so every window has one writer. Every element of the target window, of the
 ! local array and of garray (the box and what surrounds it) is compared with a model computed
 ! element by element from the box's definition. Then every refusal: a box past each dimension
@@ -24,7 +24,7 @@ program test_subarray
   call RPN_COMM_i_oper(RPN_COMM_SUM, sum_op)
   do k = 1, 4
     do sync = 1, 3
-      do geo = 1, 2
+      do geo = 1, 4
         call transfer_case(k, sync, geo)
       enddo
     enddo
@@ -50,14 +50,18 @@ contains
     x0 = real(-(10000 + 100*o + idx), 8)
   end function x0
 
-  ! the two geometries: local shape, box start in it, box extents, box start in the target
+  ! the geometries: local shape, box start in it, box extents, box start in the target
   subroutine geometry(geo, lshape, lstart, count, tstart)
     integer, intent(IN) :: geo
     integer, dimension(3), intent(OUT) :: lshape, lstart, count, tstart
     if (geo == 1) then       ! strided on both sides
       lshape = [4, 3, 5]; lstart = [1, 1, 2]; count = [3, 2, 2]; tstart = [2, 2, 1]
-    else                     ! a whole plane of the target (one run)
+    else if (geo == 2) then  ! a whole plane of the target (one run)
       lshape = [5, 4, 2]; lstart = [0, 0, 1]; count = [5, 4, 1]; tstart = [0, 0, 2]
+    else if (geo == 3) then  ! runs of 4 elements (16 or 32 bytes), whole along dimension 1 locally
+      lshape = [4, 3, 5]; lstart = [0, 1, 2]; count = [4, 2, 2]; tstart = [1, 1, 1]
+    else                     ! runs of 1 element (4 or 8 bytes)
+      lshape = [2, 3, 2]; lstart = [1, 0, 0]; count = [1, 3, 2]; tstart = [4, 1, 1]
     endif
   end subroutine geometry
 
