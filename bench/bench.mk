@@ -18,3 +18,4 @@ bench: all
 	@MAKE="$(MAKE)" FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/stats.sh
 	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/threads.sh
 	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" BUILD_DIR="$(BUILD)" bash bench/halo.sh
+	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/subarray.sh

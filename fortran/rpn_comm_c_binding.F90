@@ -339,6 +339,43 @@ module rpn_comm_c_binding
       integer(C_INT) :: status
     end function rpncomm_limit
 
+    ! Sub-array (3-D box) transfers: shapes, starts and extents are 3 ints each, starts 0-based.
+    function rpncomm_win_put_r_box(win, larray, lshape, lstart, count, target, tshape, tstart) &
+             result(status) bind(C, name='rpncomm_win_put_r_box')
+      import :: C_INT, C_PTR, rpncomm_window
+      type(rpncomm_window), intent(IN) :: win
+      type(C_PTR), intent(IN), value :: larray
+      integer(C_INT), dimension(3), intent(IN) :: lshape, lstart, count
+      integer(C_INT), intent(IN), value :: target
+      integer(C_INT), dimension(3), intent(IN) :: tshape, tstart
+      integer(C_INT) :: status
+    end function rpncomm_win_put_r_box
+
+    function rpncomm_win_get_r_box(win, larray, lshape, lstart, count, target, tshape, tstart) &
+             result(status) bind(C, name='rpncomm_win_get_r_box')
+      import :: C_INT, C_PTR, rpncomm_window
+      type(rpncomm_window), intent(IN) :: win
+      type(C_PTR), intent(IN), value :: larray
+      integer(C_INT), dimension(3), intent(IN) :: lshape, lstart, count
+      integer(C_INT), intent(IN), value :: target
+      integer(C_INT), dimension(3), intent(IN) :: tshape, tstart
+      integer(C_INT) :: status
+    end function rpncomm_win_get_r_box
+
+    function rpncomm_win_getacc_r_box(win, larray, garray, before, lshape, lstart, count, target, &
+                                      tshape, tstart, oper) &
+             result(status) bind(C, name='rpncomm_win_getacc_r_box')
+      import :: C_INT, C_PTR, rpncomm_window, rpncomm_operator
+      type(rpncomm_window), intent(IN) :: win
+      type(C_PTR), intent(IN), value :: larray, garray
+      integer(C_INT), intent(IN), value :: before
+      integer(C_INT), dimension(3), intent(IN) :: lshape, lstart, count
+      integer(C_INT), intent(IN), value :: target
+      integer(C_INT), dimension(3), intent(IN) :: tshape, tstart
+      type(rpncomm_operator), intent(IN) :: oper
+      integer(C_INT) :: status
+    end function rpncomm_win_getacc_r_box
+
   end interface
 
 end module rpn_comm_c_binding

@@ -478,3 +478,52 @@ function RPN_COMM_limit(my_id, npe, gmin, gmax, lmini, lmaxi, count, offset) res
   count = c(1:npe)
   offset = o(1:npe)
 end function RPN_COMM_limit
+! Sub-array (3-D box) transfers. lshape: the local array's extents; lstart: the box's 0-based
+! start in it; count: the box's extents; tshape, tstart: the target's window seen as an array
+! of that shape, and the box's 0-based start there.
+subroutine RPN_COMM_i_win_put_r_box(window, larray, lshape, lstart, count, targetpe, tshape, tstart, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: larray
+  integer, dimension(3), intent(IN) :: lshape, lstart, count
+  integer, intent(IN) :: targetpe
+  integer, dimension(3), intent(IN) :: tshape, tstart
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_put_r_box(window, larray, int(lshape, C_INT), int(lstart, C_INT), int(count, C_INT), &
+                               int(targetpe, C_INT), int(tshape, C_INT), int(tstart, C_INT))
+end subroutine RPN_COMM_i_win_put_r_box
+
+subroutine RPN_COMM_i_win_get_r_box(window, larray, lshape, lstart, count, targetpe, tshape, tstart, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: larray
+  integer, dimension(3), intent(IN) :: lshape, lstart, count
+  integer, intent(IN) :: targetpe
+  integer, dimension(3), intent(IN) :: tshape, tstart
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_get_r_box(window, larray, int(lshape, C_INT), int(lstart, C_INT), int(count, C_INT), &
+                               int(targetpe, C_INT), int(tshape, C_INT), int(tstart, C_INT))
+end subroutine RPN_COMM_i_win_get_r_box
+
+subroutine RPN_COMM_i_win_getacc_r_box(window, larray, garray, before, lshape, lstart, count, targetpe, &
+                                       tshape, tstart, oper, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: larray
+  type(C_PTR), intent(IN), value :: garray
+  logical, intent(IN) :: before
+  integer, dimension(3), intent(IN) :: lshape, lstart, count
+  integer, intent(IN) :: targetpe
+  integer, dimension(3), intent(IN) :: tshape, tstart
+  type(rpncomm_operator), intent(IN) :: oper
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_getacc_r_box(window, larray, garray, merge(1_C_INT, 0_C_INT, before), &
+                                  int(lshape, C_INT), int(lstart, C_INT), int(count, C_INT), &
+                                  int(targetpe, C_INT), int(tshape, C_INT), int(tstart, C_INT), oper)
+end subroutine RPN_COMM_i_win_getacc_r_box

@@ -327,6 +327,49 @@ int rpncomm_init_first(int *pex, int *pey);
  */
 int rpncomm_flush_at_stop(const void *hook);
 
+/**
+ * Puts the box of `count` elements at `lstart` of the local array `larray` (shape `lshape`)
+ * at `tstart` of PE `target`'s window seen as an array of shape `tshape`.
+ */
+int rpncomm_win_put_r_box(const struct rpncomm_handle *win,
+                          const void *larray,
+                          const int *lshape,
+                          const int *lstart,
+                          const int *count,
+                          int target,
+                          const int *tshape,
+                          const int *tstart);
+
+/**
+ * Gets the box at `tstart` of PE `target`'s window (seen with shape `tshape`) into the box
+ * of `count` elements at `lstart` of `larray` (shape `lshape`).
+ */
+int rpncomm_win_get_r_box(const struct rpncomm_handle *win,
+                          void *larray,
+                          const int *lshape,
+                          const int *lstart,
+                          const int *count,
+                          int target,
+                          const int *tshape,
+                          const int *tstart);
+
+/**
+ * Element-wise `target box = target box OP local box`; `garray` (when not NULL, shape
+ * `lshape`) receives the target's values from before (`before` != 0) or after the update at
+ * the box's place. A NULL `oper` uses the window's default operator.
+ */
+int rpncomm_win_getacc_r_box(const struct rpncomm_handle *win,
+                             const void *larray,
+                             void *garray,
+                             int before,
+                             const int *lshape,
+                             const int *lstart,
+                             const int *count,
+                             int target,
+                             const int *tshape,
+                             const int *tstart,
+                             const struct rpncomm_handle *oper);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

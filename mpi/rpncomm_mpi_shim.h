@@ -91,6 +91,16 @@ int rpnmpi_sync_self(rpnmpi_win *win, int rank);
 int rpnmpi_rma(rpnmpi_win *win, int kind, int lock, const void *src, void *result, int n,
                int dtype, int target, int64_t disp, int op);
 
+/* Sub-array (3-D box) put or get (kind RPNMPI_PUT or RPNMPI_GET) as ONE MPI operation: the box
+ * of extents count[3] at start lstart[3] of the local array `buf` of shape lshape[3], and at
+ * tstart[3] of `target`'s window seen from element displacement `disp` as an array of shape
+ * tshape[3] (Fortran order, 0-based starts, every count >= 1). Both sides are
+ * MPI_Type_create_subarray types, freed once the operation is started (MPI keeps them alive until
+ * it completes). `lock` as for rpnmpi_rma. */
+int rpnmpi_rma_box(rpnmpi_win *win, int kind, int lock, void *buf, const int lshape[3], const int lstart[3],
+                   const int count[3], int dtype, int target, int64_t disp, const int tshape[3],
+                   const int tstart[3]);
+
 /* Request/reply slot claim on an integer window (disp_unit 4): under an exclusive lock on
  * `target`, one MPI_Fetch_and_op(+1) on integer 0; if the old value was not in [1, limit) the
  * increment is taken back before the unlock, so nobody ever sees the counter out of range.

@@ -406,6 +406,38 @@ int rpnmpi_rma(rpnmpi_win *w, int kind, int lock, const void *src, void *result,
     return rc;
 }
 
+int rpnmpi_rma_box(rpnmpi_win *w, int kind, int lock, void *buf, const int lshape[3], const int lstart[3],
+                   const int count[3], int dtype, int target, int64_t disp, const int tshape[3],
+                   const int tstart[3]) {
+    MPI_Datatype t = datatype_of(dtype), local, remote;
+    int rc, rc2;
+    if (t == MPI_DATATYPE_NULL || (kind != RPNMPI_PUT && kind != RPNMPI_GET)) return RPNMPI_E_BAD_ARG;
+    if ((rc = MPI_Type_create_subarray(3, lshape, count, lstart, MPI_ORDER_FORTRAN, t, &local)) != MPI_SUCCESS)
+        return rc;
+    if ((rc = MPI_Type_create_subarray(3, tshape, count, tstart, MPI_ORDER_FORTRAN, t, &remote)) != MPI_SUCCESS) {
+        MPI_Type_free(&local);
+        return rc;
+    }
+    if ((rc = MPI_Type_commit(&local)) == MPI_SUCCESS) rc = MPI_Type_commit(&remote);
+    if (rc == MPI_SUCCESS && (lock == RPNMPI_SHARED || lock == RPNMPI_EXCLUSIVE))
+        rc = MPI_Win_lock(lock == RPNMPI_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, target, 0, w->win);
+    if (rc == MPI_SUCCESS) {
+        if (kind == RPNMPI_PUT)
+            rc = MPI_Put(buf, 1, local, target, (MPI_Aint)disp, 1, remote, w->win);
+        else
+            rc = MPI_Get(buf, 1, local, target, (MPI_Aint)disp, 1, remote, w->win);
+        if (lock == RPNMPI_SHARED || lock == RPNMPI_EXCLUSIVE) {
+            rc2 = MPI_Win_unlock(target, w->win);
+            if (rc == MPI_SUCCESS) rc = rc2;
+        } else if (lock == RPNMPI_FLUSH && rc == MPI_SUCCESS) {
+            rc = MPI_Win_flush(target, w->win);
+        }
+    }
+    MPI_Type_free(&local);
+    MPI_Type_free(&remote);
+    return rc;
+}
+
 int rpnmpi_bounded_increment(rpnmpi_win *w, int target, int limit, int *old) {
     int one = 1, minus_one = -1, rc, rc2;
     rc = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, target, 0, w->win);

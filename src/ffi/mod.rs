@@ -15,6 +15,7 @@ mod args;
 pub mod halo;
 pub mod init_once;
 pub mod stop_flush;
+mod subarray;
 
 use std::ffi::{c_char, c_int, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};

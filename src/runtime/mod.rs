@@ -25,6 +25,7 @@ mod halo;
 mod names;
 mod stats;
 pub mod stop_flush;
+mod subarray;
 mod window_table;
 mod windows;
 
@@ -34,6 +35,7 @@ use std::time::Instant;
 use self::names::CommHandle;
 pub use self::names::{CommName, operator_of};
 pub use self::stats::ENV_STATS;
+pub use self::subarray::BoxOp;
 use self::window_table::WindowTable;
 use crate::core::{Communicator, Handle};
 use crate::diagnostics;

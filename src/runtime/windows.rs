@@ -17,8 +17,8 @@ use crate::transport::{Fetch, TransportWindow};
 /// change and operations only read, and the slots this PE holds in the targets' secondary
 /// windows, which posts (operations) change.
 pub(crate) struct Window {
-    state: WindowState,
-    memory: Box<dyn TransportWindow>,
+    pub(super) state: WindowState,
+    pub(super) memory: Box<dyn TransportWindow>,
     /// The communicator the window was created over (its collectives run there).
     comm: Communicator,
     /// Its statistics, when they are recorded (`RPNCOMM_STATS`).

@@ -8,6 +8,7 @@ pub mod mpi;
 #[cfg_attr(feature = "mpi", allow(dead_code))]
 pub mod shm;
 
+use crate::core::subarray::BoxTransfer;
 use crate::core::{Communicator, ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
 
@@ -90,6 +91,32 @@ pub trait TransportWindow: Send + Sync {
     /// # Safety
     /// `src` readable and, if present, `fetch.dst` writable for `acc.nelem` elements.
     unsafe fn accumulate(&self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()>;
+    /// Puts a box (`core::subarray`): `acc` covers the target's whole shape (checked), the box
+    /// is read from `src` (the local array) as `transfer` places it. By default one `put` per
+    /// contiguous run; a transport that can do better (one lock, one MPI operation) overrides it.
+    ///
+    /// # Safety
+    /// `src` must be readable for the local shape's elements (`elem` bytes each).
+    unsafe fn put_box(&self, acc: &RemoteAccess, transfer: &BoxTransfer, src: *const u8, elem: usize) -> Result<()> {
+        for run in transfer.runs() {
+            let one = RemoteAccess { offset: run.remote, nelem: run.len, ..*acc };
+            // SAFETY: the caller's contract, for this run (inside the local shape).
+            unsafe { self.put(&one, src.add(run.local * elem))? };
+        }
+        Ok(())
+    }
+    /// Gets a box into `dst` (the local array), as `put_box` puts one.
+    ///
+    /// # Safety
+    /// `dst` must be writable for the local shape's elements.
+    unsafe fn get_box(&self, acc: &RemoteAccess, transfer: &BoxTransfer, dst: *mut u8, elem: usize) -> Result<()> {
+        for run in transfer.runs() {
+            let one = RemoteAccess { offset: run.remote, nelem: run.len, ..*acc };
+            // SAFETY: the caller's contract, for this run (inside the local shape).
+            unsafe { self.get(&one, dst.add(run.local * elem))? };
+        }
+        Ok(())
+    }
     /// Collective: (re)creates the secondary window with `records[p]` records of 5 integers on PE p.
     fn create_secondary(&mut self, records: &[usize]) -> Result<()>;
     /// This PE's records (null when there is no secondary window).

@@ -110,6 +110,22 @@ int main(void)
         check(back[0] == 1 + npes, "getacc_r SUM from every PE");
     }
 
+    /* box get: elements 2 and 3 of the left neighbour's window, seen as 2 x 2 x 1 (0-based box
+     * start {0, 1, 0}, extents {2, 1, 1}), into elements 1 and 2 of a local 4 x 1 x 1 array */
+    {
+        int left = (me + npes - 1) % npes, box[4] = {-5, -5, -5, -5};
+        const int lshape[3] = {4, 1, 1}, lstart[3] = {1, 0, 0}, count[3] = {2, 1, 1};
+        const int tshape[3] = {2, 2, 1}, tstart[3] = {0, 1, 0}, past[3] = {1, 1, 0};
+        check(rpncomm_win_open(&win, 1) == 0, "rpncomm_win_open(active) for the box");
+        check(rpncomm_win_get_r_box(&win, box, lshape, lstart, count, left, tshape, tstart) == 0, "rpncomm_win_get_r_box");
+        fprintf(stderr, "test_c_abi: PE %d: one error line expected next\n", me);
+        check(rpncomm_win_get_r_box(&win, box, lshape, lstart, count, left, tshape, past) == -1,
+              "get_r_box past dimension 1 of the target's shape is refused");
+        check(rpncomm_win_close(&win) == 0, "rpncomm_win_close after the box");
+        check(box[0] == -5 && box[1] == 100 * left + 2 && box[2] == 100 * left + 3 && box[3] == -5,
+              "get_r_box: the box holds the neighbour's elements 2 and 3, the rest is untouched");
+    }
+
     check(rpncomm_barrier(S("GRID")) == 0, "rpncomm_barrier");
     check(rpncomm_win_free(&win) == 0, "rpncomm_win_free");
 

@@ -21,6 +21,7 @@
 //! protocol with those of this node (for the loads and stores), so it costs what its groups cost.
 
 use super::window::MpiWindow;
+use crate::core::subarray::BoxTransfer;
 use crate::core::{GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::Result;
 use crate::transport::shm::window::ShmWindow;
@@ -109,6 +110,24 @@ impl TransportWindow for HybridWindow {
             Some(near) => unsafe { self.node.get(&near, dst) },
             // SAFETY: the caller's contract.
             None => unsafe { self.mpi.get(acc, dst) },
+        }
+    }
+
+    unsafe fn put_box(&self, acc: &RemoteAccess, transfer: &BoxTransfer, src: *const u8, elem: usize) -> Result<()> {
+        match self.on_node(acc) {
+            // SAFETY: the caller's contract; the access was checked against the same sizes.
+            Some(near) => unsafe { self.node.put_box(&near, transfer, src, elem) },
+            // SAFETY: the caller's contract.
+            None => unsafe { self.mpi.put_box(acc, transfer, src, elem) },
+        }
+    }
+
+    unsafe fn get_box(&self, acc: &RemoteAccess, transfer: &BoxTransfer, dst: *mut u8, elem: usize) -> Result<()> {
+        match self.on_node(acc) {
+            // SAFETY: the caller's contract; the access was checked against the same sizes.
+            Some(near) => unsafe { self.node.get_box(&near, transfer, dst, elem) },
+            // SAFETY: the caller's contract.
+            None => unsafe { self.mpi.get_box(acc, transfer, dst, elem) },
         }
     }
 

@@ -146,6 +146,20 @@ unsafe extern "C" {
         disp: i64,
         op: c_int,
     ) -> c_int;
+    pub fn rpnmpi_rma_box(
+        win: *mut RawWin,
+        kind: c_int,
+        lock: c_int,
+        buf: *mut c_void,
+        lshape: *const c_int,
+        lstart: *const c_int,
+        count: *const c_int,
+        dtype: c_int,
+        target: c_int,
+        disp: i64,
+        tshape: *const c_int,
+        tstart: *const c_int,
+    ) -> c_int;
     pub fn rpnmpi_bounded_increment(win: *mut RawWin, target: c_int, limit: c_int, old: *mut c_int) -> c_int;
 }
 

@@ -27,6 +27,7 @@ use super::comm::Comm;
 use super::logical::{self, LogicalAccumulates};
 use super::shim::{self, RawWin};
 use super::watchdog;
+use crate::core::subarray::BoxTransfer;
 use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
 use crate::transport::{Fetch, TransportWindow};
@@ -194,6 +195,50 @@ impl MpiWin {
             )
         };
         shim::check(rc, what)
+    }
+
+    /// A box put (`shim::PUT`, from `buf`) or get (`shim::GET`, into `buf`) as one MPI
+    /// operation with subarray datatypes; `disp`: where the target's shape starts.
+    ///
+    /// # Safety
+    /// `buf` holds the local shape's elements (readable for a put, writable for a get) until
+    /// the operation completes; the box was checked against both shapes and the target's size.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn rma_box(
+        &self,
+        kind: c_int,
+        lock: c_int,
+        buf: *mut u8,
+        t: &BoxTransfer,
+        dtype: ElementType,
+        target: usize,
+        disp: usize,
+    ) -> Result<()> {
+        if t.nelem() == 0 {
+            return Ok(());
+        }
+        let ints = |a: [usize; 3]| a.map(|v| v as c_int);
+        let (lshape, lstart, count) = (ints(t.local.shape), ints(t.local.start), ints(t.count));
+        let (tshape, tstart) = (ints(t.remote.shape), ints(t.remote.start));
+        let _mpi = shim::serial()?;
+        // SAFETY: the caller's contract; the arrays are 3 ints each.
+        let rc = unsafe {
+            shim::rpnmpi_rma_box(
+                self.raw,
+                kind,
+                lock,
+                buf as *mut c_void,
+                lshape.as_ptr(),
+                lstart.as_ptr(),
+                count.as_ptr(),
+                dtype.code() as c_int,
+                target as c_int,
+                disp as i64,
+                tshape.as_ptr(),
+                tstart.as_ptr(),
+            )
+        };
+        shim::check(rc, if kind == shim::PUT { "MPI_Put (box)" } else { "MPI_Get (box)" })
     }
 }
 
@@ -506,6 +551,16 @@ impl TransportWindow for MpiWindow {
                 Operator::NoOp,
             )
         }
+    }
+
+    unsafe fn put_box(&self, acc: &RemoteAccess, transfer: &BoxTransfer, src: *const u8, _elem: usize) -> Result<()> {
+        // SAFETY: the caller's contract; MPI only reads `buf` for a put.
+        unsafe { self.win.rma_box(shim::PUT, lock_kind(acc.mode, true), src as *mut u8, transfer, self.dtype, acc.target, self.disp(acc)) }
+    }
+
+    unsafe fn get_box(&self, acc: &RemoteAccess, transfer: &BoxTransfer, dst: *mut u8, _elem: usize) -> Result<()> {
+        // SAFETY: the caller's contract.
+        unsafe { self.win.rma_box(shim::GET, lock_kind(acc.mode, false), dst, transfer, self.dtype, acc.target, self.disp(acc)) }
     }
 
     unsafe fn accumulate(&self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()> {

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicI32, AtomicU8};
 
 use super::atomic_ops::{fetch_op32, fetch_op64, load_element, store_element};
 use super::barrier::{Barrier, barrier_bytes};
-use super::copy::copy_bytes;
+use super::copy::{copy_bytes, copy_run};
 use super::epochs;
 use super::group::Group;
 use super::lock::{lock_exclusive, lock_shared, unlock_exclusive, unlock_shared};
@@ -28,6 +28,7 @@ use super::remap;
 use super::slots;
 use super::sync::{AtomicU32, Ordering};
 use super::wait::{Signal, epoch_reached};
+use crate::core::subarray::BoxTransfer;
 use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::diagnostics::list_pes;
 use crate::error::{Error, Result};
@@ -438,6 +439,50 @@ impl TransportWindow for ShmWindow {
             _ => unsafe { copy_bytes(src, dst, bytes) },
         }
         Ok(())
+    }
+
+    unsafe fn put_box(&self, acc: &RemoteAccess, transfer: &BoxTransfer, src: *const u8, elem: usize) -> Result<()> {
+        if transfer.nelem() == 0 {
+            return Ok(());
+        }
+        self.ensure_ready(acc.target, acc.epoch, acc.mode)?;
+        let base = self.element(acc.target, 0);
+        let copy = || {
+            transfer.for_each_run(|run| {
+                // SAFETY: the run lies inside the box checked against the target's part (from
+                // its element 0); src is readable at the run (caller); `copy_run` tolerates
+                // overlap with the window.
+                unsafe { copy_run(src.add(run.local * elem), base.add(run.remote * elem), run.len * elem) }
+            })
+        };
+        // Passive mode: one lock for the whole box, as a contiguous put takes one.
+        if acc.mode == Mode::Passive {
+            self.with_lock(acc.target, true, copy)
+        } else {
+            copy();
+            Ok(())
+        }
+    }
+
+    unsafe fn get_box(&self, acc: &RemoteAccess, transfer: &BoxTransfer, dst: *mut u8, elem: usize) -> Result<()> {
+        if transfer.nelem() == 0 {
+            return Ok(());
+        }
+        self.ensure_ready(acc.target, acc.epoch, acc.mode)?;
+        let base = self.element(acc.target, 0);
+        let copy = || {
+            transfer.for_each_run(|run| {
+                // SAFETY: the run lies inside the box checked against the target's part (from
+                // its element 0); dst is writable at the run (caller).
+                unsafe { copy_run(base.add(run.remote * elem), dst.add(run.local * elem), run.len * elem) }
+            })
+        };
+        if acc.mode == Mode::Passive {
+            self.with_lock(acc.target, false, copy)
+        } else {
+            copy();
+            Ok(())
+        }
     }
 
     unsafe fn accumulate(&self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()> {
