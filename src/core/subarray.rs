@@ -113,8 +113,23 @@ impl BoxTransfer {
     /// Calls `f` with each run, in array order, without building a list (a 4 x 64 x 80 face is
     /// 5120 runs).
     pub fn for_each_run(&self, mut f: impl FnMut(Run)) {
+        let Some(g) = self.run_grid() else { return };
+        for k in 0..g.count[1] {
+            for j in 0..g.count[0] {
+                f(Run {
+                    local: g.local + j * g.local_step[0] + k * g.local_step[1],
+                    remote: g.remote + j * g.remote_step[0] + k * g.remote_step[1],
+                    len: g.len,
+                });
+            }
+        }
+    }
+
+    /// The runs as a 2-D grid (None for an empty box), for copy loops that step pointers
+    /// instead of computing each run's place.
+    pub fn run_grid(&self) -> Option<RunGrid> {
         if self.nelem() == 0 {
-            return;
+            return None;
         }
         let (l, r, c) = (&self.local, &self.remote, self.count);
         // Strides in elements, per dimension.
@@ -127,15 +142,35 @@ impl BoxTransfer {
             len *= c[merged];
             merged += 1;
         }
-        let lbase: usize = (0..3).map(|d| l.start[d] * ls[d]).sum();
-        let rbase: usize = (0..3).map(|d| r.start[d] * rs[d]).sum();
         let outer = |d: usize| if d < merged { 1 } else { c[d] };
-        for k in 0..outer(2) {
-            for j in 0..outer(1) {
-                f(Run { local: lbase + j * ls[1] + k * ls[2], remote: rbase + j * rs[1] + k * rs[2], len });
-            }
-        }
+        Some(RunGrid {
+            local: (0..3).map(|d| l.start[d] * ls[d]).sum(),
+            remote: (0..3).map(|d| r.start[d] * rs[d]).sum(),
+            len,
+            count: [outer(1), outer(2)],
+            local_step: [ls[1], ls[2]],
+            remote_step: [rs[1], rs[2]],
+        })
     }
+}
+
+/// The runs of a box transfer laid out as a grid of `count[0] x count[1]` runs of `len`
+/// elements: run (j, k) is at `local + j * local_step[0] + k * local_step[1]` in the local array
+/// and likewise in the target's window (element offsets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunGrid {
+    /// Offset of the first run in the local array.
+    pub local: usize,
+    /// Offset of the first run in the target's window.
+    pub remote: usize,
+    /// Elements per run.
+    pub len: usize,
+    /// Runs along the second and the third dimension.
+    pub count: [usize; 2],
+    /// Local offset from one run to the next along the second and the third dimension.
+    pub local_step: [usize; 2],
+    /// Remote offset from one run to the next along the second and the third dimension.
+    pub remote_step: [usize; 2],
 }
 
 #[cfg(test)]
