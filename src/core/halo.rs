@@ -3,7 +3,19 @@
 //! decomposition of a global dimension. Every refusal of a halo exchange happens here.
 
 use super::Grid;
+use super::subarray::{BoxArgs, BoxTransfer};
 use crate::error::{Error, Result};
+
+/// The integers every PE gives in a halo exchange's agreement step, in this order: the shape
+/// (`HaloCall::shape_payload`, 8), the array's bounds (`HaloCall::bounds_payload`, 4), then
+/// what it knows of the windows over its arrays (`FieldCache`, 3).
+pub const PAYLOAD_LEN: usize = 15;
+const BOUNDS_AT: usize = 8;
+const HIT_AT: usize = 12;
+const CONFLICTS_AT: usize = 13;
+const UNSHAREABLE_AT: usize = 14;
+/// "No window over this array" in the hit field.
+const NO_HIT: u32 = u32::MAX;
 
 /// The arguments of one RPN_COMM_xch_halo(n) call, as the caller gave them. The array is
 /// `g(minx:maxx, miny:maxy, nk)` of elements of `words` 4-byte words.
@@ -133,6 +145,110 @@ impl HaloCall {
     }
 }
 
+impl HaloCall {
+    /// The array's bounds (minx, maxx, miny, maxy): its neighbours need them to find its faces.
+    pub fn bounds_payload(&self) -> [u32; 4] {
+        [self.minx as u32, self.maxx as u32, self.miny as u32, self.maxy as u32]
+    }
+
+    /// Every integer this PE gives in the agreement step (see `PAYLOAD_LEN`).
+    pub fn payload(&self, cache: FieldCache) -> [u32; PAYLOAD_LEN] {
+        let mut p = [0u32; PAYLOAD_LEN];
+        p[..BOUNDS_AT].copy_from_slice(&self.shape_payload());
+        p[BOUNDS_AT..HIT_AT].copy_from_slice(&self.bounds_payload());
+        p[HIT_AT] = cache.hit.map_or(NO_HIT, |i| i as u32);
+        p[CONFLICTS_AT] = cache.conflicts;
+        p[UNSHAREABLE_AT] = cache.unshareable as u32;
+        p
+    }
+
+    /// The call of the PE that gave `row` (its `payload`), as far as its neighbours need it.
+    pub fn of_payload(row: &[u32]) -> HaloCall {
+        let i = |f: usize| row[f] as i32;
+        HaloCall {
+            minx: i(BOUNDS_AT),
+            maxx: i(BOUNDS_AT + 1),
+            miny: i(BOUNDS_AT + 2),
+            maxy: i(BOUNDS_AT + 3),
+            ni: i(0),
+            nj: i(1),
+            nk: i(2),
+            halox: i(3),
+            haloy: i(4),
+            periodx: row[5] & 1 != 0,
+            periody: row[5] & 2 != 0,
+            gni: i(6),
+            npol_row: 0,
+            words: i(7),
+        }
+    }
+
+    /// 4-byte words of the whole array.
+    pub fn total_words(&self) -> usize {
+        self.level_points() * self.nk as usize * self.words as usize
+    }
+
+    /// The box `b` (all levels) of this array, counted in 4-byte words: the array's shape and
+    /// the box's 0-based start, and the box's extents.
+    pub fn word_box(&self, b: &HaloBox) -> (BoxArgs, [i64; 3]) {
+        let w = i64::from(self.words);
+        let shape = [i64::from(self.maxx - self.minx + 1) * w, i64::from(self.maxy - self.miny + 1), i64::from(self.nk)];
+        let start = [i64::from(b.i.0 - self.minx) * w, i64::from(b.j.0 - self.miny), 0];
+        let count = [i64::from(b.i.1 - b.i.0 + 1).max(0) * w, i64::from(b.j.1 - b.j.0 + 1).max(0), i64::from(self.nk)];
+        (BoxArgs { shape, start }, count)
+    }
+}
+
+/// The transfer that fills the box `fill` of this PE's array (`mine`) from the box `face` of a
+/// neighbour's array (`theirs`), in 4-byte words. The boxes have the same extents (the shapes
+/// were checked by `check_shapes`).
+pub fn face_transfer(mine: &HaloCall, fill: &HaloBox, theirs: &HaloCall, face: &HaloBox) -> Result<BoxTransfer> {
+    let (local, count) = mine.word_box(fill);
+    let (remote, _) = theirs.word_box(face);
+    BoxTransfer::check(&local, &remote, count)
+}
+
+/// What a PE knows of the windows made over its halo arrays (cached between calls, the same
+/// slots on every PE).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FieldCache {
+    /// The slot whose window is over this call's array and still is its memory.
+    pub hit: Option<usize>,
+    /// The slots whose arrays overlap this one (a bit per slot): they must go before a new
+    /// window can be made over it.
+    pub conflicts: u32,
+    /// This array is known not to be shareable: a window over it is not the array itself (on
+    /// the stack, under another window, or a plain MPI window).
+    pub unshareable: bool,
+}
+
+/// What every PE does next, decided alike from every PE's payload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldPlan {
+    /// Every PE's array is the memory of the window in this slot: read the neighbours' faces
+    /// straight from their arrays.
+    Reuse(usize),
+    /// Free the windows of some slots, then make one over every PE's array.
+    Make {
+        /// The slots to free first, a bit per slot.
+        evict: u32,
+    },
+    /// Some PE's array cannot be shared: go through an internal window (pack, read, unpack).
+    Pack,
+}
+
+/// The plan for every PE's payload (`rows[r]`: rank r's `HaloCall::payload`).
+pub fn plan_fields<R: AsRef<[u32]>>(rows: &[R]) -> FieldPlan {
+    let hit = rows[0].as_ref()[HIT_AT];
+    if hit != NO_HIT && rows.iter().all(|r| r.as_ref()[HIT_AT] == hit) {
+        return FieldPlan::Reuse(hit as usize);
+    }
+    if rows.iter().any(|r| r.as_ref()[UNSHAREABLE_AT] != 0) {
+        return FieldPlan::Pack;
+    }
+    FieldPlan::Make { evict: rows.iter().fold(0, |m, r| m | r.as_ref()[CONFLICTS_AT]) }
+}
+
 /// One PE's view of its neighbours for a halo exchange.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Neighbours {
@@ -173,15 +289,15 @@ impl Neighbours {
 
 /// Checks every PE's shape (`shapes[r]`: `HaloCall::shape_payload` of rank r) against its
 /// neighbours'. Every PE judges all of them, so every PE reaches the same verdict.
-pub fn check_shapes(grid: &Grid, shapes: &[Vec<u32>]) -> Result<()> {
-    let s = |r: usize, f: usize| shapes[r][f] as i32;
+pub fn check_shapes<R: AsRef<[u32]>>(grid: &Grid, shapes: &[R]) -> Result<()> {
+    let s = |r: usize, f: usize| shapes[r].as_ref()[f] as i32;
     for f in 3..8 {
-        if let Some(pe) = (0..shapes.len()).find(|&r| shapes[r][f] != shapes[0][f]) {
+        if let Some(pe) = (0..shapes.len()).find(|&r| s(r, f) != s(0, f)) {
             let name = ["halox", "haloy", "periodx/periody", "gni", "n (words per element)"][f - 3];
             return Err(Error::Collective(format!("PE {pe} gives {name} = {}, PE 0 {}", s(pe, f), s(0, f))));
         }
     }
-    let (periodx, periody) = (shapes[0][5] & 1 != 0, shapes[0][5] & 2 != 0);
+    let (periodx, periody) = (s(0, 5) & 1 != 0, s(0, 5) & 2 != 0);
     for me in 0..shapes.len() {
         let n = Neighbours::of(grid, me, periodx, periody);
         if s(me, 2) != s(0, 2) {
@@ -196,11 +312,7 @@ pub fn check_shapes(grid: &Grid, shapes: &[Vec<u32>]) -> Result<()> {
                 )));
             }
             if s(me, 3) > s(other, 0) {
-                return Err(Error::Collective(format!(
-                    "halox = {} is wider than PE {other}'s ni = {}",
-                    s(me, 3),
-                    s(other, 0)
-                )));
+                return Err(Error::Collective(format!("halox = {} is wider than PE {other}'s ni = {}", s(me, 3), s(other, 0))));
             }
         }
         for other in [n.south, n.north].into_iter().flatten() {
@@ -212,11 +324,7 @@ pub fn check_shapes(grid: &Grid, shapes: &[Vec<u32>]) -> Result<()> {
                 )));
             }
             if s(me, 4) > s(other, 1) {
-                return Err(Error::Collective(format!(
-                    "haloy = {} is wider than PE {other}'s nj = {}",
-                    s(me, 4),
-                    s(other, 1)
-                )));
+                return Err(Error::Collective(format!("haloy = {} is wider than PE {other}'s nj = {}", s(me, 4), s(other, 1))));
             }
         }
     }
@@ -347,5 +455,51 @@ mod tests {
         assert_eq!(b[3], HaloBox { i: (1, 5), j: (5, 5) });
         assert_eq!(c.offset(c.minx, c.miny, 1), 0);
         assert_eq!(c.offset(1, 1, 2), 36 + 7);
+    }
+
+    #[test]
+    fn payload_gives_the_neighbours_the_call_back() {
+        let mut c = call(5, 4, 2);
+        c.minx = -3;
+        c.periody = true;
+        c.words = 2;
+        let p = c.payload(FieldCache { hit: Some(3), conflicts: 0b1010, unshareable: true });
+        assert_eq!(HaloCall::of_payload(&p), c);
+        assert_eq!(c.total_words(), (c.maxx - c.minx + 1) as usize * (c.maxy - c.miny + 1) as usize * 2 * 2);
+    }
+
+    #[test]
+    fn faces_are_read_from_the_neighbours_own_array() {
+        // PE 0 (ni 4) fills its east halo from the west face of PE 1 (ni 3, wider bounds).
+        let mine = call(4, 5, 2);
+        let mut theirs = call(3, 5, 2);
+        theirs.minx = -4;
+        let [_, _, _, east_halo] = east_west_boxes(&mine);
+        let [to_west, ..] = east_west_boxes(&theirs);
+        let t = face_transfer(&mine, &east_halo, &theirs, &to_west).unwrap();
+        assert_eq!(t.count, [2, 5, 2]);
+        assert_eq!(t.local.start, [(5 - mine.minx) as usize, (1 - mine.miny) as usize, 0]);
+        assert_eq!(t.remote.start, [(1 - theirs.minx) as usize, (1 - theirs.miny) as usize, 0]);
+        assert_eq!(t.remote.shape, [(theirs.maxx - theirs.minx + 1) as usize, 9, 2]);
+        // Elements of 2 words: the first dimension counts words.
+        let (mut m2, mut t2) = (mine, theirs);
+        m2.words = 2;
+        t2.words = 2;
+        let t = face_transfer(&m2, &east_halo, &t2, &to_west).unwrap();
+        assert_eq!(t.count[0], 4);
+        assert_eq!(t.local.shape[0], 2 * (mine.maxx - mine.minx + 1) as usize);
+    }
+
+    #[test]
+    fn kept_windows_serve_only_when_every_pe_has_its_array_there() {
+        let c = call(4, 4, 1);
+        let row = |hit: Option<usize>, conflicts: u32, unshareable: bool| c.payload(FieldCache { hit, conflicts, unshareable });
+        assert_eq!(plan_fields(&[row(Some(2), 4, false), row(Some(2), 4, false)]), FieldPlan::Reuse(2));
+        // One PE has a new array: every PE frees the windows over the arrays it overlaps.
+        assert_eq!(plan_fields(&[row(Some(2), 4, false), row(None, 1, false)]), FieldPlan::Make { evict: 5 });
+        // Different slots on two PEs: not the same window.
+        assert_eq!(plan_fields(&[row(Some(1), 2, false), row(Some(2), 4, false)]), FieldPlan::Make { evict: 6 });
+        // Somebody's array cannot be shared: packed.
+        assert_eq!(plan_fields(&[row(None, 0, true), row(Some(0), 1, false)]), FieldPlan::Pack);
     }
 }

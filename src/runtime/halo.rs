@@ -1,17 +1,31 @@
 //! RPN_COMM_xch_halo / RPN_COMM_xch_halon over the grid: the east/west phase, then the
-//! north/south phase with the corners, each a collective step of the transport in which every
-//! PE contributes the faces next to its edges and fills its halos from its neighbours' faces.
-//! The geometry and every refusal are in `core::halo`; a PE that does not call is reported by
-//! the transport's wait as a hang naming it.
+//! north/south phase with the corners. The geometry and every refusal are in `core::halo`; a
+//! PE that does not call is reported by the transport's wait as a hang naming it.
+//!
+//! The fast way (`exchange_direct`): a window over the caller's array itself, made on the
+//! first exchange of that array and kept (a model exchanges the same arrays every time step),
+//! through which every PE reads its neighbours' faces straight from their arrays into its own
+//! halo, one box get per neighbour and phase. On shared memory a halo point is copied once,
+//! with no system call and no allocation; to another node it is one MPI_Get per face. Such a
+//! window serves only while it is the array's memory on every PE
+//! (`TransportWindow::is_caller_array`, asked at every call: the caller may have freed the
+//! array and allocated another at the same place). Where some PE's array cannot be shared (on
+//! the stack, already under another window, or a plain MPI window, which cannot be checked),
+//! `exchange_packed`: faces packed into an internal window, read from there, unpacked.
 
 use super::Runtime;
-use crate::core::halo::{self, HaloBox, HaloCall, Neighbours};
-use crate::core::{ElementType, GroupSets, Mode, RemoteAccess};
+use crate::core::halo::{self, FieldCache, FieldPlan, HaloBox, HaloCall, Neighbours, PAYLOAD_LEN};
+use crate::core::{ElementType, Grid, GroupSets, Mode, RemoteAccess};
 use crate::error::{Error, Result};
 use crate::transport::TransportWindow;
 
-/// Internal windows kept for halo exchanges (one per distinct face size in use).
+/// Internal windows kept for packed halo exchanges (one per distinct face size in use).
 const HALO_WINDOWS: usize = 4;
+/// Windows kept over callers' arrays (a model exchanges a handful of fields; at most 32, the
+/// bits of the agreement's conflict mask).
+const FIELD_WINDOWS: usize = 8;
+/// Arrays remembered as not shareable, so that their exchanges do not try again each call.
+const UNSHAREABLE_KEPT: usize = 8;
 
 /// An internal window the faces of one phase go through, and its exposures so far.
 struct HaloWindow {
@@ -20,13 +34,29 @@ struct HaloWindow {
     epoch: u32,
 }
 
-/// What the halo exchanges keep between calls: their windows and two buffers, reused so that
-/// the steady state allocates nothing.
+/// A window over a caller's halo array (`addr`, `words` 4-byte words on this PE), its
+/// exposures so far, and the group sets of its two phases for the neighbours they were made for.
+struct FieldWindow {
+    addr: usize,
+    words: usize,
+    memory: Box<dyn TransportWindow>,
+    epoch: u32,
+    last_used: u64,
+    groups: Option<(Neighbours, [GroupSets; 2])>,
+}
+
+/// What the halo exchanges keep between calls: their windows, the arrays known not to be
+/// shareable, and buffers reused so that the steady state allocates nothing.
 #[derive(Default)]
 pub(super) struct HaloState {
     windows: Vec<HaloWindow>,
     packed: Vec<u8>,
     received: Vec<u8>,
+    fields: Vec<FieldWindow>,
+    unshareable: Vec<(usize, usize)>,
+    calls: u64,
+    gathered: Vec<u8>,
+    rows: Vec<[u32; PAYLOAD_LEN]>,
 }
 
 /// Appends the box `b` of levels 1..=nk of the array at `g` to `out`, row by row.
@@ -76,19 +106,156 @@ impl Runtime {
             0 => Err(Error::NullBuffer { what: "halo array", nelem: c.level_points() as i64 * c.nk as i64 }),
             _ => Ok(()),
         });
+        let cache = if local.is_ok() { self.field_cache(g, c.total_words()) } else { FieldCache::default() };
         let job = self.transport.job().clone();
-        let shapes = self.agree(&job, &local, &c.shape_payload())?;
-        halo::check_shapes(&grid, &shapes)?;
+        let (mut bytes, mut rows) = (std::mem::take(&mut self.halo.gathered), std::mem::take(&mut self.halo.rows));
+        let agreed = self.agree_into(&job, &local, &c.payload(cache), &mut bytes, &mut rows);
+        let plan = agreed.and_then(|()| halo::check_shapes(&grid, &rows)).map(|()| halo::plan_fields(&rows));
+        self.halo.gathered = bytes;
+        self.halo.rows = rows;
+        let slot = match plan? {
+            FieldPlan::Reuse(slot) => Some(slot),
+            FieldPlan::Make { evict } => self.make_field_window(g, c.total_words(), evict)?,
+            FieldPlan::Pack => None,
+        };
+        match slot {
+            // SAFETY: the caller's contract; the window in `slot` is every PE's array.
+            Some(slot) => unsafe { self.exchange_direct(slot, g, c, &grid) },
+            // SAFETY: the caller's contract.
+            None => unsafe { self.exchange_packed(g, c, &grid) },
+        }
+    }
+
+    /// What this PE knows of windows over the array at `g` of `words` 4-byte words.
+    fn field_cache(&self, g: usize, words: usize) -> FieldCache {
+        let end = g + words * 4;
+        let mut cache = FieldCache { unshareable: self.halo.unshareable.contains(&(g, words)), ..FieldCache::default() };
+        for (i, f) in self.halo.fields.iter().enumerate() {
+            if f.addr < end && g < f.addr + f.words * 4 {
+                cache.conflicts |= 1 << i;
+            }
+            if f.addr == g && f.words == words && f.memory.is_caller_array() {
+                cache.hit = Some(i);
+            }
+        }
+        cache
+    }
+
+    /// Collective: frees the windows of the `evict` slots (and the least recently used one if
+    /// all slots are taken), then makes a window over every PE's array. Its slot when it is
+    /// every PE's array itself; otherwise it is freed again, and this PE remembers its array
+    /// as not shareable if it was the one that could not share.
+    fn make_field_window(&mut self, g: usize, words: usize, evict: u32) -> Result<Option<usize>> {
+        for i in (0..self.halo.fields.len()).rev() {
+            if evict & (1 << i) != 0 {
+                self.halo.fields.remove(i).memory.free()?;
+            }
+        }
+        if self.halo.fields.len() >= FIELD_WINDOWS {
+            let oldest = (0..self.halo.fields.len()).min_by_key(|&i| self.halo.fields[i].last_used).unwrap_or(0);
+            self.halo.fields.remove(oldest).memory.free()?;
+        }
+        let job = self.transport.job().clone();
+        let sizes: Vec<usize> = self.halo.rows.iter().map(|r| HaloCall::of_payload(r).total_words()).collect();
+        // SAFETY: the caller's array holds `words` 4-byte words (validated bounds), and the
+        // window is freed before the call returns unless every PE's array is its memory, which
+        // each later call checks again before using it.
+        let memory = unsafe { self.transport.create_window(&job, ElementType::Int32, &sizes, Some(g)) }?;
+        let mine = memory.is_caller_array();
+        let (mut bytes, mut rows) = (Vec::new(), Vec::new());
+        self.agree_into(&job, &Ok(()), &[mine as u32], &mut bytes, &mut rows)?;
+        if rows.iter().all(|r| r[0] == 1) {
+            self.halo.fields.push(FieldWindow { addr: g, words, memory, epoch: 0, last_used: 0, groups: None });
+            return Ok(Some(self.halo.fields.len() - 1));
+        }
+        memory.free()?;
+        if !mine {
+            if self.halo.unshareable.len() >= UNSHAREABLE_KEPT {
+                self.halo.unshareable.remove(0);
+            }
+            self.halo.unshareable.push((g, words));
+        }
+        Ok(None)
+    }
+
+    /// The exchange through the window in `slot`, over every PE's array: in each phase, one
+    /// exposure in group mode over the phase's neighbours, in which this PE gets its
+    /// neighbours' faces straight into its halo. A neighbour's get waits for this PE's open
+    /// (its array is as the caller left it); the north/south phase opens after the east/west
+    /// one closed (the corners it reads are filled); each close waits for the neighbours'
+    /// closes, so no PE changes its array while a neighbour still reads it.
+    ///
+    /// # Safety
+    /// As `xch_halo`; the window in `slot` is every PE's array (checked this call).
+    unsafe fn exchange_direct(&mut self, slot: usize, g: usize, c: &HaloCall, grid: &Grid) -> Result<()> {
         let me = self.rank();
-        let n = Neighbours::of(&grid, me, c.periodx, c.periody);
+        let n = Neighbours::of(grid, me, c.periodx, c.periody);
+        let npes = self.transport.job().size();
+        self.halo.calls += 1;
+        let HaloState { fields, rows, calls, .. } = &mut *self.halo;
+        let field = &mut fields[slot];
+        field.last_used = *calls;
+        if field.groups.as_ref().is_none_or(|(made_for, _)| *made_for != n) {
+            let set = |pes: [Option<usize>; 2]| {
+                let mut v: Vec<usize> = pes.into_iter().flatten().collect();
+                v.sort_unstable();
+                v.dedup();
+                GroupSets::new(npes, v.clone(), v)
+            };
+            field.groups = Some((n, [set([n.west, n.east]), set([n.south, n.north])]));
+        }
+        let theirs = |pe: usize| HaloCall::of_payload(&rows[pe]);
+        let their_neighbours = |pe: usize| Neighbours::of(grid, pe, c.periodx, c.periody);
+        let [_, _, west_halo, east_halo] = halo::east_west_boxes(c);
+        let [_, _, south_halo, north_halo] = halo::north_south_boxes(c, &n);
+        // (neighbour, the halo box it fills, its face in its own array)
+        let phases = [
+            [
+                n.west.map(|pe| (pe, west_halo, halo::east_west_boxes(&theirs(pe))[1])),
+                n.east.map(|pe| (pe, east_halo, halo::east_west_boxes(&theirs(pe))[0])),
+            ],
+            [
+                n.south.map(|pe| (pe, south_halo, halo::north_south_boxes(&theirs(pe), &their_neighbours(pe))[1])),
+                n.north.map(|pe| (pe, north_halo, halo::north_south_boxes(&theirs(pe), &their_neighbours(pe))[0])),
+            ],
+        ];
+        for (phase, fills) in phases.iter().enumerate() {
+            let Some((_, groups)) = &field.groups else { unreachable!("made above") };
+            let group = &groups[phase];
+            field.epoch = field.epoch.wrapping_add(1);
+            let epoch = field.epoch;
+            field.memory.open(epoch, Mode::Group, Some(group))?;
+            let mut result = Ok(());
+            for &(pe, fill, face) in fills.iter().flatten() {
+                let other = theirs(pe);
+                let acc = RemoteAccess { target: pe, offset: 0, nelem: other.total_words(), mode: Mode::Group, epoch };
+                result = result.and_then(|()| {
+                    let transfer = halo::face_transfer(c, &fill, &other, &face)?;
+                    // SAFETY: the transfer's local box lies in this PE's array (checked
+                    // against its shape), which `g` holds (caller's contract).
+                    unsafe { field.memory.get_box(&acc, &transfer, g as *mut u8, 4) }
+                });
+            }
+            let closed = field.memory.close(epoch, Mode::Group, Some(group));
+            result.and(closed)?;
+        }
+        Ok(())
+    }
+
+    /// The exchange through internal windows: each phase packs this PE's faces, which its
+    /// neighbours read and unpack (see `halo_phase`).
+    ///
+    /// # Safety
+    /// As `xch_halo`.
+    unsafe fn exchange_packed(&mut self, g: usize, c: &HaloCall, grid: &Grid) -> Result<()> {
+        let me = self.rank();
+        let n = Neighbours::of(grid, me, c.periodx, c.periody);
         let e = c.elem_bytes();
         let (h, nk) = (c.halox as usize, c.nk as usize);
         // Every PE's contribution has the size of the largest one (the transport's exchange
         // takes equal parts).
-        let ew_size = shapes.iter().map(|s| 2 * h * s[1] as usize * nk * e).max().unwrap_or(0);
-        let ns_size =
-            shapes.iter().map(|s| 2 * c.haloy as usize * (s[0] as usize + 2 * h) * nk * e).max().unwrap_or(0);
-
+        let ew_size = self.halo.rows.iter().map(|s| 2 * h * s[1] as usize * nk * e).max().unwrap_or(0);
+        let ns_size = self.halo.rows.iter().map(|s| 2 * c.haloy as usize * (s[0] as usize + 2 * h) * nk * e).max().unwrap_or(0);
         let [to_west, to_east, west_halo, east_halo] = halo::east_west_boxes(c);
         // SAFETY: the boxes lie inside the validated bounds of the caller's array.
         unsafe { self.halo_phase(g, c, ew_size, [to_west, to_east], [(n.west, west_halo), (n.east, east_halo)]) }?;
@@ -177,6 +344,20 @@ impl Runtime {
         let memory = unsafe { self.transport.create_window(&job, ElementType::Int32, &sizes, None) }?;
         self.halo.windows.push(HaloWindow { part, memory, epoch: 0 });
         Ok(self.halo.windows.len() - 1)
+    }
+
+    /// Collective (at finalize): frees every window the halo exchanges made; the callers'
+    /// arrays get private pages again, with their contents.
+    pub(super) fn release_halo_windows(&mut self) -> Result<()> {
+        let state = std::mem::take(&mut *self.halo);
+        let internal = state.windows.into_iter().map(|w| w.memory);
+        let fields = state.fields.into_iter().map(|f| f.memory);
+        // Every one is freed (collective) even after a failure; the first error is reported.
+        let mut result = Ok(());
+        for memory in internal.chain(fields) {
+            result = result.and(memory.free());
+        }
+        result
     }
 
     /// RPN_COMM_limit: see `core::halo::limit`.

@@ -108,7 +108,8 @@ pub fn finalize() -> Result<()> {
             // Operations of other threads still in progress end first; later ones are refused.
             rt.windows.seal();
             let reported = rt.report_stats();
-            rt.transport.finalize().and(reported)
+            let released = rt.release_halo_windows();
+            rt.transport.finalize().and(reported).and(released)
         }
         Global::NotStarted => Ok(()),
         Global::Finalized => Err(Error::CallOrder("RPN_COMM_finalize was already called".into())),

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicI32, AtomicU8};
 
 use super::atomic_ops::{fetch_op32, fetch_op64, load_element, store_element};
 use super::barrier::{Barrier, barrier_bytes};
-use super::copy::{copy_bytes, copy_run};
+use super::copy::{copy_bytes, copy_grid};
 use super::epochs;
 use super::group::Group;
 use super::lock::{lock_exclusive, lock_shared, unlock_exclusive, unlock_shared};
@@ -356,6 +356,23 @@ impl ShmWindow {
     }
 }
 
+/// Whether `a` and `b` are one memory word (two mappings of one page): a value written through
+/// `b` is read through `a`. The word's value is put back.
+///
+/// # Safety
+/// Both are valid, aligned words that no other thread or process uses meanwhile.
+unsafe fn same_memory(a: *mut u32, b: *mut u32) -> bool {
+    // SAFETY: the caller's contract; volatile keeps the compiler from assuming that the two
+    // pointers do not alias.
+    unsafe {
+        let v = a.read_volatile();
+        b.write_volatile(!v);
+        let seen = a.read_volatile();
+        b.write_volatile(v);
+        seen == !v
+    }
+}
+
 impl TransportWindow for ShmWindow {
     fn label(&self) -> &str {
         &self.label
@@ -366,6 +383,26 @@ impl TransportWindow for ShmWindow {
             LocalMemory::Staged(addr) | LocalMemory::Shared { addr, .. } => addr as *mut u8,
             LocalMemory::Internal => self.element(self.rank(), 0),
         }
+    }
+
+    fn is_caller_array(&self) -> bool {
+        let LocalMemory::Shared { addr, span } = self.local else { return false };
+        let end = addr + self.local_bytes();
+        // The region's view of the caller's address u is at the same distance from our first
+        // element. One word of the first, the middle and the last page is probed: a freed
+        // array's pages go back whole (munmap of the allocation) or from the top (a heap
+        // trimmed), and a new allocation at the same place is private memory.
+        let region = self.element(self.rank(), 0) as usize;
+        let last = span.1 - PAGE;
+        let middle = span.0 + (span.1 - span.0) / PAGE / 2 * PAGE;
+        [span.0, middle, last].into_iter().all(|page| {
+            let u = page.max(addr).next_multiple_of(4);
+            // SAFETY: u is a 4-byte aligned word of the caller's array (u + 4 <= end, since
+            // the array is whole 4- or 8-byte elements from an element-aligned addr), which
+            // the caller keeps mapped while it uses the window; region + (u - addr) is the
+            // same word of our part of the region, mapped for the window's life.
+            u + 4 > end || unsafe { same_memory(u as *mut u32, (region + (u - addr)) as *mut u32) }
+        })
     }
 
     fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {
@@ -448,12 +485,12 @@ impl TransportWindow for ShmWindow {
         self.ensure_ready(acc.target, acc.epoch, acc.mode)?;
         let base = self.element(acc.target, 0);
         let copy = || {
-            transfer.for_each_run(|run| {
-                // SAFETY: the run lies inside the box checked against the target's part (from
-                // its element 0); src is readable at the run (caller); `copy_run` tolerates
-                // overlap with the window.
-                unsafe { copy_run(src.add(run.local * elem), base.add(run.remote * elem), run.len * elem) }
-            })
+            let Some(g) = transfer.run_grid() else { return };
+            let (from, to) = (g.local_step.map(|s| s * elem), g.remote_step.map(|s| s * elem));
+            // SAFETY: every run lies inside the box checked against the target's part (from
+            // its element 0); src is readable at every run (caller); `copy_grid` tolerates
+            // overlap with the window.
+            unsafe { copy_grid(src.add(g.local * elem), base.add(g.remote * elem), g.len * elem, g.count, from, to) }
         };
         // Passive mode: one lock for the whole box, as a contiguous put takes one.
         if acc.mode == Mode::Passive {
@@ -471,11 +508,11 @@ impl TransportWindow for ShmWindow {
         self.ensure_ready(acc.target, acc.epoch, acc.mode)?;
         let base = self.element(acc.target, 0);
         let copy = || {
-            transfer.for_each_run(|run| {
-                // SAFETY: the run lies inside the box checked against the target's part (from
-                // its element 0); dst is writable at the run (caller).
-                unsafe { copy_run(base.add(run.remote * elem), dst.add(run.local * elem), run.len * elem) }
-            })
+            let Some(g) = transfer.run_grid() else { return };
+            let (from, to) = (g.remote_step.map(|s| s * elem), g.local_step.map(|s| s * elem));
+            // SAFETY: every run lies inside the box checked against the target's part (from
+            // its element 0); dst is writable at every run (caller).
+            unsafe { copy_grid(base.add(g.remote * elem), dst.add(g.local * elem), g.len * elem, g.count, from, to) }
         };
         if acc.mode == Mode::Passive {
             self.with_lock(acc.target, false, copy)
