@@ -36,14 +36,14 @@ struct HaloWindow {
 }
 
 /// A window over a caller's halo array (`addr`, `words` 4-byte words on this PE), its
-/// exposures so far, and the group sets of its two phases for the neighbours they were made for.
+/// exposures so far, and the group sets of its exposures for the neighbours they were made for.
 struct FieldWindow {
     addr: usize,
     words: usize,
     memory: Box<dyn TransportWindow>,
     epoch: u32,
     last_used: u64,
-    groups: Option<(Neighbours, [GroupSets; 2])>,
+    group: Option<(Neighbours, GroupSets)>,
 }
 
 /// What the halo exchanges keep between calls: their windows, the arrays known not to be
@@ -151,7 +151,7 @@ impl Runtime {
         let (mut bytes, mut rows) = (Vec::new(), Vec::new());
         self.agree_into(&job, &Ok(()), &[mine as u32], &mut bytes, &mut rows)?;
         if rows.iter().all(|r| r[0] == 1) {
-            self.halo.fields.push(FieldWindow { addr: g, words, memory, epoch: 0, last_used: 0, groups: None });
+            self.halo.fields.push(FieldWindow { addr: g, words, memory, epoch: 0, last_used: 0, group: None });
             return Ok(Some(self.halo.fields.len() - 1));
         }
         memory.free()?;
@@ -165,7 +165,7 @@ impl Runtime {
     }
 
     /// The exchange through the window in `slot`, over every PE's array: in each phase, one
-    /// exposure in group mode over the phase's neighbours, in which this PE gets its
+    /// exposure in group mode over the neighbours, in which this PE gets its
     /// neighbours' faces straight into its halo. A neighbour's get waits for this PE's open
     /// (its array is as the caller left it); the north/south phase opens after the east/west
     /// one closed (the corners it reads are filled); each close waits for the neighbours'
@@ -181,14 +181,11 @@ impl Runtime {
         let HaloState { fields, rows, calls, .. } = &mut *self.halo;
         let field = &mut fields[slot];
         field.last_used = *calls;
-        if field.groups.as_ref().is_none_or(|(made_for, _)| *made_for != n) {
-            let set = |pes: [Option<usize>; 2]| {
-                let mut v: Vec<usize> = pes.into_iter().flatten().collect();
-                v.sort_unstable();
-                v.dedup();
-                GroupSets::new(npes, v.clone(), v)
-            };
-            field.groups = Some((n, [set([n.west, n.east]), set([n.south, n.north])]));
+        if field.group.as_ref().is_none_or(|(made_for, _)| *made_for != n) {
+            let mut pes: Vec<usize> = [n.west, n.east, n.south, n.north].into_iter().flatten().collect();
+            pes.sort_unstable();
+            pes.dedup();
+            field.group = Some((n, GroupSets::new(npes, pes.clone(), pes)));
         }
         let theirs = |pe: usize| HaloCall::of_payload(&rows[pe]);
         let their_neighbours = |pe: usize| Neighbours::of(grid, pe, c.periodx, c.periody);
@@ -205,9 +202,11 @@ impl Runtime {
                 n.north.map(|pe| (pe, north_halo, halo::north_south_boxes(&theirs(pe), &their_neighbours(pe))[0])),
             ],
         ];
-        for (phase, fills) in phases.iter().enumerate() {
-            let Some((_, groups)) = &field.groups else { unreachable!("made above") };
-            let group = &groups[phase];
+        // One group of every neighbour for both phases: the same sets at every epoch (an MPI
+        // window keeps the MPI groups of the last epoch), and a phase waits for the PEs it
+        // reads and those that read it.
+        let Some((_, group)) = &field.group else { unreachable!("made above") };
+        for fills in &phases {
             field.epoch = field.epoch.wrapping_add(1);
             let epoch = field.epoch;
             field.memory.open(epoch, Mode::Group, Some(group))?;
