@@ -92,6 +92,13 @@ fn waiting_pes_report_whom_they_wait_for() {
     let stderr = hang_report("open");
     assert!(stderr.contains("RPN_COMM_i_win_put_r: PE 1: still waiting after "), "{stderr}");
     assert!(stderr.contains("for PE 0 to open epoch 1 of window 1"), "{stderr}");
+
+    let stderr = hang_report("halo");
+    for pe in [1, 2] {
+        let line = format!("RPN_COMM_xch_halo: PE {pe}: still waiting after ");
+        assert!(stderr.contains(&line), "no report of PE {pe} in:\n{stderr}");
+    }
+    assert!(stderr.contains("for PE 0 to reach the same collective call"), "{stderr}");
 }
 
 #[test]
