@@ -120,7 +120,8 @@ impl Runtime {
             if f.addr < end && g < f.addr + f.words * 4 {
                 cache.conflicts |= 1 << i;
             }
-            if f.addr == g && f.words == words && f.memory.is_caller_array() {
+            // SAFETY: the caller's array (a live one: this call's) is at the window's address.
+            if f.addr == g && f.words == words && unsafe { f.memory.is_caller_array() } {
                 cache.hit = Some(i);
             }
         }
@@ -147,7 +148,8 @@ impl Runtime {
         // window is freed before the call returns unless every PE's array is its memory, which
         // each later call checks again before using it.
         let memory = unsafe { self.transport.create_window(&job, ElementType::Int32, &sizes, Some(g)) }?;
-        let mine = memory.is_caller_array();
+        // SAFETY: the window is over this call's array.
+        let mine = unsafe { memory.is_caller_array() };
         let (mut bytes, mut rows) = (Vec::new(), Vec::new());
         self.agree_into(&job, &Ok(()), &[mine as u32], &mut bytes, &mut rows)?;
         if rows.iter().all(|r| r[0] == 1) {

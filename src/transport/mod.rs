@@ -84,7 +84,12 @@ pub trait TransportWindow: Send + Sync {
     /// every PE that reaches it (nothing copied at open or close), checked now: false for a
     /// window on memory of its own, one that stages the array, or one whose array's pages the
     /// caller has since given back (freed and allocated again).
-    fn is_caller_array(&self) -> bool {
+    ///
+    /// # Safety
+    /// For a window on a caller's array, memory is mapped at the array's address now (the
+    /// caller has not freed it, or has allocated another array there): it is read and written
+    /// back.
+    unsafe fn is_caller_array(&self) -> bool {
         false
     }
     fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()>;

@@ -78,8 +78,9 @@ impl TransportWindow for HybridWindow {
     }
 
     /// The MPI window is over the node window's memory, which then is the caller's array.
-    fn is_caller_array(&self) -> bool {
-        self.node.is_caller_array()
+    unsafe fn is_caller_array(&self) -> bool {
+        // SAFETY: this function's contract, passed on.
+        unsafe { self.node.is_caller_array() }
     }
 
     fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {

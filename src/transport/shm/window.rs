@@ -385,7 +385,7 @@ impl TransportWindow for ShmWindow {
         }
     }
 
-    fn is_caller_array(&self) -> bool {
+    unsafe fn is_caller_array(&self) -> bool {
         let LocalMemory::Shared { addr, span } = self.local else { return false };
         let end = addr + self.local_bytes();
         // The region's view of the caller's address u is at the same distance from our first
@@ -398,9 +398,10 @@ impl TransportWindow for ShmWindow {
         [span.0, middle, last].into_iter().all(|page| {
             let u = page.max(addr).next_multiple_of(4);
             // SAFETY: u is a 4-byte aligned word of the caller's array (u + 4 <= end, since
-            // the array is whole 4- or 8-byte elements from an element-aligned addr), which
-            // the caller keeps mapped while it uses the window; region + (u - addr) is the
-            // same word of our part of the region, mapped for the window's life.
+            // the array is whole 4- or 8-byte elements from an element-aligned addr), mapped
+            // (this function's contract); region + (u - addr) is the same word of our part of
+            // the region, mapped for the window's life. No other PE touches either now: they
+            // reach our part only between our open and our close.
             u + 4 > end || unsafe { same_memory(u as *mut u32, (region + (u - addr)) as *mut u32) }
         })
     }
