@@ -6,7 +6,9 @@
 //! first exchange of that array and kept (a model exchanges the same arrays every time step),
 //! through which every PE reads its neighbours' faces straight from their arrays into its own
 //! halo, one box get per neighbour and phase. On shared memory a halo point is copied once,
-//! with no system call and no allocation; to another node it is one MPI_Get per face. Such a
+//! with no system call and no allocation; to another node it is one MPI_Get per face. East/west
+//! faces whose runs (one per row and level) are shorter than a cache line are packed by their
+//! owner instead (see `exchange_direct`). Such a
 //! window serves only while it is the array's memory on every PE
 //! (`TransportWindow::is_caller_array`, asked at every call: the caller may have freed the
 //! array and allocated another at the same place). Where some PE's array cannot be shared (on
@@ -25,6 +27,8 @@ const HALO_WINDOWS: usize = 4;
 /// Windows kept over callers' arrays (a model exchanges a handful of fields; at most 32, the
 /// bits of the agreement's conflict mask).
 const FIELD_WINDOWS: usize = 8;
+/// Bytes of a cache line: face runs shorter than that are packed rather than read in place.
+const CACHE_LINE: usize = 64;
 /// Arrays remembered as not shareable, so that their exchanges do not try again each call.
 const UNSHAREABLE_KEPT: usize = 8;
 
@@ -33,6 +37,8 @@ struct HaloWindow {
     part: usize,
     memory: Box<dyn TransportWindow>,
     epoch: u32,
+    /// The group sets of its last exposure (made again only for other neighbours).
+    group: Option<GroupSets>,
 }
 
 /// A window over a caller's halo array (`addr`, `words` 4-byte words on this PE), its
@@ -179,6 +185,16 @@ impl Runtime {
         let me = self.rank();
         let n = Neighbours::of(grid, me, c.periodx, c.periody);
         let npes = self.transport.job().size();
+        // East/west faces are columns: a run per row and level, `halox` elements long. Read in
+        // place, each short run costs a whole cache line from the neighbour's core; packed
+        // by their owner, the faces cross in whole lines (two copies, the strided ones local).
+        let pack_east_west = (c.halox * c.words) as usize * 4 < CACHE_LINE;
+        if pack_east_west {
+            let (ew_size, _) = self.phase_parts(c);
+            let [to_west, to_east, west_halo, east_halo] = halo::east_west_boxes(c);
+            // SAFETY: the boxes lie inside the validated bounds of the caller's array.
+            unsafe { self.halo_phase(g, c, ew_size, [to_west, to_east], [(n.west, west_halo), (n.east, east_halo)]) }?;
+        }
         self.halo.calls += 1;
         let HaloState { fields, rows, calls, .. } = &mut *self.halo;
         let field = &mut fields[slot];
@@ -208,7 +224,7 @@ impl Runtime {
         // window keeps the MPI groups of the last epoch), and a phase waits for the PEs it
         // reads and those that read it.
         let Some((_, group)) = &field.group else { unreachable!("made above") };
-        for fills in &phases {
+        for fills in &phases[usize::from(pack_east_west)..] {
             field.epoch = field.epoch.wrapping_add(1);
             let epoch = field.epoch;
             field.memory.open(epoch, Mode::Group, Some(group))?;
@@ -237,12 +253,7 @@ impl Runtime {
     unsafe fn exchange_packed(&mut self, g: usize, c: &HaloCall, grid: &Grid) -> Result<()> {
         let me = self.rank();
         let n = Neighbours::of(grid, me, c.periodx, c.periody);
-        let e = c.elem_bytes();
-        let (h, nk) = (c.halox as usize, c.nk as usize);
-        // Every PE's contribution has the size of the largest one (the transport's exchange
-        // takes equal parts).
-        let ew_size = self.halo.rows.iter().map(|s| 2 * h * s[1] as usize * nk * e).max().unwrap_or(0);
-        let ns_size = self.halo.rows.iter().map(|s| 2 * c.haloy as usize * (s[0] as usize + 2 * h) * nk * e).max().unwrap_or(0);
+        let (ew_size, ns_size) = self.phase_parts(c);
         let [to_west, to_east, west_halo, east_halo] = halo::east_west_boxes(c);
         // SAFETY: the boxes lie inside the validated bounds of the caller's array.
         unsafe { self.halo_phase(g, c, ew_size, [to_west, to_east], [(n.west, west_halo), (n.east, east_halo)]) }?;
@@ -251,12 +262,23 @@ impl Runtime {
         unsafe { self.halo_phase(g, c, ns_size, [to_south, to_north], [(n.south, south_halo), (n.north, north_halo)]) }
     }
 
+    /// The bytes of every PE's part of the internal window of the east/west and the
+    /// north/south phase: the largest PE's two faces (every PE's part has the same size).
+    fn phase_parts(&self, c: &HaloCall) -> (usize, usize) {
+        let e = c.elem_bytes();
+        let (h, nk) = (c.halox as usize, c.nk as usize);
+        let ew = self.halo.rows.iter().map(|s| 2 * h * s[1] as usize * nk * e).max().unwrap_or(0);
+        let ns = self.halo.rows.iter().map(|s| 2 * c.haloy as usize * (s[0] as usize + 2 * h) * nk * e).max().unwrap_or(0);
+        (ew, ns)
+    }
+
     /// One phase: every PE packs its two faces (`send`: towards the low, then the high side)
     /// into its part of an internal window (`part` bytes on every PE), an exposure in group mode
     /// over its neighbours makes them visible, and this PE gets its low neighbour's high face
     /// and its high neighbour's low face from their parts straight into its halo (one box get
-    /// each: a point is copied twice, packed and got). Only neighbours are read and waited for; the close (which waits for the neighbours
-    /// to close) keeps a PE from overwriting its faces while a neighbour still reads them.
+    /// each: a point is copied twice, packed and got). Only neighbours are read and waited
+    /// for; the close (which waits for the neighbours to close) keeps a PE from overwriting its
+    /// faces while a neighbour still reads them.
     ///
     /// # Safety
     /// As `xch_halo`; the boxes lie inside the array.
@@ -283,12 +305,24 @@ impl Runtime {
         // Group mode over the neighbours: the PEs this one reads are exactly those that read it
         // (a neighbour's neighbour on the other side is this PE), so the exposure synchronises
         // neighbours only, not the whole job.
-        let mut neighbours: Vec<usize> = fill.iter().filter_map(|(pe, _)| *pe).collect();
-        neighbours.sort_unstable();
-        neighbours.dedup();
-        let group = GroupSets::new(self.transport.job().size(), neighbours.clone(), neighbours);
+        // (sorted, without repeats, on the stack: the sets are made again only when they change)
+        let mut pair = [fill[0].0, fill[1].0];
+        pair.sort_unstable();
+        let (mut neighbours, mut distinct) = ([0; 2], 0);
+        for pe in pair.into_iter().flatten() {
+            if distinct == 0 || neighbours[distinct - 1] != pe {
+                neighbours[distinct] = pe;
+                distinct += 1;
+            }
+        }
+        let neighbours = &neighbours[..distinct];
+        let npes = self.transport.job().size();
         let cached = &mut self.halo.windows[slot];
-        cached.memory.open(epoch, Mode::Group, Some(&group))?;
+        if cached.group.as_ref().is_none_or(|g| g.to != neighbours) {
+            cached.group = Some(GroupSets::new(npes, neighbours.to_vec(), neighbours.to_vec()));
+        }
+        let Some(group) = &cached.group else { unreachable!("made above") };
+        cached.memory.open(epoch, Mode::Group, Some(group))?;
         let mut result = Ok(());
         for (side, (from, b)) in fill.iter().enumerate() {
             let Some(pe) = from else { continue };
@@ -305,7 +339,7 @@ impl Runtime {
                 unsafe { cached.memory.get_box(&acc, &transfer, g as *mut u8, 4) }
             });
         }
-        let closed = cached.memory.close(epoch, Mode::Group, Some(&group));
+        let closed = cached.memory.close(epoch, Mode::Group, Some(group));
         result.and(closed)
     }
 
@@ -324,7 +358,7 @@ impl Runtime {
         let sizes = vec![part.div_ceil(4).max(1); job.size()];
         // SAFETY: no user array: the transport allocates the memory.
         let memory = unsafe { self.transport.create_window(&job, ElementType::Int32, &sizes, None) }?;
-        self.halo.windows.push(HaloWindow { part, memory, epoch: 0 });
+        self.halo.windows.push(HaloWindow { part, memory, epoch: 0, group: None });
         Ok(self.halo.windows.len() - 1)
     }
 
