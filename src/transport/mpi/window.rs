@@ -197,6 +197,39 @@ impl MpiWin {
         shim::check(rc, what)
     }
 
+    /// One MPI_Compare_and_swap (see `rpnmpi_cas`).
+    ///
+    /// # Safety
+    /// `value` and `compare` readable, `result` writable for one element of `dtype` until the
+    /// operation completes; `disp` within the target's part of the window.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn cas(
+        &self,
+        lock: c_int,
+        value: *const u8,
+        compare: *const u8,
+        result: *mut u8,
+        dtype: ElementType,
+        target: usize,
+        disp: usize,
+    ) -> Result<()> {
+        let _mpi = shim::serial()?;
+        // SAFETY: the caller's contract.
+        let rc = unsafe {
+            shim::rpnmpi_cas(
+                self.raw,
+                lock,
+                value as *const c_void,
+                compare as *const c_void,
+                result as *mut c_void,
+                dtype.code() as c_int,
+                target as c_int,
+                disp as i64,
+            )
+        };
+        shim::check(rc, "MPI_Compare_and_swap")
+    }
+
     /// A box put (`shim::PUT`, from `buf`) or get (`shim::GET`, into `buf`) as one MPI
     /// operation with subarray datatypes; `disp`: where the target's shape starts.
     ///
@@ -242,7 +275,7 @@ impl MpiWin {
     }
 }
 
-/// A fetching accumulate of an active-mode epoch, finished at close.
+/// A fetching accumulate (or a compare-and-swap) of an active-mode epoch, finished at close.
 struct PendingFetch {
     dst: *mut u8,
     /// The operand, kept alive until MPI is done with it (MPI needs it disjoint from `dst`).
@@ -597,6 +630,28 @@ impl TransportWindow for MpiWindow {
             self.finish(pending);
         } else {
             self.pending.lock().unwrap_or_else(|p| p.into_inner()).push(pending);
+        }
+        Ok(())
+    }
+
+    unsafe fn compare_and_swap(&self, acc: &RemoteAccess, compare: *const u8, new: *const u8, old: *mut u8) -> Result<()> {
+        let elem = self.dtype.size();
+        // The operands are copied (MPI wants them disjoint from the result, which the caller may
+        // pass as the same variable), kept until the operation completes: [new, compare].
+        // SAFETY: new and compare readable for one element each (caller).
+        let operands: Vec<u8> = unsafe { [std::slice::from_raw_parts(new, elem), std::slice::from_raw_parts(compare, elem)] }.concat();
+        let lock = lock_kind(acc.mode, true);
+        // SAFETY: operands hold the two elements and stay alive until the operation completes
+        // (on return in passive mode, else kept in `pending` until the close); old writable for
+        // one element (caller); bounds checked by the core. Under an exclusive lock in passive
+        // mode, so atomic also against the logical accumulates done by the transport.
+        unsafe {
+            self.win.cas(lock, operands.as_ptr(), operands.as_ptr().add(elem), old, self.dtype, acc.target, self.disp(acc))?;
+        }
+        if acc.mode != Mode::Passive {
+            // nothing to compute at close (`before`): only the operands kept alive until then
+            let kept = PendingFetch { dst: old, operand: operands, op: Operator::NoOp, before: true };
+            self.pending.lock().unwrap_or_else(|p| p.into_inner()).push(kept);
         }
         Ok(())
     }
