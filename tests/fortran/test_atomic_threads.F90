@@ -7,9 +7,11 @@
 !     guess, swap guess+1 in, retry with the value the CAS returned);
 !   - element 1 of PE 0 by CAS loops from even threads and fetch-and-add (fetchop_r SUM) from odd
 !     ones, so that the two kinds of atomic do not lose each other's updates.
-! Both end at PEs x threads x K. K is small in make check (oversubscribed on 2 cores it runs in
-! a few seconds, also over MPI); RPNCOMM_TEST_ATOMIC_TOTAL=N in the environment takes each
-! counter to at least N (the issue's figure: 8 PEs x 2 threads to 1000000) and prints the rate.
+! Both end at PEs x threads x K. K is at most 5000 in make check (oversubscribed on 2 cores it runs
+! in a few seconds), fewer where an operation is slow (over MPI between simulated nodes a passive
+! operation takes milliseconds: K then fits in about two seconds); RPNCOMM_TEST_ATOMIC_TOTAL=N in
+! the environment takes each counter to at least N (the issue's figure: 8 PEs x 2 threads to
+! 1000000) and prints the rate.
 program test_atomic_threads
   use ISO_C_BINDING
   use rpn_comm_windows
@@ -30,31 +32,42 @@ contains
     type(rpncomm_window) :: win
     type(rpncomm_datatype) :: dtype
     type(rpncomm_communicator) :: com
-    type(rpncomm_operator) :: opsum
+    type(rpncomm_operator) :: opsum, opnoop
     integer(kind=8), dimension(:), allocatable, target :: warr
     integer(kind=8), dimension(1), target :: guess, next, old, one
     integer(kind=8) :: total, retries
-    integer :: ierr, i, t, k, errs, nthreads, status, length
+    integer :: ierr, i, t, k, errs, nthreads, status, length, us, us_max
     character(len=32) :: env
     real(kind=8) :: t_start, seconds
-
-    k = 5000
-    call get_environment_variable('RPNCOMM_TEST_ATOMIC_TOTAL', env, length, status)
-    if (status == 0 .and. length > 0) then
-      read(env, *) total
-      k = int((total + npes*NT - 1) / (npes*NT))
-    endif
-    total = int(npes, 8) * NT * k
 
     call RPN_COMM_i_comm(RPN_COMM_GRID, com)
     call RPN_COMM_i_datyp(RPN_COMM_INTEGER8, dtype)
     call RPN_COMM_i_oper(RPN_COMM_SUM, opsum)
+    call RPN_COMM_i_oper(RPN_COMM_NO_OP, opnoop)
     allocate(warr(2))
     warr = 0
     call RPN_COMM_i_win_create(win, dtype, size(warr), com, C_LOC(warr), ierr)
     call check_ierr(ierr, RPN_COMM_OK, 'win_create')
     call RPN_COMM_i_win_open(win, .false., ierr)
     call check_ierr(ierr, RPN_COMM_OK, 'open passive')
+
+    ! K: 5000, or what fits in about 2 s where an operation is slow (10 fetchop_r NO_OP timed,
+    ! the slowest PE's time), or what the environment asks for
+    one = 0
+    t_start = omp_get_wtime()
+    do i = 1, 10
+      call RPN_COMM_i_win_fetchop_r(win, C_LOC(one), C_LOC(old), 0, 0, opnoop, ierr)
+    enddo
+    us = max(1, int((omp_get_wtime() - t_start) * 1.0e6_8 / 10))
+    call RPN_COMM_allreduce(us, us_max, 1, RPN_COMM_INTEGER, RPN_COMM_MAX, RPN_COMM_GRID, ierr)
+    if (ierr /= RPN_COMM_OK) us_max = us
+    k = max(10, int(min(5000.0_8, 2.0e6_8 / (real(us_max, 8) * npes * NT * 2))))
+    call get_environment_variable('RPNCOMM_TEST_ATOMIC_TOTAL', env, length, status)
+    if (status == 0 .and. length > 0) then
+      read(env, *) total
+      k = int((total + npes*NT - 1) / (npes*NT))
+    endif
+    total = int(npes, 8) * NT * k
 
     errs = 0
     nthreads = 0

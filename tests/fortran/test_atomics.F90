@@ -12,7 +12,9 @@
 !     a compare that differs swaps nothing and fetches the element, an equal one swaps.
 !   - contention (passive): every PE takes the same counter (element 0 of the last PE) up by
 !     CAS loops, fetchop SUM and getacc_r SUM at once; it ends at the exact total, and the
-!     tickets fetchop hands out are distinct on each PE.
+!     tickets fetchop hands out increase on each PE. The counts (at most 300, 200 and 100 per PE)
+!     are cut to what fits in about a second where one operation is slow (between simulated
+!     nodes over TCP, a passive operation takes milliseconds).
 !   - refusals, each moving nothing and leaving the window usable: CAS on a real window,
 !     an offset outside the TARGET's window (sizes differ per PE), a negative offset, a target
 !     outside the communicator, the window not exposed, a target outside pes_to in group mode,
@@ -297,13 +299,12 @@ contains
   ! every PE takes one counter up by CAS loops, fetchop SUM and getacc_r SUM, all at once
   subroutine contention_case(k)
     integer, intent(IN) :: k
-    integer, parameter :: NCAS = 300, NFOP = 200, NACC = 100
     type(rpncomm_window) :: win
     type(C_PTR) :: wmem
     integer(kind=8), dimension(1), target :: cbuf, nbuf, obuf, one
-    integer(kind=8), dimension(NFOP) :: tickets
+    integer(kind=8), dimension(:), allocatable :: tickets
     real(kind=8), dimension(1) :: got, seen
-    integer :: ierr, i, last, errs, retries, tries
+    integer :: ierr, i, last, errs, retries, tries, ncas, nfop, nacc, scale
     integer(kind=8) :: total
     character(len=:), allocatable :: tag
 
@@ -314,10 +315,16 @@ contains
     call tset(k, wmem, 0, [0.0_8])
     call tset(k, c_loc(one), 0, [1.0_8])
     call open_window(win, 1, tag)
+    ! the counts: 300, 200 and 100 per PE where an operation is fast, fewer where it is slow
+    scale = ops_in(win, 1.0_8, last, 300 + 200 + 100)
+    ncas = max(3, 300 * scale / 600)
+    nfop = max(2, 200 * scale / 600)
+    nacc = max(1, 100 * scale / 600)
+    allocate(tickets(nfop))
     errs = 0
     retries = 0
-    do i = 1, max(NCAS, NFOP, NACC)
-      if (i <= NCAS) then
+    do i = 1, max(ncas, nfop, nacc)
+      if (i <= ncas) then
         ! the classic loop: guess, swap guess+1 in if the counter holds the guess, else retry
         ! with what it held
         seen = 0
@@ -337,35 +344,57 @@ contains
         enddo
         retries = retries + tries
       endif
-      if (i <= NFOP) then
+      if (i <= nfop) then
         call RPN_COMM_i_win_fetchop_r(win, c_loc(one), c_loc(obuf), last, 0, opers(1), ierr)
         if (ierr /= RPN_COMM_OK) errs = errs + 1
         call tget(k, c_loc(obuf), 0, got)
         tickets(i) = int(got(1), 8)
       endif
-      if (i <= NACC) then
+      if (i <= nacc) then
         call RPN_COMM_i_win_getacc_r(win, c_loc(one), C_NULL_PTR, .false., last, 0, 1, opers(1), ierr)
         if (ierr /= RPN_COMM_OK) errs = errs + 1
       endif
     enddo
     call close_window(win, tag)
     call check(errs == 0, tag//': '//str(errs)//' atomic calls failed')
-    total = int(npes, 8) * (NCAS + NFOP + NACC)
+    total = int(npes, 8) * (ncas + nfop + nacc)
     if (me == last) then
       call tget(k, wmem, 0, got)
       call check_vals(got, [real(total, 8)], tag//' counter after every increment')
     endif
     call check(all(tickets >= 0 .and. tickets < total), tag//' fetchop tickets in 0..total-1')
-    do i = 2, NFOP
+    do i = 2, nfop
       if (tickets(i) <= tickets(i-1)) then
         call check(.false., tag//' fetchop tickets of one PE increase')
         exit
       endif
     enddo
-    if (me == 0) write(*, '(A,I0,A,I0,A)') '   ', npes*NCAS, ' CAS increments, ', retries, ' retries on PE 0'
+    if (me == 0) write(*, '(A,I0,A,I0,A)') '   ', npes*ncas, ' CAS increments, ', retries, ' retries on PE 0'
     call RPN_COMM_i_win_free(win, ierr)
     call check_ierr(ierr, RPN_COMM_OK, tag//' free')
   end subroutine contention_case
+
+  ! How many passive one-element operations (up to `most`) every PE can make on element 0 of PE
+  ! `target` of the open window `win` in about `seconds`, all of them at once: 10 fetchop_r NO_OP
+  ! (the element unchanged) timed on each PE, the slowest PE's time counts. The same on every PE.
+  integer function ops_in(win, seconds, target, most) result(n)
+    type(rpncomm_window), intent(IN) :: win
+    real(kind=8), intent(IN) :: seconds
+    integer, intent(IN) :: target, most
+    integer(kind=8), dimension(1), target :: x, o
+    real(kind=8) :: t0
+    integer :: i, ierr, us, us_max
+    x = 0
+    t0 = RPN_COMM_wtime()
+    do i = 1, 10
+      call RPN_COMM_i_win_fetchop_r(win, c_loc(x), c_loc(o), target, 0, opers(12), ierr)
+    enddo
+    us = max(1, int((RPN_COMM_wtime() - t0) * 1.0e6_8 / 10))
+    call RPN_COMM_allreduce(us, us_max, 1, RPN_COMM_INTEGER, RPN_COMM_MAX, RPN_COMM_GRID, ierr)
+    if (ierr /= RPN_COMM_OK) us_max = us
+    ! the target serves the PEs one after the other
+    n = int(min(real(most, 8), seconds * 1.0e6_8 / (real(us_max, 8) * npes)))
+  end function ops_in
 
   ! every refused call moves nothing and leaves the window usable
   subroutine refusals()
@@ -456,6 +485,8 @@ contains
     call check_ierr(ierr, RPN_COMM_OK, 'real window: create')
     rmem = RPN_COMM_i_win_get_ptr(rwin, 1, ierr)
     rc = 0.0_8
+    call RPN_COMM_i_win_put_l(rwin, c_loc(rc), 0, 1, ierr)    ! (MPI's memory starts undefined)
+    call check_ierr(ierr, RPN_COMM_OK, 'real window: put_l')
     rn = 2.5_8
     ro = 777.0_8
     do sync = 1, 2
