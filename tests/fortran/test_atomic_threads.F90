@@ -127,7 +127,7 @@ contains
     if (me == 0) then
       call check(warr(1) == total, 'CAS counter ends at '//str8(warr(1))//', expected '//str8(total))
       call check(warr(2) == total, 'CAS + fetch-and-add counter ends at '//str8(warr(2))//', expected '//str8(total))
-      write(*, '(A,I0,A,I0,A,I0,A,F8.3,A,F8.3,A,I0,A)') '   ', npes, ' PEs x ', NT, ' threads: 2 counters to ', total, &
+      write(*, '(A,I0,A,I0,A,I0,A,F10.3,A,F14.3,A,I0,A)') '   ', npes, ' PEs x ', NT, ' threads: 2 counters to ', total, &
           ' in ', seconds, ' s on PE 0 (', 1.0e6_8 * seconds / real(2 * k, 8), ' us per increment per thread, ', &
           retries, ' CAS retries on PE 0)'
     endif
