@@ -15,6 +15,10 @@
  *                 (complete on return and exclusive of any other operation on the target, as
  *                 RPN_COMM's passive getacc_r; fetch_op is what a program needs when only
  *                 accumulates meet on that element)
+ *   cas_op        MPI_Compare_and_swap of 1 int + MPI_Win_flush, under one MPI_Win_lock_all (the
+ *                 compare is the element's value: only this rank writes it, so every swap succeeds)
+ *   lock_cas      MPI_Win_lock(EXCLUSIVE, right); MPI_Compare_and_swap of 1 int; MPI_Win_unlock
+ *                 (RPN_COMM_i_win_cas_r in passive mode)
  *   bw_8k, bw_1m, bw_16m   MPI_Win_fence; MPI_Put of 8 KiB / 1 MiB / 16 MiB; MPI_Win_fence (MB/s)
  * Windows: MPI_Win_allocate of 1024 ints (latency figures), of 16 MiB (bandwidth figures); with
  * `create`, MPI_Win_create over the program's own arrays of those sizes (what a program writes for a
@@ -44,9 +48,11 @@
 #define NBW (16 * 1024 * 1024)
 #define NMAX_ITER 200000
 
-enum op { FENCE_EMPTY, FENCE_PUT, PSCW_PUT, LOCK_PUT, LOCK_GET, FETCH_OP, LOCK_FETCH, BW_8K, BW_1M, BW_16M, NOPS };
+enum op { FENCE_EMPTY, FENCE_PUT, PSCW_PUT, LOCK_PUT, LOCK_GET, FETCH_OP, LOCK_FETCH, CAS_OP, LOCK_CAS,
+          BW_8K, BW_1M, BW_16M, NOPS };
 static const char *op_name[NOPS] = {"fence_empty", "fence_put",  "pscw_put", "lock_put", "lock_get",
-                                    "fetch_op",    "lock_fetch", "bw_8k",    "bw_1m",    "bw_16m"};
+                                    "fetch_op",    "lock_fetch", "cas_op",   "lock_cas", "bw_8k",
+                                    "bw_1m",       "bw_16m"};
 static const char *suffix = "raw";   /* "raw_create" for windows on the program's arrays */
 static const size_t bw_bytes[NOPS] = {[BW_8K] = 8192, [BW_1M] = 1 << 20, [BW_16M] = NBW};
 
@@ -183,6 +189,37 @@ static double trial(enum op op, long niter, int seq, long *errs, int record) {
         }
         t1 = now() - start;
         if (op == FETCH_OP) MPI_Win_unlock_all(win_lat);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win_lat);
+        bad += wlat[0] != niter;
+        MPI_Win_unlock(me, win_lat);
+        break;
+    }
+    case CAS_OP:
+    case LOCK_CAS: {
+        int cmp = 0, next, got;
+        wlat[0] = 0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (op == CAS_OP) MPI_Win_lock_all(0, win_lat);
+        start = now();
+        for (i = 0; i < niter; i++) {
+            t0 = now();
+            next = cmp + 1;
+            if (op == CAS_OP) {
+                MPI_Compare_and_swap(&next, &cmp, &got, MPI_INT, right, 0, win_lat);
+                MPI_Win_flush(right, win_lat);
+            } else {
+                MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, win_lat);
+                MPI_Compare_and_swap(&next, &cmp, &got, MPI_INT, right, 0, win_lat);
+                MPI_Win_unlock(right, win_lat);
+            }
+            t1 = now();
+            if (record) samples[nsamples++] = t1 - t0;
+            bad += got != cmp; /* only I write my right neighbour's element 0: every swap succeeds */
+            cmp = next;
+        }
+        t1 = now() - start;
+        if (op == CAS_OP) MPI_Win_unlock_all(win_lat);
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win_lat);
         bad += wlat[0] != niter;

@@ -3,13 +3,18 @@
 !   rpnrun -n N build/bench/rpncomm_bench [section ...] [trials=11] [ms=5] [pairs]
 !
 ! Sections (default: lat bw req):
-!   lat           passive put_r / get_r / getacc_r (plain and with fetch) of one element, fence empty
+!   lat           passive put_r / get_r / getacc_r (plain and with fetch) / cas_r / fetchop_r of one
+!                 element (and the "hot" atomics of `atomics`), fence empty
 !                 epoch, fence epoch with one put_r, group-mode epoch with one put_r; on a window over
 !                 the caller's array of 1024 integers ("user") and on an internal one ("internal")
 !   bw            fence epoch with one put_r of 8 KiB, 1 MiB and 16 MiB, on 16 MiB windows (user, internal)
 !   req           request/reply round (every PE posts to every other, then serves), fresh and kept slots
 !   scale         the epochs (fence and group, empty and with one put_r) and the request/reply rounds
 !                 on user windows only (for the PE scaling table)
+!   atomics       passive getacc_r SUM + fetch, cas_r and fetchop_r SUM of one element of the right
+!                 neighbour (its line stays with the origin: the cost of the call), and fetchop_r SUM and
+!                 a cas_r +1 loop by every PE on element 0 of PE 0 ("hot": the line moves between the
+!                 PEs' cores); all of them are in `lat` too
 !   size          the one-element operations and epochs of `lat` on an internal window of 16 MiB
 !                 ("big"), to compare with the 4 KiB one: no cost may depend on the window's size
 !   mem_internal  memory used by 100 internal windows of 1 MiB (shared segment per window, peak RSS)
@@ -41,7 +46,8 @@ program rpncomm_bench
   integer, parameter :: NBW  = 4 * 1024 * 1024   ! bandwidth windows: 16 MiB of integers
   integer, parameter :: NMAX_ITER = 500000       ! < 2**20 (see val)
   integer, parameter :: T_PUT = 1, T_GET = 2, T_ACC = 3, T_FETCH = 4, T_FEMPTY = 5, T_FPUT = 6, &
-                        T_GPUT = 7, T_BW = 8, T_REQK = 9, T_REQF = 10, T_GEMPTY = 11
+                        T_GPUT = 7, T_BW = 8, T_REQK = 9, T_REQF = 10, T_GEMPTY = 11, &
+                        T_CAS = 12, T_FOP = 13, T_HOTFOP = 14, T_HOTCAS = 15
   integer, parameter :: K_USER = 1, K_INTERNAL = 2, K_PACKED = 3
   character(len=11), dimension(3), parameter :: kname = [character(len=11) :: 'user', 'internal', 'user_packed']
   type :: array_t
@@ -68,6 +74,7 @@ program rpncomm_bench
   integer :: nsamp = 0
   logical :: sampling = .false.
   logical :: do_lat, do_bw, do_req, do_scale, do_size, do_mem_int, do_mem_user, do_mem_packed, any_section
+  logical :: do_atomics
   logical :: pairs = .false.
 
   pex = 0
@@ -81,6 +88,7 @@ program rpncomm_bench
 
   do_lat = .false.; do_bw = .false.; do_req = .false.; do_scale = .false.; do_size = .false.
   do_mem_int = .false.; do_mem_user = .false.; do_mem_packed = .false.; any_section = .false.
+  do_atomics = .false.
   nargs = command_argument_count()
   do i = 1, nargs
     call get_command_argument(i, arg)
@@ -90,6 +98,7 @@ program rpncomm_bench
     case ('req');          do_req = .true.;      any_section = .true.
     case ('scale');        do_scale = .true.;    any_section = .true.
     case ('size');         do_size = .true.;     any_section = .true.
+    case ('atomics');      do_atomics = .true.;  any_section = .true.
     case ('mem_internal'); do_mem_int = .true.;  any_section = .true.
     case ('mem_user');     do_mem_user = .true.; any_section = .true.
     case ('mem_user_packed'); do_mem_packed = .true.; any_section = .true.
@@ -124,6 +133,10 @@ program rpncomm_bench
       call measure('passive_get.'//trim(kname(kind)),   T_GET,    1, 'us', 200)
       call measure('passive_acc.'//trim(kname(kind)),   T_ACC,    1, 'us', 200)
       call measure('passive_fetch.'//trim(kname(kind)), T_FETCH,  1, 'us', 200)
+      call measure('passive_cas.'//trim(kname(kind)),   T_CAS,    1, 'us', 200)
+      call measure('passive_fop.'//trim(kname(kind)),   T_FOP,    1, 'us', 200)
+      call measure('hot_fop.'//trim(kname(kind)),       T_HOTFOP, 1, 'us', 200)
+      call measure('hot_cas.'//trim(kname(kind)),       T_HOTCAS, 1, 'us', 200)
       call measure('fence_empty.'//trim(kname(kind)),   T_FEMPTY, 0, 'us', 50)
       call measure('fence_put.'//trim(kname(kind)),     T_FPUT,   1, 'us', 50)
       if (npes > 1) call measure('group_empty.'//trim(kname(kind)), T_GEMPTY, 0, 'us', 50)
@@ -173,6 +186,18 @@ program rpncomm_bench
     if (npes > 1) call measure('group_empty.big', T_GEMPTY, 0, 'us', 50)
     if (npes > 1) call measure('group_put.big', T_GPUT, 1, 'us', 50)
     call free_window()
+  endif
+
+  if (do_atomics) then         ! the one-element atomics of `lat` alone (bench/atomics.sh)
+    do kind = K_USER, K_INTERNAL
+      call new_window(NLAT, kind, 0)
+      call measure('passive_fetch.'//trim(kname(kind)), T_FETCH,  1, 'us', 200)
+      call measure('passive_cas.'//trim(kname(kind)),   T_CAS,    1, 'us', 200)
+      call measure('passive_fop.'//trim(kname(kind)),   T_FOP,    1, 'us', 200)
+      call measure('hot_fop.'//trim(kname(kind)),       T_HOTFOP, 1, 'us', 200)
+      call measure('hot_cas.'//trim(kname(kind)),       T_HOTCAS, 1, 'us', 200)
+      call free_window()
+    enddo
   endif
 
   if (do_mem_int)  call mem_test(K_INTERNAL)
@@ -530,6 +555,100 @@ contains
         enddo
         call bad('passive getacc_r: wrong values fetched', nb)
       endif
+
+    case (T_CAS, T_FOP)   ! passive cas_r / fetchop_r SUM of one element of the right neighbour
+      ! (cas_r: compare = the element's value, known here as this PE is its only writer, so every
+      ! swap succeeds); the fetched values and both windows are checked
+      allocate(src(niter), dst(niter), ex(NLAT))
+      do i = 1, niter
+        src(i) = inc(me, i)
+      enddo
+      dst = -1
+      wp = 1000 * s
+      ex = 1000 * s                   ! the right neighbour's window, as this PE changes it
+      call RPN_COMM_i_win_open(win, .false., ier); call st(ier, 'open(passive)')
+      if (test == T_CAS) then
+        t0 = RPN_COMM_wtime()
+        do i = 1, niter
+          k = mod(i - 1, NLAT) + 1
+          rq(1) = ex(k)
+          rp(1) = ex(k) + src(i)
+          call RPN_COMM_i_win_cas_r(win, C_LOC(rq), C_LOC(rp), C_LOC(dst(i)), right, k - 1, ier)
+          if (ier /= RPN_COMM_OK) nb = nb + 1
+          ex(k) = rp(1)
+        enddo
+        t = RPN_COMM_wtime() - t0
+      else
+        t0 = RPN_COMM_wtime()
+        do i = 1, niter
+          call RPN_COMM_i_win_fetchop_r(win, C_LOC(src(i)), C_LOC(dst(i)), right, mod(i - 1, NLAT), op_sum, ier)
+          if (ier /= RPN_COMM_OK) nb = nb + 1
+        enddo
+        t = RPN_COMM_wtime() - t0
+      endif
+      call RPN_COMM_i_win_close(win, ier); call st(ier, 'close(passive)')
+      call bad('cas_r/fetchop_r status', nb)
+      nb = 0
+      ex = 1000 * s                   ! my window: the left neighbour's increments
+      do i = 1, niter
+        k = mod(i - 1, NLAT) + 1
+        ex(k) = ex(k) + inc(left, i)
+      enddo
+      do k = 1, NLAT
+        if (wp(k) /= ex(k)) nb = nb + 1
+      enddo
+      call bad('passive cas_r/fetchop_r: wrong values in window', nb)
+      nb = 0
+      ex = 1000 * s                   ! fetched: the right neighbour's element before each of mine
+      do i = 1, niter
+        k = mod(i - 1, NLAT) + 1
+        if (dst(i) /= ex(k)) nb = nb + 1
+        ex(k) = ex(k) + inc(me, i)
+      enddo
+      call bad('passive cas_r/fetchop_r: wrong values fetched', nb)
+
+    case (T_HOTFOP, T_HOTCAS)   ! every PE adds 1 to element 0 of PE 0 (fetchop_r SUM, or a cas_r
+      ! loop: one increment per successful swap); with 2 PEs or more the element's cache line moves
+      ! between the PEs' cores at (nearly) every operation
+      allocate(dst(niter), src(1))
+      src(1) = 1
+      dst = -1
+      wp = 1000 * s
+      call RPN_COMM_i_win_open(win, .false., ier); call st(ier, 'open(passive)')
+      if (test == T_HOTFOP) then
+        t0 = RPN_COMM_wtime()
+        do i = 1, niter
+          call RPN_COMM_i_win_fetchop_r(win, C_LOC(src), C_LOC(dst(i)), 0, 0, op_sum, ier)
+          if (ier /= RPN_COMM_OK) nb = nb + 1
+        enddo
+        t = RPN_COMM_wtime() - t0
+      else
+        rq(1) = 1000 * s
+        t0 = RPN_COMM_wtime()
+        do i = 1, niter
+          do
+            rp(1) = rq(1) + 1
+            call RPN_COMM_i_win_cas_r(win, C_LOC(rq), C_LOC(rp), C_LOC(dst(i)), 0, 0, ier)
+            if (ier /= RPN_COMM_OK) then
+              nb = nb + 1
+              exit
+            endif
+            if (dst(i) == rq(1)) exit
+            rq(1) = dst(i)
+          enddo
+          rq(1) = rp(1)
+        enddo
+        t = RPN_COMM_wtime() - t0
+      endif
+      call RPN_COMM_i_win_close(win, ier); call st(ier, 'close(passive)')
+      call bad('hot cas_r/fetchop_r status', nb)
+      nb = 0
+      do i = 2, niter               ! each PE's increments land in order
+        if (dst(i) <= dst(i - 1)) nb = nb + 1
+      enddo
+      if (dst(1) < 1000 * s) nb = nb + 1
+      if (me == 0 .and. wp(1) /= 1000 * s + npes * niter) nb = nb + 1
+      call bad('hot cas_r/fetchop_r: lost or misordered increments', nb)
 
     case (T_FEMPTY, T_GEMPTY)   ! empty epochs (fence, or group {right} / {left}); the window must come out unchanged
       do k = 1, NLAT

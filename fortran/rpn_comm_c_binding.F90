@@ -291,6 +291,25 @@ module rpn_comm_c_binding
       integer(C_INT) :: status
     end function rpncomm_win_getacc_r
 
+    function rpncomm_win_cas_r(win, compare, newval, oldval, target, offset) &
+             result(status) bind(C, name='rpncomm_win_cas_r')
+      import :: C_INT, C_PTR, rpncomm_window
+      type(rpncomm_window), intent(IN) :: win
+      type(C_PTR), intent(IN), value :: compare, newval, oldval
+      integer(C_INT), intent(IN), value :: target, offset
+      integer(C_INT) :: status
+    end function rpncomm_win_cas_r
+
+    function rpncomm_win_fetchop_r(win, operand, oldval, target, offset, oper) &
+             result(status) bind(C, name='rpncomm_win_fetchop_r')
+      import :: C_INT, C_PTR, rpncomm_window, rpncomm_operator
+      type(rpncomm_window), intent(IN) :: win
+      type(C_PTR), intent(IN), value :: operand, oldval
+      integer(C_INT), intent(IN), value :: target, offset
+      type(rpncomm_operator), intent(IN) :: oper
+      integer(C_INT) :: status
+    end function rpncomm_win_fetchop_r
+
     function rpncomm_win_group(win, pes_to, n_to, pes_from, n_from) result(status) &
              bind(C, name='rpncomm_win_group')
       import :: C_INT, rpncomm_window

@@ -404,6 +404,37 @@ subroutine RPN_COMM_i_win_getacc_r(window, larray, garray, before, targetpe, off
                               int(targetpe, C_INT), int(offset, C_INT), int(nelem, C_INT), oper)
 end subroutine RPN_COMM_i_win_getacc_r
 
+! compare-and-swap on one element of an integer window: it becomes newval if it equals compare,
+! oldval receives it from before (compare, newval, oldval: C_LOC of one element each)
+subroutine RPN_COMM_i_win_cas_r(window, compare, newval, oldval, targetpe, offset, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: compare
+  type(C_PTR), intent(IN), value :: newval
+  type(C_PTR), intent(IN), value :: oldval
+  integer, intent(IN) :: targetpe
+  integer, intent(IN) :: offset
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_cas_r(window, compare, newval, oldval, int(targetpe, C_INT), int(offset, C_INT))
+end subroutine RPN_COMM_i_win_cas_r
+
+! fetch-and-op on one element: it becomes element OP operand, oldval receives it from before
+subroutine RPN_COMM_i_win_fetchop_r(window, operand, oldval, targetpe, offset, oper, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: operand
+  type(C_PTR), intent(IN), value :: oldval
+  integer, intent(IN) :: targetpe
+  integer, intent(IN) :: offset
+  type(rpncomm_operator), intent(IN) :: oper
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_fetchop_r(window, operand, oldval, int(targetpe, C_INT), int(offset, C_INT), oper)
+end subroutine RPN_COMM_i_win_fetchop_r
+
 subroutine RPN_COMM_i_win_post(window, pe, offseti, nelemi, offseto, nelemo, nreq, ierr)
   use rpn_comm_windows_types
   use rpn_comm_c_binding

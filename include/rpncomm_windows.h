@@ -249,6 +249,30 @@ int rpncomm_win_getacc_r(const struct rpncomm_handle *win,
                          const struct rpncomm_handle *oper);
 
 /**
+ * Compare-and-swap on element `offset` of PE `target`'s window (4- or 8-byte integers): the
+ * element becomes `*newval` if it equals `*compare`; `*oldval` receives its value from before,
+ * as one atomic step. Each buffer holds one element of the window's type.
+ */
+int rpncomm_win_cas_r(const struct rpncomm_handle *win,
+                      const void *compare,
+                      const void *newval,
+                      void *oldval,
+                      int target,
+                      int offset);
+
+/**
+ * Fetch-and-op on element `offset` of PE `target`'s window: the element becomes
+ * `element OP *operand`; `*oldval` receives its value from before, as one atomic step. A NULL
+ * `oper` handle (all zero) uses the window's default operator.
+ */
+int rpncomm_win_fetchop_r(const struct rpncomm_handle *win,
+                          const void *operand,
+                          void *oldval,
+                          int target,
+                          int offset,
+                          const struct rpncomm_handle *oper);
+
+/**
  * Sets the PEs this PE targets (`pes_to`) and accepts operations from (`pes_from`) in
  * active mode; `[-1]`, `[-1]` returns to fence mode.
  */

@@ -91,6 +91,12 @@ int rpnmpi_sync_self(rpnmpi_win *win, int rank);
 int rpnmpi_rma(rpnmpi_win *win, int kind, int lock, const void *src, void *result, int n,
                int dtype, int target, int64_t disp, int op);
 
+/* One MPI_Compare_and_swap on the element at displacement `disp` of `target` (an integer
+ * `dtype`): it becomes *value if it equals *compare; *result receives it from before. `lock` as
+ * for rpnmpi_rma; the three buffers must stay valid until the operation completes. */
+int rpnmpi_cas(rpnmpi_win *win, int lock, const void *value, const void *compare, void *result,
+               int dtype, int target, int64_t disp);
+
 /* Sub-array (3-D box) put or get (kind RPNMPI_PUT or RPNMPI_GET) as ONE MPI operation: the box
  * of extents count[3] at start lstart[3] of the local array `buf` of shape lshape[3], and at
  * tstart[3] of `target`'s window seen from element displacement `disp` as an array of shape

@@ -406,6 +406,25 @@ int rpnmpi_rma(rpnmpi_win *w, int kind, int lock, const void *src, void *result,
     return rc;
 }
 
+int rpnmpi_cas(rpnmpi_win *w, int lock, const void *value, const void *compare, void *result,
+               int dtype, int target, int64_t disp) {
+    MPI_Datatype t = datatype_of(dtype);
+    int rc, rc2;
+    if (t != MPI_INT32_T && t != MPI_INT64_T) return RPNMPI_E_BAD_ARG;
+    if (lock == RPNMPI_SHARED || lock == RPNMPI_EXCLUSIVE) {
+        rc = MPI_Win_lock(lock == RPNMPI_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, target, 0, w->win);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    rc = MPI_Compare_and_swap(value, compare, result, t, target, (MPI_Aint)disp, w->win);
+    if (lock == RPNMPI_SHARED || lock == RPNMPI_EXCLUSIVE) {
+        rc2 = MPI_Win_unlock(target, w->win);
+        if (rc == MPI_SUCCESS) rc = rc2;
+    } else if (lock == RPNMPI_FLUSH && rc == MPI_SUCCESS) {
+        rc = MPI_Win_flush(target, w->win);
+    }
+    return rc;
+}
+
 int rpnmpi_rma_box(rpnmpi_win *w, int kind, int lock, void *buf, const int lshape[3], const int lstart[3],
                    const int count[3], int dtype, int target, int64_t disp, const int tshape[3],
                    const int tstart[3]) {

@@ -41,6 +41,8 @@ pub enum Error {
     UnknownName { kind: &'static str, name: String },
     #[error("operator {op} makes no sense for {dtype}")]
     OperatorType { op: &'static str, dtype: &'static str },
+    #[error("compare-and-swap needs a window of 4- or 8-byte integers, this one holds {dtype}")]
+    CasType { dtype: &'static str },
     #[error("bad argument: {0}")]
     BadArgument(String),
     /// A call made at the wrong point of the program (after finalize, before init, twice):

@@ -303,6 +303,29 @@ impl WindowState {
         Ok(RemoteAccess { target, offset: offset_u, nelem: nelem_u, mode, epoch: self.epoch })
     }
 
+    /// Validates a one-element atomic (compare-and-swap, fetch-and-op) on element `offset` of
+    /// PE `target`: the rules of every remote operation for one element, and the caller's
+    /// element buffers (`buffers`: what each is called, and whether it is null) present.
+    /// `op` names the routine in a refusal that needs it.
+    #[inline]
+    pub fn check_atomic(&self, op: &'static str, target: i64, offset: i64, buffers: &[(&'static str, bool)]) -> Result<RemoteAccess> {
+        if let Some(&(what, _)) = buffers.iter().find(|b| b.1) {
+            // a remote rule broken first names that rule (not exposed, bad target ...)
+            self.remote_steps(op, target, offset, 1, false)?;
+            return Err(Error::NullBuffer { what, nelem: 1 });
+        }
+        self.check_remote(op, target, offset, 1, false)
+    }
+
+    /// Checks that compare-and-swap applies to the window's element type (integers only: the
+    /// comparison of reals is not bitwise, and MPI allows only integer types for it).
+    pub fn check_cas_type(&self) -> Result<()> {
+        match self.dtype.is_integer() {
+            true => Ok(()),
+            false => Err(Error::CasType { dtype: self.dtype.name() }),
+        }
+    }
+
     /// Validates a local get/put: returns (offset, nelem) in elements.
     pub fn check_local(&self, op: &'static str, offset: i64, nelem: i64, buffer_is_null: bool) -> Result<(usize, usize)> {
         if self.is_open() {
@@ -529,6 +552,42 @@ mod tests {
             }
         }
         assert_eq!(modes, [None, Some(Mode::Passive), Some(Mode::Group), Some(Mode::Fence)]);
+    }
+
+    /// One-element atomics follow the rules of every remote operation (exposed, target in the
+    /// window and in pes_to, the element inside the target's part) and need their buffers.
+    #[test]
+    fn atomics_are_checked_as_remote_operations_of_one_element() {
+        let bufs = [("compare", false), ("new value", false), ("result", false)];
+        let mut w = window(0, &[2, 1, 0]);
+        assert!(matches!(w.check_atomic("cas", 1, 0, &bufs), Err(Error::NotExposed { op: "cas" })), "closed");
+        w.open(false).unwrap();
+        let acc = w.check_atomic("cas", 1, 0, &bufs).unwrap();
+        assert_eq!((acc.target, acc.offset, acc.nelem, acc.mode), (1, 0, 1, Mode::Passive));
+        assert!(w.check_atomic("cas", 0, 1, &bufs).is_ok(), "last element of PE 0");
+        assert!(matches!(w.check_atomic("cas", 1, 1, &bufs), Err(Error::OutOfBounds { pe: 1, size: 1, .. })), "past PE 1's size");
+        assert!(matches!(w.check_atomic("cas", 2, 0, &bufs), Err(Error::OutOfBounds { pe: 2, size: 0, .. })), "0-size target");
+        assert!(matches!(w.check_atomic("cas", 1, -1, &bufs), Err(Error::Negative { .. })));
+        assert!(matches!(w.check_atomic("cas", 3, 0, &bufs), Err(Error::BadRank { .. })));
+        let null_result = [("compare", false), ("new value", false), ("result", true)];
+        assert_eq!(w.check_atomic("cas", 1, 0, &null_result), Err(Error::NullBuffer { what: "result", nelem: 1 }));
+        assert!(matches!(w.check_atomic("cas", 1, 5, &null_result), Err(Error::OutOfBounds { .. })), "the bounds are named first");
+        w.closed();
+        w.set_group(&[1], &[1]).unwrap();
+        w.open(true).unwrap();
+        assert!(w.check_atomic("cas", 1, 0, &bufs).is_ok());
+        assert!(matches!(w.check_atomic("cas", 0, 0, &bufs), Err(Error::NotInPesTo { target: 0 })), "outside pes_to");
+    }
+
+    #[test]
+    fn compare_and_swap_needs_integers() {
+        let types = [(ElementType::Int32, true), (ElementType::Int64, true), (ElementType::Real32, false), (ElementType::Real64, false)];
+        for (t, ok) in types {
+            let w = WindowState::new(0, t, vec![1]);
+            assert_eq!(w.check_cas_type().is_ok(), ok, "{}", t.name());
+        }
+        let err = WindowState::new(0, ElementType::Real64, vec![1]).check_cas_type().unwrap_err();
+        assert!(err.to_string().contains("integers"), "{err}");
     }
 
     #[test]

@@ -459,6 +459,44 @@ pub extern "C" fn rpncomm_win_getacc_r(
     })
 }
 
+/// Compare-and-swap on element `offset` of PE `target`'s window (4- or 8-byte integers): the
+/// element becomes `*newval` if it equals `*compare`; `*oldval` receives its value from before,
+/// as one atomic step. Each buffer holds one element of the window's type.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_win_cas_r(
+    win: *const Handle,
+    compare: *const c_void,
+    newval: *const c_void,
+    oldval: *mut c_void,
+    target: c_int,
+    offset: c_int,
+) -> c_int {
+    call("RPN_COMM_i_win_cas_r", || {
+        // SAFETY: each buffer holds one element of the window's type (API contract).
+        with_windows(|t| unsafe { t.win_cas_r(&window(win)?, compare as usize, newval as usize, oldval as usize, target, offset) })
+    })
+}
+
+/// Fetch-and-op on element `offset` of PE `target`'s window: the element becomes
+/// `element OP *operand`; `*oldval` receives its value from before, as one atomic step. A NULL
+/// `oper` handle (all zero) uses the window's default operator.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_win_fetchop_r(
+    win: *const Handle,
+    operand: *const c_void,
+    oldval: *mut c_void,
+    target: c_int,
+    offset: c_int,
+    oper: *const Handle,
+) -> c_int {
+    call("RPN_COMM_i_win_fetchop_r", || {
+        // SAFETY: operator handle passed by reference (null means the window's default).
+        let op = if oper.is_null() { Handle::NULL } else { unsafe { args::handle(oper, HandleKind::Operator) }? };
+        // SAFETY: operand and oldval hold one element of the window's type (API contract).
+        with_windows(|t| unsafe { t.win_fetchop_r(&window(win)?, operand as usize, oldval as usize, target, offset, &op) })
+    })
+}
+
 /// Sets the PEs this PE targets (`pes_to`) and accepts operations from (`pes_from`) in
 /// active mode; `[-1]`, `[-1]` returns to fence mode.
 #[unsafe(no_mangle)]

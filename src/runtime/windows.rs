@@ -278,6 +278,45 @@ impl WindowTable {
         })
     }
 
+    /// Compare-and-swap on element `offset` of PE `target`'s part of window `h` (an integer
+    /// window): the element becomes `*newval` if it equals `*compare`; `*oldval` receives its
+    /// value from before. Atomic with respect to every other atomic and accumulate on it.
+    ///
+    /// # Safety
+    /// `compare` and `newval` readable, `oldval` writable for one element of the window's type
+    /// (when not 0) until the operation completes.
+    pub unsafe fn win_cas_r(&self, h: &Handle, compare: usize, newval: usize, oldval: usize, target: i32, offset: i32) -> Result<()> {
+        self.read(h, |w| {
+            w.state.check_cas_type()?;
+            let buffers = [("compare", compare == 0), ("newval", newval == 0), ("oldval", oldval == 0)];
+            let acc = w.state.check_atomic("RPN_COMM_i_win_cas_r", target as i64, offset as i64, &buffers)?;
+            let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::GetaccR, w.state.dtype().size()));
+            // SAFETY: the caller's contract: one element in each buffer, none null (checked).
+            unsafe { w.memory.compare_and_swap(&acc, compare as *const u8, newval as *const u8, oldval as *mut u8) }
+        })
+    }
+
+    /// Fetch-and-op on element `offset` of PE `target`'s part of window `h`: the element
+    /// becomes `element OP *operand` with `oper` (null handle: the window's default operator);
+    /// `*oldval` receives its value from before, in the same atomic step (a one-element
+    /// `getacc_r` with `garray` and `before`).
+    ///
+    /// # Safety
+    /// `operand` readable and `oldval` writable for one element of the window's type (when not
+    /// 0) until the operation completes.
+    pub unsafe fn win_fetchop_r(&self, h: &Handle, operand: usize, oldval: usize, target: i32, offset: i32, oper: &Handle) -> Result<()> {
+        self.read(h, |w| {
+            let op = if oper.is_null() { w.state.default_operator() } else { operator_of(oper)? };
+            w.state.check_operator(op)?;
+            let buffers = [("operand", operand == 0), ("oldval", oldval == 0)];
+            let acc = w.state.check_atomic("RPN_COMM_i_win_fetchop_r", target as i64, offset as i64, &buffers)?;
+            let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::GetaccR, w.state.dtype().size()));
+            let fetch = Some(Fetch { dst: oldval as *mut u8, before: true });
+            // SAFETY: the caller's contract: one element in each buffer, none null (checked).
+            unsafe { w.memory.accumulate(&acc, operand as *const u8, fetch, op) }
+        })
+    }
+
     /// # Safety
     /// When `nelem > 0`, `larray` is valid for `nelem` elements of the window's type (readable
     /// when `into_window`, else writable).

@@ -103,6 +103,15 @@ pub trait TransportWindow: Send + Sync {
     /// # Safety
     /// `src` readable and, if present, `fetch.dst` writable for `acc.nelem` elements.
     unsafe fn accumulate(&self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()>;
+    /// One-element compare-and-swap on an integer window: the target element becomes `new`
+    /// if it equals `compare`; `old` receives its value from before, in one atomic step with
+    /// respect to every other atomic and accumulate on the element. Complete when it returns
+    /// in passive mode, at the close in active modes (as an accumulate with `garray`).
+    ///
+    /// # Safety
+    /// `compare` and `new` readable, `old` writable for one element of the window's type
+    /// (until the operation completes); `acc` is one element (checked).
+    unsafe fn compare_and_swap(&self, acc: &RemoteAccess, compare: *const u8, new: *const u8, old: *mut u8) -> Result<()>;
     /// Puts a box (`core::subarray`): `acc` covers the target's whole shape (checked), the box
     /// is read from `src` (the local array) as `transfer` places it. By default one `put` per
     /// contiguous run; a transport that can do better (one lock, one MPI operation) overrides it.

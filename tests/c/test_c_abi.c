@@ -110,6 +110,47 @@ int main(void)
         check(back[0] == 1 + npes, "getacc_r SUM from every PE");
     }
 
+    /* one-element atomics, passive: every PE swaps its mark into element 2 of PE 0 if it still
+     * holds what the window started with (one PE wins), and adds 1 to element 3 with fetch-and-op */
+    {
+        int compare = 2, mark = 5000 + me, old = -1, ticket = -1, winner = 0, winners = 0, atomics_ok = 1;
+        rpncomm_handle rwin, rtype;
+        check(rpncomm_win_open(&win, 0) == 0, "rpncomm_win_open(passive) for atomics");
+        check(rpncomm_win_cas_r(&win, &compare, &mark, &old, 0, 2) == 0, "rpncomm_win_cas_r");
+        check(old == 2 || (old >= 5000 && old < 5000 + npes), "cas_r fetched the start value or another PE's mark");
+        check(rpncomm_win_fetchop_r(&win, one, &ticket, 0, 3, &oper) == 0, "rpncomm_win_fetchop_r");
+        check(ticket >= 3 && ticket < 3 + npes, "fetchop_r ticket in range");
+        fprintf(stderr, "test_c_abi: PE %d: two error lines expected next\n", me);
+        check(rpncomm_win_cas_r(&win, &compare, &mark, &old, 0, N) == -1, "cas_r past the end is refused");
+        check(rpncomm_win_fetchop_r(&win, one, NULL, 0, 3, &oper) == -1, "fetchop_r with a NULL oldval is refused");
+        check(rpncomm_win_close(&win) == 0, "rpncomm_win_close after atomics");
+        winner = old == 2;
+        check(rpncomm_allreduce(&winner, &winners, 1, S("MPI_INTEGER"), S("MPI_SUM"), S("GRID")) == 0 && winners == 1,
+              "exactly one PE's cas_r swapped");
+        if (me == 0) {
+            check(rpncomm_win_get_l(&win, back, 2, 2) == 0, "get_l elements 2 and 3");
+            check(back[0] >= 5000 && back[0] < 5000 + npes, "cas_r left a PE's mark");
+            check(back[1] == 3 + npes, "fetchop_r SUM from every PE");
+        }
+        /* compare-and-swap on reals is refused */
+        memset(&rwin, 0, sizeof rwin);
+        check(rpncomm_datyp(S("MPI_REAL8"), &rtype) == 0, "rpncomm_datyp MPI_REAL8");
+        check(rpncomm_win_create(&rwin, &rtype, 1, &com, NULL) == 0, "real window");
+        check(rpncomm_win_open(&rwin, 0) == 0, "open the real window");
+        {
+            double c = 0.0, v = 1.0, o = -1.0;
+            fprintf(stderr, "test_c_abi: PE %d: one error line expected next\n", me);
+            atomics_ok = rpncomm_win_cas_r(&rwin, &c, &v, &o, 0, 0) == -1 && o == -1.0;
+        }
+        check(atomics_ok, "cas_r on reals is refused and moves nothing");
+        check(rpncomm_win_close(&rwin) == 0 && rpncomm_win_free(&rwin) == 0, "close and free the real window");
+        /* elements 2 and 3 of PE 0 back to their start values for the box get below */
+        if (me == 0) {
+            int start[2] = {2, 3};
+            check(rpncomm_win_put_l(&win, start, 2, 2) == 0, "put_l elements 2 and 3 back");
+        }
+    }
+
     /* box get: elements 2 and 3 of the left neighbour's window, seen as 2 x 2 x 1 (0-based box
      * start {0, 1, 0}, extents {2, 1, 1}), into elements 1 and 2 of a local 4 x 1 x 1 array */
     {

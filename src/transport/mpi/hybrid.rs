@@ -6,10 +6,11 @@
 //! - puts and gets of fence and group epochs to a PE of this node: loads and stores in the
 //!   shared region (no MPI call), synchronised by the shared-memory epoch protocol;
 //! - everything to PEs of other nodes: MPI;
-//! - accumulates, to any PE: MPI. CPU atomics and MPI accumulates arriving from the network are
-//!   not atomic with each other (an MPI may apply a remote accumulate as a read-modify-write
-//!   of its own, under its own lock), so the element-wise atomicity of concurrent accumulates
-//!   from PEs of several nodes holds only if one agent applies them all: MPI;
+//! - accumulates and one-element atomics (compare-and-swap, fetch-and-op), to any PE: MPI.
+//!   CPU atomics and MPI accumulates arriving from the network are not atomic with each other
+//!   (an MPI may apply a remote accumulate as a read-modify-write of its own, under its own
+//!   lock), so the element-wise atomicity of concurrent accumulates and atomics from PEs of
+//!   several nodes holds only if one agent applies them all: MPI;
 //! - passive puts and gets: MPI, even on this node, because each must be atomic with respect
 //!   to the other operations on its target (CONTRACT 3), those of other nodes included, and
 //!   only MPI's lock excludes those;
@@ -140,6 +141,12 @@ impl TransportWindow for HybridWindow {
     unsafe fn accumulate(&self, acc: &RemoteAccess, src: *const u8, fetch: Option<Fetch>, op: Operator) -> Result<()> {
         // SAFETY: the caller's contract.
         unsafe { self.mpi.accumulate(acc, src, fetch, op) }
+    }
+
+    unsafe fn compare_and_swap(&self, acc: &RemoteAccess, compare: *const u8, new: *const u8, old: *mut u8) -> Result<()> {
+        // Through MPI to any PE, as accumulates: one agent applies every atomic update.
+        // SAFETY: the caller's contract.
+        unsafe { self.mpi.compare_and_swap(acc, compare, new, old) }
     }
 
     fn create_secondary(&mut self, records: &[usize]) -> Result<()> {

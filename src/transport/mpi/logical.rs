@@ -1,6 +1,9 @@
 //! Logical accumulates (MPI_LAND, MPI_LOR, MPI_LXOR) done by the transport, for an MPI that
 //! loses them: Open MPI 4.1's osc/rdma component accepts them and leaves the target unchanged
 //! (fetched values 0), on `MPI_Win_create` windows (and on any window it serves across nodes).
+//! The same path does 8-byte compare-and-swap there: Open MPI 4.1's osc/rdma crashes in an
+//! 8-byte MPI_Compare_and_swap between processes of one machine (a segmentation fault in
+//! btl/vader, raw MPI alike; open-mpi/ompi issues 7967 and 11349).
 //! The older work-around staged a caller's array through MPI-allocated memory, copying the
 //! whole window at every open and close; this one costs only the logical operations themselves.
 //!
@@ -50,6 +53,8 @@ struct Kept {
     target: usize,
     disp: usize,
     operand: Vec<u8>,
+    /// A compare-and-swap's compare value (then `operand` is the new value, `op` unused).
+    compare: Option<Vec<u8>>,
     fetch: Option<Fetch>,
     op: Operator,
 }
@@ -62,12 +67,11 @@ pub(super) struct LogicalAccumulates {
     kept: Vec<Kept>,
 }
 
-/// Unlocks `target` of `win` whatever happened under the lock; the first error wins.
+/// Unlocks `target` of `win` whatever happened under the lock (the caller holds `shim::serial()`);
+/// the first error wins.
 fn unlock_after<T>(win: &MpiWin, target: usize, under: Result<T>) -> Result<T> {
-    let mpi = shim::serial()?;
     // SAFETY: live window, locked by us on `target`.
     let unlocked = shim::check(unsafe { shim::rpnmpi_unlock(win.raw, target as c_int) }, "MPI_Win_unlock");
-    drop(mpi);
     let value = under?;
     unlocked.map(|()| value)
 }
@@ -108,12 +112,13 @@ impl LogicalAccumulates {
         unlocked.and(freed)
     }
 
-    /// One logical accumulate of `n` elements at `disp` of `target`, complete and atomic on
-    /// return (an exclusive-lock epoch of its own).
+    /// One logical accumulate of `n` elements at `disp` of `target` (with `compare`: a
+    /// compare-and-swap of one element, `operand` the new value), complete and atomic on return
+    /// (an exclusive-lock epoch of its own).
     ///
     /// # Safety
-    /// `operand` holds `n` elements; `fetch.dst`, if any, is writable for `n` elements;
-    /// `disp + n` lies within the target's part of `win`.
+    /// `operand` (and `compare`) hold `n` elements; `fetch.dst`, if any, is writable for `n`
+    /// elements; `disp + n` lies within the target's part of `win`.
     #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn read_modify_write(
         win: &MpiWin,
@@ -121,29 +126,50 @@ impl LogicalAccumulates {
         target: usize,
         disp: usize,
         operand: &[u8],
+        compare: Option<&[u8]>,
         n: usize,
         fetch: Option<Fetch>,
         op: Operator,
     ) -> Result<()> {
         let mut values = vec![0u8; n * dtype.size()];
+        // Held from the lock to the unlock: at MPI_THREAD_SERIALIZED another thread's operation
+        // on this target (its own lock epoch) must not start in between, or it would wait inside
+        // MPI for our unlock while holding the serialising lock we need for it.
         let mpi = shim::serial()?;
         // SAFETY: live window.
         shim::check(unsafe { shim::rpnmpi_lock(win.raw, 1, target as c_int) }, "MPI_Win_lock")?;
-        drop(mpi);
         let under_lock = (|| -> Result<Vec<u8>> {
             // SAFETY: values holds n elements; bounds are the caller's.
-            unsafe { win.rma(shim::GET, shim::NO_LOCK, std::ptr::null(), values.as_mut_ptr(), n, dtype, target, disp, Operator::NoOp)? };
-            let mpi = shim::serial()?;
+            unsafe {
+                win.rma_held(&mpi, shim::GET, shim::NO_LOCK, std::ptr::null(), values.as_mut_ptr(), n, dtype, target, disp, Operator::NoOp)?
+            };
             // SAFETY: live window, locked on target.
             shim::check(unsafe { shim::rpnmpi_flush(win.raw, target as c_int) }, "MPI_Win_flush")?;
-            drop(mpi);
             let old = values.clone();
-            op.apply_bytes(dtype, &mut values, &operand[..old.len()]);
+            match compare {
+                Some(c) if c == &old[..] => values.copy_from_slice(&operand[..old.len()]),
+                Some(_) => {}
+                None => op.apply_bytes(dtype, &mut values, &operand[..old.len()]),
+            }
             // SAFETY: as for the get; values stays alive and unchanged until the unlock.
-            unsafe { win.rma(shim::PUT, shim::NO_LOCK, values.as_ptr(), std::ptr::null_mut(), n, dtype, target, disp, Operator::Replace)? };
+            unsafe {
+                win.rma_held(
+                    &mpi,
+                    shim::PUT,
+                    shim::NO_LOCK,
+                    values.as_ptr(),
+                    std::ptr::null_mut(),
+                    n,
+                    dtype,
+                    target,
+                    disp,
+                    Operator::Replace,
+                )?
+            };
             Ok(old)
         })();
         let old = unlock_after(win, target, under_lock)?;
+        drop(mpi);
         if let Some(f) = fetch {
             let src = if f.before { &old } else { &values };
             // SAFETY: f.dst writable for n elements (caller); our buffers are distinct.
@@ -152,7 +178,8 @@ impl LogicalAccumulates {
         Ok(())
     }
 
-    /// Active mode: keeps the operation for the close of `epoch` and announces it to `target`.
+    /// Active mode: keeps the operation (with `compare`: a compare-and-swap of one element) for
+    /// the close of `epoch` and announces it to `target`.
     ///
     /// # Safety
     /// `src` readable for `n` elements of `dtype`; `fetch.dst`, if any, writable for `n` elements
@@ -165,6 +192,7 @@ impl LogicalAccumulates {
         target: usize,
         disp: usize,
         src: *const u8,
+        compare: Option<Vec<u8>>,
         n: usize,
         fetch: Option<Fetch>,
         op: Operator,
@@ -172,7 +200,7 @@ impl LogicalAccumulates {
         // SAFETY: src readable for n elements (caller).
         let operand = unsafe { std::slice::from_raw_parts(src, n * dtype.size()) }.to_vec();
         self.add(target, epoch, ANNOUNCED, 1)?;
-        self.kept.push(Kept { target, disp, operand, fetch, op });
+        self.kept.push(Kept { target, disp, operand, compare, fetch, op });
         Ok(())
     }
 
@@ -183,7 +211,7 @@ impl LogicalAccumulates {
             let n = k.operand.len() / dtype.size();
             // SAFETY: the operand holds n elements, fetch.dst was writable for them until this
             // close (keep's contract); the core checked the bounds when the operation was issued.
-            unsafe { Self::read_modify_write(win, dtype, k.target, k.disp, &k.operand, n, k.fetch, k.op)? };
+            unsafe { Self::read_modify_write(win, dtype, k.target, k.disp, &k.operand, k.compare.as_deref(), n, k.fetch, k.op)? };
             self.add(k.target, epoch, DONE, 1)?;
         }
         let announced = self.announced_to_me(me, epoch)?;

@@ -160,6 +160,16 @@ unsafe extern "C" {
         tshape: *const c_int,
         tstart: *const c_int,
     ) -> c_int;
+    pub fn rpnmpi_cas(
+        win: *mut RawWin,
+        lock: c_int,
+        value: *const c_void,
+        compare: *const c_void,
+        result: *mut c_void,
+        dtype: c_int,
+        target: c_int,
+        disp: i64,
+    ) -> c_int;
     pub fn rpnmpi_bounded_increment(win: *mut RawWin, target: c_int, limit: c_int, old: *mut c_int) -> c_int;
 }
 

@@ -171,6 +171,30 @@ impl MpiWin {
         disp: usize,
         op: Operator,
     ) -> Result<()> {
+        let mpi = shim::serial()?;
+        // SAFETY: the caller's contract.
+        unsafe { self.rma_held(&mpi, kind, lock, src, result, n, dtype, target, disp, op) }
+    }
+
+    /// `rma` for a caller that already holds `shim::serial()` (`_held`): a sequence of MPI calls
+    /// that no other thread's call may come between (a lock epoch of several operations).
+    ///
+    /// # Safety
+    /// As `rma`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn rma_held(
+        &self,
+        _held: &shim::Serial,
+        kind: c_int,
+        lock: c_int,
+        src: *const u8,
+        result: *mut u8,
+        n: usize,
+        dtype: ElementType,
+        target: usize,
+        disp: usize,
+        op: Operator,
+    ) -> Result<()> {
         let what = match kind {
             shim::PUT => "MPI_Put",
             shim::GET => "MPI_Get",
@@ -178,7 +202,6 @@ impl MpiWin {
             _ if n == 1 => "MPI_Fetch_and_op",
             _ => "MPI_Get_accumulate",
         };
-        let _mpi = shim::serial()?;
         // SAFETY: the caller's contract.
         let rc = unsafe {
             shim::rpnmpi_rma(
@@ -195,6 +218,39 @@ impl MpiWin {
             )
         };
         shim::check(rc, what)
+    }
+
+    /// One MPI_Compare_and_swap (see `rpnmpi_cas`).
+    ///
+    /// # Safety
+    /// `value` and `compare` readable, `result` writable for one element of `dtype` until the
+    /// operation completes; `disp` within the target's part of the window.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn cas(
+        &self,
+        lock: c_int,
+        value: *const u8,
+        compare: *const u8,
+        result: *mut u8,
+        dtype: ElementType,
+        target: usize,
+        disp: usize,
+    ) -> Result<()> {
+        let _mpi = shim::serial()?;
+        // SAFETY: the caller's contract.
+        let rc = unsafe {
+            shim::rpnmpi_cas(
+                self.raw,
+                lock,
+                value as *const c_void,
+                compare as *const c_void,
+                result as *mut c_void,
+                dtype.code() as c_int,
+                target as c_int,
+                disp as i64,
+            )
+        };
+        shim::check(rc, "MPI_Compare_and_swap")
     }
 
     /// A box put (`shim::PUT`, from `buf`) or get (`shim::GET`, into `buf`) as one MPI
@@ -242,7 +298,7 @@ impl MpiWin {
     }
 }
 
-/// A fetching accumulate of an active-mode epoch, finished at close.
+/// A fetching accumulate (or a compare-and-swap) of an active-mode epoch, finished at close.
 struct PendingFetch {
     dst: *mut u8,
     /// The operand, kept alive until MPI is done with it (MPI needs it disjoint from `dst`).
@@ -569,14 +625,14 @@ impl TransportWindow for MpiWindow {
             if acc.mode != Mode::Passive {
                 let mut l = l.lock().unwrap_or_else(|p| p.into_inner());
                 // SAFETY: src readable, fetch.dst writable until close, for nelem elements (caller).
-                return unsafe { l.keep(acc.epoch, dtype, target, disp, src, n, fetch, op) };
+                return unsafe { l.keep(acc.epoch, dtype, target, disp, src, None, n, fetch, op) };
             }
             // The operand is copied: the caller's garray may be the same array.
             // SAFETY: src readable for nelem elements (caller).
             let operand = unsafe { std::slice::from_raw_parts(src, n * dtype.size()) }.to_vec();
             // SAFETY: operand holds n elements, fetch.dst writable for n (caller); bounds checked
             // by the core.
-            return unsafe { LogicalAccumulates::read_modify_write(&self.win, dtype, target, disp, &operand, n, fetch, op) };
+            return unsafe { LogicalAccumulates::read_modify_write(&self.win, dtype, target, disp, &operand, None, n, fetch, op) };
         }
         let lock = lock_kind(acc.mode, true);
         let Some(fetch) = fetch else {
@@ -597,6 +653,66 @@ impl TransportWindow for MpiWindow {
             self.finish(pending);
         } else {
             self.pending.lock().unwrap_or_else(|p| p.into_inner()).push(pending);
+        }
+        Ok(())
+    }
+
+    unsafe fn compare_and_swap(&self, acc: &RemoteAccess, compare: *const u8, new: *const u8, old: *mut u8) -> Result<()> {
+        let elem = self.dtype.size();
+        // The operands are copied (MPI wants them disjoint from the result, which the caller may
+        // pass as the same variable), kept until the operation completes: [new, compare].
+        // SAFETY: new and compare readable for one element each (caller).
+        let operands: Vec<u8> = unsafe { [std::slice::from_raw_parts(new, elem), std::slice::from_raw_parts(compare, elem)] }.concat();
+        if let Some(l) = self.logical.as_ref().filter(|_| elem == 8) {
+            // Open MPI: its 8-byte MPI_Compare_and_swap crashes (see `logical`): done as the
+            // logical accumulates, under the target's exclusive lock, at close in active modes.
+            let (new, compare) = operands.split_at(elem);
+            let fetch = Some(Fetch { dst: old, before: true });
+            if acc.mode != Mode::Passive {
+                let mut l = l.lock().unwrap_or_else(|p| p.into_inner());
+                // SAFETY: new holds one element; old writable until close (caller).
+                return unsafe {
+                    l.keep(
+                        acc.epoch,
+                        self.dtype,
+                        acc.target,
+                        self.disp(acc),
+                        new.as_ptr(),
+                        Some(compare.to_vec()),
+                        1,
+                        fetch,
+                        Operator::Replace,
+                    )
+                };
+            }
+            // SAFETY: new and compare hold one element, old writable for one (caller); bounds
+            // checked by the core.
+            return unsafe {
+                LogicalAccumulates::read_modify_write(
+                    &self.win,
+                    self.dtype,
+                    acc.target,
+                    self.disp(acc),
+                    new,
+                    Some(compare),
+                    1,
+                    fetch,
+                    Operator::Replace,
+                )
+            };
+        }
+        let lock = lock_kind(acc.mode, true);
+        // SAFETY: operands hold the two elements and stay alive until the operation completes
+        // (on return in passive mode, else kept in `pending` until the close); old writable for
+        // one element (caller); bounds checked by the core. Under an exclusive lock in passive
+        // mode, so atomic also against the logical accumulates done by the transport.
+        unsafe {
+            self.win.cas(lock, operands.as_ptr(), operands.as_ptr().add(elem), old, self.dtype, acc.target, self.disp(acc))?;
+        }
+        if acc.mode != Mode::Passive {
+            // nothing to compute at close (`before`): only the operands kept alive until then
+            let kept = PendingFetch { dst: old, operand: operands, op: Operator::NoOp, before: true };
+            self.pending.lock().unwrap_or_else(|p| p.into_inner()).push(kept);
         }
         Ok(())
     }

@@ -17,7 +17,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, AtomicU8};
 
-use super::atomic_ops::{fetch_op32, fetch_op64, load_element, store_element};
+use super::atomic_ops::{compare_swap, fetch_op32, fetch_op64, load_element, store_element};
 use super::barrier::{Barrier, barrier_bytes};
 use super::copy::{copy_bytes, copy_grid};
 use super::epochs;
@@ -564,6 +564,21 @@ impl TransportWindow for ShmWindow {
         Ok(())
     }
 
+    unsafe fn compare_and_swap(&self, acc: &RemoteAccess, compare: *const u8, new: *const u8, old: *mut u8) -> Result<()> {
+        self.ensure_ready(acc.target, acc.epoch, acc.mode)?;
+        let elem = self.layout.elem;
+        // SAFETY: compare and new readable for one element (caller), any alignment.
+        let (c, n) = unsafe { (read_bits(compare, elem), read_bits(new, elem)) };
+        // SAFETY: the element lies inside the target's part (checked bounds), aligned, and is
+        // only reached atomically while exposed (accumulates and atomics use atomics on it; a
+        // multi-element passive accumulate holds the lock but still updates it atomically).
+        let before = unsafe { compare_swap(self.element(acc.target, acc.offset), c, n, elem) };
+        // SAFETY: old writable for one element (caller), any alignment; written after the
+        // operands were read, so it may alias them.
+        unsafe { write_bits(old, before, elem) };
+        Ok(())
+    }
+
     fn create_secondary(&mut self, records: &[usize]) -> Result<()> {
         if self.secondary.is_some() {
             // Nobody may still write into the old records when they go away.
@@ -632,6 +647,24 @@ impl TransportWindow for ShmWindow {
         }
         Ok(())
     }
+}
+
+/// One element of `elem_size` (4 or 8) bytes at `p` as bits (zero-extended).
+///
+/// # Safety
+/// `p` readable for `elem_size` bytes (any alignment).
+unsafe fn read_bits(p: *const u8, elem_size: usize) -> u64 {
+    // SAFETY: the caller's contract.
+    unsafe { if elem_size == 4 { (p as *const u32).read_unaligned() as u64 } else { (p as *const u64).read_unaligned() } }
+}
+
+/// Writes the low `elem_size` (4 or 8) bytes of `bits` at `p`.
+///
+/// # Safety
+/// `p` writable for `elem_size` bytes (any alignment).
+unsafe fn write_bits(p: *mut u8, bits: u64, elem_size: usize) {
+    // SAFETY: the caller's contract.
+    unsafe { if elem_size == 4 { (p as *mut u32).write_unaligned(bits as u32) } else { (p as *mut u64).write_unaligned(bits) } }
 }
 
 #[cfg(test)]
