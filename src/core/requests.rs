@@ -97,18 +97,48 @@ pub enum Deferred {
     },
 }
 
-/// A checked operation waiting for a completion point.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A checked operation waiting for a completion point (kept small: a batch of them is written
+/// at issue and read at completion).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pending {
     /// Its request's slot.
     pub slot: u32,
-    /// The access, checked against the window state of `generation`.
-    pub acc: RemoteAccess,
-    /// The window's configuration generation it was checked against (a configuration call
-    /// since then, which a completion point would find, means the check no longer holds).
-    pub generation: u64,
+    /// Target PE (rank in the window's communicator).
+    pub target: u32,
+    /// Offset in elements in the target's part (checked).
+    pub offset: u32,
+    /// Number of elements (checked).
+    pub nelem: u32,
+    /// The window's configuration generation it was checked against (low 32 bits): a
+    /// configuration call since then, which a completion point would find, means the check no
+    /// longer holds; while it holds, the window's mode and epoch are those of the check.
+    pub generation: u32,
     /// What to do.
     pub what: Deferred,
+}
+
+impl Pending {
+    /// The checked access of `acc` (offset and count fit in u32: they came from C ints).
+    pub fn new(acc: &RemoteAccess, generation: u64, what: Deferred) -> Self {
+        Pending {
+            slot: 0,
+            target: acc.target as u32,
+            offset: acc.offset as u32,
+            nelem: acc.nelem as u32,
+            generation: generation as u32,
+            what,
+        }
+    }
+
+    /// Whether it was checked against the window's configuration `generation`.
+    pub fn checked_at(&self, generation: u64) -> bool {
+        self.generation == generation as u32
+    }
+
+    /// Its access in an epoch of `mode` and number `epoch` (those of its check).
+    pub fn access(&self, mode: super::window_state::Mode, epoch: u32) -> RemoteAccess {
+        RemoteAccess { target: self.target as usize, offset: self.offset as usize, nelem: self.nelem as usize, mode, epoch }
+    }
 }
 
 #[derive(Debug)]
@@ -219,23 +249,40 @@ impl LaneRequests {
         Ok(Found::Released(outcome))
     }
 
-    /// Takes out, in issue order, the operations of window `window` not run yet, those to
-    /// `target` only when given.
-    pub fn take_pending(&mut self, window: u32, target: Option<usize>) -> Vec<Pending> {
+    /// Runs, in issue order, the operations of window `window` not run yet (those to `target`
+    /// only, when given) with `run`, records their outcomes in their requests and drops them
+    /// from the queue; the first error.
+    pub fn run_pending(&mut self, window: u32, target: Option<usize>, mut run: impl FnMut(&Pending) -> Result<()>) -> Result<()> {
         if self.pending.is_empty() {
-            return Vec::new();
+            return Ok(());
         }
-        let slots = &self.slots;
-        self.pending.extract_if(.., |p| slots[p.slot as usize].window == window && target.is_none_or(|t| t == p.acc.target)).collect()
-    }
-
-    /// Records that the operation of `slot` ran, with its outcome.
-    pub fn finish(&mut self, slot: u32, outcome: Result<()>) {
-        if let Some(s) = self.slots.get_mut(slot as usize)
-            && matches!(s.state, State::Pending)
-        {
-            s.state = State::Done(outcome.err());
+        let mut first = Ok(());
+        let mut all = true;
+        let ours = |slots: &[Slot], p: &Pending| slots[p.slot as usize].window == window && target.is_none_or(|t| t == p.target as usize);
+        for p in &self.pending {
+            if !ours(&self.slots, p) {
+                all = false;
+                continue;
+            }
+            let out = run(p);
+            let slot = &mut self.slots[p.slot as usize];
+            match out {
+                Ok(()) => slot.state = State::Done(None),
+                Err(e) => {
+                    if first.is_ok() {
+                        first = Err(e.clone());
+                    }
+                    slot.state = State::Done(Some(e));
+                }
+            }
         }
+        if all {
+            self.pending.clear();
+        } else {
+            let slots = &self.slots;
+            self.pending.retain(|p| !ours(slots, p));
+        }
+        first
     }
 
     /// Releases every request of window `window` (it is being freed): how many there were.
@@ -270,7 +317,18 @@ mod tests {
 
     fn put(target: usize, offset: usize) -> Pending {
         let acc = RemoteAccess { target, offset, nelem: 1, mode: Mode::Passive, epoch: 1 };
-        Pending { slot: u32::MAX, acc, generation: 3, what: Deferred::Put { src: 0x1000 } }
+        Pending::new(&acc, 3, Deferred::Put { src: 0x1000 })
+    }
+
+    /// Runs the operations of `window` (to `target`) successfully; their (slot, offset) in order.
+    fn run_ok(book: &mut LaneRequests, window: u32, target: Option<usize>) -> Vec<(u32, usize)> {
+        let mut ran = Vec::new();
+        book.run_pending(window, target, |p| {
+            ran.push((p.slot, p.offset as usize));
+            Ok(())
+        })
+        .unwrap();
+        ran
     }
 
     #[test]
@@ -289,10 +347,11 @@ mod tests {
         let mut book = LaneRequests::default();
         let (slot, serial) = book.issue(9, put(1, 0)).unwrap();
         assert!(matches!(book.release_if_done(slot, serial).unwrap(), Found::Pending { window: 9 }));
-        let ran = book.take_pending(9, None);
-        assert_eq!(ran.len(), 1);
-        assert_eq!(ran[0].slot, slot);
-        book.finish(slot, Ok(()));
+        let ran = run_ok(&mut book, 9, None);
+        assert_eq!(ran, vec![(slot, 0)]);
+        let acc = put(1, 0).access(Mode::Fence, 4);
+        assert_eq!((acc.target, acc.offset, acc.nelem, acc.mode, acc.epoch), (1, 0, 1, Mode::Fence, 4));
+        assert!(put(1, 0).checked_at(3) && !put(1, 0).checked_at(4));
         assert!(matches!(book.release_if_done(slot, serial).unwrap(), Found::Released(None)));
         let again = book.release_if_done(slot, serial).unwrap_err().to_string();
         assert!(again.contains("stale"), "{again}");
@@ -314,17 +373,20 @@ mod tests {
         let c = book.issue(1, put(1, 12)).unwrap();
         let d = book.issue(1, put(0, 13)).unwrap();
         assert!(book.has_pending(1) && book.has_pending(2));
-        let to0: Vec<usize> = book.take_pending(1, Some(0)).iter().map(|p| p.acc.offset).collect();
+        let to0: Vec<usize> = run_ok(&mut book, 1, Some(0)).iter().map(|r| r.1).collect();
         assert_eq!(to0, vec![10, 13]);
-        let rest: Vec<u32> = book.take_pending(1, None).iter().map(|p| p.slot).collect();
-        assert_eq!(rest, vec![c.0]);
+        assert_eq!(run_ok(&mut book, 1, None), vec![(c.0, 12)]);
         assert!(!book.has_pending(1) && book.has_pending(2));
-        book.finish(a.0, Err(Error::NotExposed { op: "x" }));
-        match book.release_if_done(a.0, a.1).unwrap() {
+        // a failed operation: its request carries the error, the flush returns it
+        let e = book.issue(2, put(0, 14)).unwrap();
+        let first = book.run_pending(2, None, |p| if p.offset == 14 { Err(Error::NotExposed { op: "x" }) } else { Ok(()) });
+        assert!(first.unwrap_err().to_string().contains("not exposed"));
+        assert!(matches!(book.release_if_done(b.0, b.1).unwrap(), Found::Released(None)));
+        match book.release_if_done(e.0, e.1).unwrap() {
             Found::Released(Some(e)) => assert!(e.to_string().contains("not exposed"), "{e}"),
             other => panic!("{other:?}"),
         }
-        let _ = (b, d);
+        let _ = (a, d);
     }
 
     #[test]
@@ -333,7 +395,7 @@ mod tests {
         let a = book.issue(1, put(0, 0)).unwrap();
         let b = book.issue(2, put(0, 0)).unwrap();
         let c = book.issue(1, put(0, 1)).unwrap();
-        book.take_pending(1, None).iter().for_each(|p| book.finish(p.slot, Ok(())));
+        run_ok(&mut book, 1, None);
         assert!(matches!(book.release_if_done(c.0, c.1).unwrap(), Found::Released(None)));
         assert_eq!(book.release_window(1), 1, "a was never waited for; c was");
         assert!(book.release_if_done(a.0, a.1).unwrap_err().to_string().contains("stale"));
@@ -349,7 +411,7 @@ mod tests {
             book.issue(1, put(0, 0)).unwrap();
         }
         assert!(book.issue(1, put(0, 0)).unwrap_err().to_string().contains("not waited for yet"));
-        book.take_pending(1, None).iter().for_each(|p| book.finish(p.slot, Ok(())));
+        run_ok(&mut book, 1, None);
         assert_eq!(book.release_window(1), LANE_CAPACITY);
         assert!(book.issue(1, put(0, 0)).is_ok());
     }

@@ -95,29 +95,30 @@ fn pause(polls: u32) {
     }
 }
 
-/// Runs one queued operation on the window.
+/// Runs one queued operation on the window, in the epoch it was checked in (`mode`, `epoch`).
 ///
 /// # Safety
 /// The caller's buffers of `p` are still valid as the issuing call's contract requires (until
 /// the operation completes).
-unsafe fn run(w: &Window, p: &Pending) -> Result<()> {
-    let bytes = p.acc.nelem * w.state.dtype().size();
+unsafe fn run(w: &Window, p: &Pending, mode: Mode, epoch: u32) -> Result<()> {
+    let acc = p.access(mode, epoch);
+    let bytes = acc.nelem * w.state.dtype().size();
     match p.what {
         Deferred::Put { src } => {
             let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::PutR, bytes));
             // SAFETY: the caller's contract: `src` holds nelem elements.
-            unsafe { w.memory.put(&p.acc, src as *const u8) }
+            unsafe { w.memory.put(&acc, src as *const u8) }
         }
         Deferred::Get { dst } => {
             let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::GetR, bytes));
             // SAFETY: the caller's contract: `dst` has room for nelem elements.
-            unsafe { w.memory.get(&p.acc, dst as *mut u8) }
+            unsafe { w.memory.get(&acc, dst as *mut u8) }
         }
         Deferred::Acc { src, garray, before, op } => {
             let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::GetaccR, bytes));
             let fetch = (garray != 0).then_some(Fetch { dst: garray as *mut u8, before });
             // SAFETY: the caller's contract: `src` (and `garray` when not null) hold nelem elements.
-            unsafe { w.memory.accumulate(&p.acc, src as *const u8, fetch, op) }
+            unsafe { w.memory.accumulate(&acc, src as *const u8, fetch, op) }
         }
     }
 }
@@ -125,28 +126,17 @@ unsafe fn run(w: &Window, p: &Pending) -> Result<()> {
 /// Runs the queued operations of `book` on window `w` (of `site`), those to `target` only when
 /// given, and records their outcomes in their requests; the first error.
 fn run_book(site: &RequestSite<'_>, book: &mut LaneRequests, w: &Window, target: Option<usize>) -> Result<()> {
-    let batch = book.take_pending(site.serial, target);
-    if batch.is_empty() {
-        return Ok(());
-    }
     // Read behind the gate (or with it shut, in close): no configuration call changes it now.
     let generation = site.generation.load(Ordering::Acquire);
-    let mut first = Ok(());
-    for p in batch {
-        let out = if p.generation == generation {
-            // SAFETY: the issuing call's contract holds until completion, which is now.
-            unsafe { run(w, &p) }
-        } else {
-            Err(Error::BadRequest(
-                "another thread reconfigured the window (open, close, group, oper ...) while the operation was issued: not done".into(),
-            ))
-        };
-        if let (Ok(()), Err(e)) = (&first, &out) {
-            first = Err(e.clone());
-        }
-        book.finish(p.slot, out);
-    }
-    first
+    let (mode, epoch) = (w.state.mode(), w.state.epoch());
+    book.run_pending(site.serial, target, |p| match mode {
+        // SAFETY: the issuing call's contract holds until completion, which is now; checked in
+        // this configuration of the window, so in this epoch and mode.
+        Some(mode) if p.checked_at(generation) => unsafe { run(w, p, mode, epoch) },
+        _ => Err(Error::BadRequest(
+            "another thread reconfigured the window (open, close, group, oper ...) while the operation was issued: not done".into(),
+        )),
+    })
 }
 
 impl WindowTable {
@@ -181,7 +171,7 @@ impl WindowTable {
             return Err(state.refuse_remote(routine, t, o, n, buffer_is_null));
         };
         let what = what(state)?;
-        let pending = Pending { slot: 0, acc, generation: snapshot.generation, what };
+        let pending = Pending::new(&acc, snapshot.generation, what);
         let (slot, serial) = book.issue(site.serial, pending)?;
         Ok(RequestId { entry: site.index, lane, slot, serial }.handle())
     }
