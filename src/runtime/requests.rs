@@ -3,33 +3,41 @@
 //!
 //! What a blocking one-element put pays per call, besides its few loads and its store, is the
 //! window's gate (two atomic read-modify-writes, see `gate`) and the reading of the window's
-//! state behind it. A request-based operation pays neither: it is checked against a snapshot of
-//! the window's state kept in the issuing thread's lane book (`core::requests`), valid while the
-//! window's configuration generation is unchanged, and queued there behind the lane's own lock
-//! (one read-modify-write, on a line only this thread uses as long as a PE has at most `LANES`
-//! threads). The data moves at the completion point, which passes the gate once for the whole
-//! batch: a flush runs every queued operation to its target(s) in issue order, through the
-//! transport's ordinary put/get/accumulate (so passive-mode atomicity, CONTRACT 3, is that of
-//! the blocking calls: one-element operations are single atomic instructions, longer ones take
-//! the target's lock); close runs what is left; a wait or test runs its lane's queue for its
-//! window. A completion point re-checks each operation's generation: an operation issued while
-//! another thread reconfigured the window (a race the rules forbid) is refused then, never run
-//! against a state it was not checked against.
+//! state behind it. A request-based operation pays neither, nor any other read-modify-write:
+//! each thread issues into a lane of its own (`LaneStore`, one per window table entry and gate
+//! lane, made at the lane's first request; the threads past the gate's `LANES` share one more,
+//! behind a lock). The operation is checked against a snapshot of the window's state kept by the
+//! lane's issuer, valid while the window's configuration generation is unchanged, written into a
+//! free slot and queued on the lane's ring with plain stores, published by one release store of
+//! the ring's tail. The data moves at the completion point, which passes the gate once for the
+//! whole batch and takes each lane's consumer lock: a flush runs the queued operations to its
+//! target(s) in issue order, through the transport's ordinary put/get/accumulate (so passive-mode
+//! atomicity, CONTRACT 3, is that of the blocking calls: one-element operations are single atomic
+//! instructions, longer ones take the target's lock); close runs what is left; a wait or test
+//! runs its lane's queue for its window. A completion point re-checks each operation's
+//! generation: an operation issued while another thread reconfigured the window (a race the
+//! rules forbid) is refused then, never run against a state it was not checked against.
 //!
-//! Lock order: a configuration call shuts the gate, then takes lane locks; a flush passes the
-//! gate, then takes lane locks; issue, wait and test take their lane lock, then only try the
-//! gate (`read` never blocks on a shut gate), so no cycle.
+//! Each slot has a word (`core::requests::word`: serial, window, state) that every thread reads;
+//! the consumer marks an operation DONE (or FAILED) with a release store after running it, and a
+//! wait releases a done request with one compare-and-swap to FREE (two waits of one request:
+//! one wins, the other is refused), which the issuer later finds and reuses the slot.
+//!
+//! Lock order: a configuration call shuts the gate, then takes consumer locks; a flush passes
+//! the gate, then takes consumer locks; a wait or test takes its consumer lock, then only tries
+//! the gate (`read` never blocks on a shut gate), so no cycle. Issuing takes no consumer lock.
 
 use std::cell::UnsafeCell;
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use super::gate::{LANES, my_lane};
 use super::names::operator_of;
 use super::stats::DataOp;
 use super::window_table::{RequestSite, WindowTable};
 use super::windows::Window;
-use crate::core::requests::{Deferred, Found, LaneRequests, Pending, RequestId, Snapshot, never_made};
+use crate::core::requests::{Deferred, Issuer, LANE_CAPACITY, Pending, RequestId, Snapshot, never_made, stale, too_many, word};
 use crate::core::{Handle, HandleKind, Mode, WindowState};
 use crate::error::{Error, Result};
 use crate::transport::Fetch;
@@ -123,13 +131,185 @@ unsafe fn run(w: &Window, p: &Pending, mode: Mode, epoch: u32) -> Result<()> {
     }
 }
 
-/// Runs the queued operations of `book` on window `w` (of `site`), those to `target` only when
-/// given, and records their outcomes in their requests; the first error.
-fn run_book(site: &RequestSite<'_>, book: &mut LaneRequests, w: &Window, target: Option<usize>) -> Result<()> {
+/// Request sets per window table entry: one per gate lane, and one the threads past them share.
+pub const LANE_STORES: usize = LANES + 1;
+
+/// The lane of the calling thread's requests.
+fn my_store_lane() -> usize {
+    my_lane().min(LANES)
+}
+
+/// What the completion points keep of a lane: the queue taken off the ring, not run yet.
+#[derive(Default)]
+struct Consumer {
+    /// Ring entries taken so far.
+    head: u64,
+    /// (slot, serial) of the operations taken off the ring and not run yet, in issue order.
+    queue: Vec<(u32, u32)>,
+}
+
+/// The requests of one lane of one window table entry (see the module's documentation).
+pub struct LaneStore {
+    /// The issuer's own: its snapshot and slots. Only the lane's thread (or, on the shared lane,
+    /// the holder of `issuing`) touches it.
+    issuer: UnsafeCell<Issuer>,
+    /// Taken by the issuers of the shared lane (unused on the others).
+    issuing: LaneLock<()>,
+    /// Serials below it were given out (for telling stale requests from never-made ones).
+    issued: AtomicU32,
+    /// Each slot's word (`word`).
+    words: Box<[AtomicU64]>,
+    /// Each slot's operation: written by the issuer while the slot is FREE and off the ring, read
+    /// by a consumer once the ring's tail has published it, until it marks the slot done.
+    ops: Box<[UnsafeCell<Pending>]>,
+    /// (serial << 32 | slot) of the operations in issue order, LANE_CAPACITY entries in a circle:
+    /// never more are on it than slots are PENDING.
+    ring: Box<[AtomicU64]>,
+    /// Ring entries written so far (by the issuer; release).
+    tail: AtomicU64,
+    consumer: LaneLock<Consumer>,
+    /// The errors of FAILED slots: (slot, serial, error).
+    errors: Mutex<Vec<(u32, u32, Error)>>,
+}
+
+// SAFETY: `issuer` is reached by one thread at a time (the lane's own thread, or the holder of
+// `issuing` on the shared lane: see `issue`); an `ops` entry is written only by that issuer while
+// its slot is FREE and on no queue, and read by consumers only after the release store of `tail`
+// that published it and before the release store of its word that marks it done, after which
+// only a FREE word (released by a wait, acquired by the issuer) lets the issuer write it again.
+// Everything else is atomic or behind a lock.
+unsafe impl Sync for LaneStore {}
+// SAFETY: the raw addresses inside `Pending` are the caller's buffers, valid from any thread of
+// the process until the operation completes (API contract).
+unsafe impl Send for LaneStore {}
+
+impl LaneStore {
+    fn new() -> Self {
+        let zeros = |n: usize| (0..n).map(|_| AtomicU64::new(0)).collect::<Box<[_]>>();
+        let blank = Pending::new(
+            &crate::core::RemoteAccess { target: 0, offset: 0, nelem: 0, mode: Mode::Passive, epoch: 0 },
+            0,
+            Deferred::Put { src: 0 },
+        );
+        LaneStore {
+            issuer: UnsafeCell::new(Issuer::default()),
+            issuing: LaneLock::default(),
+            issued: AtomicU32::new(1),
+            words: zeros(LANE_CAPACITY),
+            ops: (0..LANE_CAPACITY).map(|_| UnsafeCell::new(blank)).collect(),
+            ring: zeros(LANE_CAPACITY),
+            tail: AtomicU64::new(0),
+            consumer: LaneLock::default(),
+            errors: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Queues `op` as a request of window `window` on this lane: its (slot, serial).
+    ///
+    /// # Safety
+    /// The caller is this lane's issuer (see `issuer`) and passes its `Issuer` in.
+    unsafe fn enqueue(&self, issuer: &mut Issuer, window: u32, op: Pending) -> Result<(u32, u32)> {
+        let slot = issuer
+            .take_slot(LANE_CAPACITY, |i| word::state(self.words[i].load(Ordering::Acquire)) == word::FREE)
+            .ok_or_else(|| too_many(LANE_CAPACITY))?;
+        let serial = issuer.next_serial();
+        self.issued.store(issuer.issued(), Ordering::Relaxed);
+        // SAFETY: the slot is FREE (released by a wait, acquired above, or never used) and on no
+        // queue: no other thread reads or writes its operation now.
+        unsafe { *self.ops[slot as usize].get() = op };
+        self.words[slot as usize].store(word::make(serial, window, word::PENDING), Ordering::Release);
+        let t = self.tail.load(Ordering::Relaxed);
+        self.ring[(t % LANE_CAPACITY as u64) as usize].store(((serial as u64) << 32) | slot as u64, Ordering::Relaxed);
+        self.tail.store(t + 1, Ordering::Release);
+        Ok((slot, serial))
+    }
+
+    /// Takes the ring's new entries into the consumer's queue.
+    fn drain_ring(&self, c: &mut Consumer) {
+        let tail = self.tail.load(Ordering::Acquire);
+        while c.head < tail {
+            let e = self.ring[(c.head % LANE_CAPACITY as u64) as usize].load(Ordering::Relaxed);
+            c.queue.push((e as u32, (e >> 32) as u32));
+            c.head += 1;
+        }
+    }
+
+    /// Runs the queued operations of window `window` (to `target` only, when given) with `run`
+    /// and marks them done or failed; the first error.
+    fn run_queue(&self, window: u32, target: Option<usize>, mut run: impl FnMut(&Pending) -> Result<()>) -> Result<()> {
+        let mut c = self.consumer.lock();
+        self.drain_ring(&mut c);
+        let mut first = Ok(());
+        c.queue.retain(|&(slot, serial)| {
+            let w = self.words[slot as usize].load(Ordering::Acquire);
+            if word::serial(w) != serial || word::state(w) != word::PENDING {
+                return false; // dropped (its window was freed)
+            }
+            if word::window(w) != window {
+                return true;
+            }
+            // SAFETY: published by the tail (acquired in drain_ring) and not written again before
+            // the slot is marked done below and then released (see `LaneStore`).
+            let op = unsafe { *self.ops[slot as usize].get() };
+            if target.is_some_and(|t| t != op.target as usize) {
+                return true;
+            }
+            let state = match run(&op) {
+                Ok(()) => word::DONE,
+                Err(e) => {
+                    if first.is_ok() {
+                        first = Err(e.clone());
+                    }
+                    self.errors.lock().unwrap_or_else(|p| p.into_inner()).push((slot, serial, e));
+                    word::FAILED
+                }
+            };
+            self.words[slot as usize].store(word::make(serial, window, state), Ordering::Release);
+            false
+        });
+        first
+    }
+
+    /// Releases every request of window `window` (being freed); how many there were.
+    fn release_window(&self, window: u32) -> usize {
+        let mut c = self.consumer.lock();
+        self.drain_ring(&mut c);
+        let mut count = 0;
+        for w in self.words.iter() {
+            let v = w.load(Ordering::Acquire);
+            if word::state(v) != word::FREE
+                && word::window(v) == window
+                && w.compare_exchange(v, 0, Ordering::AcqRel, Ordering::Acquire).is_ok()
+            {
+                count += 1;
+            }
+        }
+        c.queue.retain(|&(slot, serial)| word::serial(self.words[slot as usize].load(Ordering::Acquire)) == serial);
+        let words = &self.words;
+        self.errors
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|&(slot, serial, _)| word::serial(words[slot as usize].load(Ordering::Acquire)) == serial);
+        count
+    }
+
+    /// The error of a FAILED request, taken out.
+    fn take_error(&self, slot: u32, serial: u32) -> Error {
+        let mut errors = self.errors.lock().unwrap_or_else(|p| p.into_inner());
+        match errors.iter().position(|e| e.0 == slot && e.1 == serial) {
+            Some(i) => errors.swap_remove(i).2,
+            None => Error::Internal("a failed request lost its error".into()),
+        }
+    }
+}
+
+/// Runs the queued operations of `store` on window `w` (of `site`), those to `target` only when
+/// given; the first error.
+fn run_store(site: &RequestSite<'_>, store: &LaneStore, w: &Window, target: Option<usize>) -> Result<()> {
     // Read behind the gate (or with it shut, in close): no configuration call changes it now.
     let generation = site.generation.load(Ordering::Acquire);
     let (mode, epoch) = (w.state.mode(), w.state.epoch());
-    book.run_pending(site.serial, target, |p| match mode {
+    store.run_queue(site.serial, target, |p| match mode {
         // SAFETY: the issuing call's contract holds until completion, which is now; checked in
         // this configuration of the window, so in this epoch and mode.
         Some(mode) if p.checked_at(generation) => unsafe { run(w, p, mode, epoch) },
@@ -153,26 +333,31 @@ impl WindowTable {
         what: impl FnOnce(&WindowState) -> Result<Deferred>,
     ) -> Result<Handle> {
         let site = self.request_site(h)?;
-        let lane = my_lane() % LANES;
-        let mut book = site.lanes[lane].lock();
+        let lane = my_store_lane();
+        let store = site.lanes[lane].get_or_init(|| Box::new(LaneStore::new()));
+        // The shared lane's issuers take turns; every other lane has one thread.
+        let _turn = (lane == LANES).then(|| store.issuing.lock());
+        // SAFETY: this thread is the lane's issuer: the lane is its own (`my_lane` numbers
+        // threads uniquely), or it holds `issuing` on the shared one.
+        let issuer = unsafe { &mut *store.issuer.get() };
         let generation = site.generation.load(Ordering::Acquire);
-        if !book.snapshot.as_ref().is_some_and(|s| s.window == site.serial && s.generation == generation) {
+        if !issuer.snapshot.as_ref().is_some_and(|s| s.window == site.serial && s.generation == generation) {
             // Once per configuration of the window (and lane): behind the gate, state and
             // generation are read together.
             let snapshot = self.read(h, |w| {
                 Ok(Snapshot { window: site.serial, generation: site.generation.load(Ordering::Acquire), state: w.state.clone() })
             })?;
-            book.snapshot = Some(snapshot);
+            issuer.snapshot = Some(snapshot);
         }
-        let snapshot = book.snapshot.as_ref().expect("taken above");
+        let snapshot = issuer.snapshot.as_ref().expect("taken above");
         let state = &snapshot.state;
         let (t, o, n) = (target as i64, offset as i64, nelem as i64);
         let Some(acc) = state.accepted_remote(t, o, n, buffer_is_null) else {
             return Err(state.refuse_remote(routine, t, o, n, buffer_is_null));
         };
-        let what = what(state)?;
-        let pending = Pending::new(&acc, snapshot.generation, what);
-        let (slot, serial) = book.issue(site.serial, pending)?;
+        let op = Pending::new(&acc, snapshot.generation, what(state)?);
+        // SAFETY: this thread is the lane's issuer (above).
+        let (slot, serial) = unsafe { store.enqueue(issuer, site.serial, op) }?;
         Ok(RequestId { entry: site.index, lane, slot, serial }.handle())
     }
 
@@ -224,38 +409,47 @@ impl WindowTable {
     /// waiting for another thread (`!wait`: test); whether it was released.
     fn complete(&self, req: &Handle, wait: bool) -> Result<bool> {
         let id = RequestId::from_handle(req)?;
+        let site = self.request_site_at(id.entry, 0).ok_or_else(never_made)?;
+        let store = site.lanes.get(id.lane).and_then(OnceLock::get).ok_or_else(never_made)?;
+        let slot_word = store.words.get(id.slot as usize).ok_or_else(never_made)?;
         let mut polls = 0u32;
         loop {
-            let site = self.request_site_at(id.entry, 0).ok_or_else(never_made)?;
-            let mut book = site.lanes[id.lane % LANES].lock();
-            let window = match book.release_if_done(id.slot, id.serial)? {
-                Found::Released(None) => return Ok(true),
-                Found::Released(Some(e)) => return Err(e),
-                Found::Pending { window } => window,
-            };
+            let w = slot_word.load(Ordering::Acquire);
+            if word::serial(w) != id.serial || word::state(w) == word::FREE {
+                let issued = store.issued.load(Ordering::Relaxed);
+                return Err(if id.serial == 0 || id.serial >= issued { never_made() } else { stale() });
+            }
+            if word::state(w) != word::PENDING {
+                // Done: release it (one of two concurrent waits wins; the other finds it FREE).
+                if slot_word.compare_exchange(w, word::make(0, 0, word::FREE), Ordering::AcqRel, Ordering::Acquire).is_err() {
+                    continue;
+                }
+                return match word::state(w) {
+                    word::FAILED => Err(store.take_error(id.slot, id.serial)),
+                    _ => Ok(true),
+                };
+            }
+            // Not run yet: run this lane's queue of its window.
+            let window = word::window(w);
             let site = RequestSite { serial: window, ..site };
             let wh = Handle::of_entry(HandleKind::Window, id.entry, window);
-            let ran = self.read(&wh, |w| run_book(&site, &mut book, w, None));
-            if let Err(Error::WindowBusy) = ran {
+            match self.read(&wh, |win| run_store(&site, store, win, None)) {
                 // Another thread is in a configuration call on the window (a close completes
                 // the operation): a test says "not yet", a wait tries again once it is over.
-                if !wait {
-                    return Ok(false);
+                Err(Error::WindowBusy) if !wait => return Ok(false),
+                Err(Error::WindowBusy) => {
+                    polls += 1;
+                    pause(polls);
                 }
-                drop(book);
-                polls += 1;
-                pause(polls);
-                continue;
+                // The window is gone or the library finalized: the operation cannot run.
+                Err(e @ (Error::InvalidHandle { .. } | Error::CallOrder(_)))
+                    if word::state(slot_word.load(Ordering::Acquire)) == word::PENDING =>
+                {
+                    return Err(e);
+                }
+                // Each operation's outcome is in its request (the first error may be another's).
+                _ => {}
             }
-            // Each operation's outcome is in its request (the first error may be another's).
-            return match book.release_if_done(id.slot, id.serial)? {
-                Found::Released(None) => Ok(true),
-                Found::Released(Some(e)) => Err(e),
-                // the window is gone or the library finalized: the operation cannot run
-                Found::Pending { .. } => {
-                    Err(ran.err().unwrap_or_else(|| Error::Internal("a request still pending after its lane ran".into())))
-                }
-            };
         }
     }
 
@@ -279,8 +473,8 @@ impl WindowTable {
             }
             let target = target.map(|t| w.state.check_rank(t as i64)).transpose()?;
             let mut first = Ok(());
-            for lane in site.lanes {
-                let out = run_book(&site, &mut lane.lock(), w, target);
+            for store in site.lanes.iter().filter_map(OnceLock::get) {
+                let out = run_store(&site, store, w, target);
                 if first.is_ok() {
                     first = out;
                 }
@@ -293,14 +487,14 @@ impl WindowTable {
     /// Their outcomes are in their requests, for the waits.
     pub(super) fn complete_all(&self, h: &Handle, w: &Window) {
         if let Ok(site) = self.request_site(h) {
-            for lane in site.lanes {
-                let _ = run_book(&site, &mut lane.lock(), w, None);
+            for store in site.lanes.iter().filter_map(OnceLock::get) {
+                let _ = run_store(&site, store, w, None);
             }
         }
     }
 
     /// Releases every request of window `h` (being freed); how many had not been waited for.
     pub(super) fn release_requests(&self, h: &Handle) -> usize {
-        self.request_site(h).map_or(0, |site| site.lanes.iter().map(|lane| lane.lock().release_window(site.serial)).sum())
+        self.request_site(h).map_or(0, |site| site.lanes.iter().filter_map(OnceLock::get).map(|s| s.release_window(site.serial)).sum())
     }
 }

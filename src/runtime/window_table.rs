@@ -11,10 +11,9 @@ use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use super::gate::{Gate, LANES, my_lane};
-use super::requests::LaneLock;
+use super::gate::{Gate, my_lane};
+use super::requests::{LANE_STORES, LaneStore};
 use super::windows::Window;
-use crate::core::requests::LaneRequests;
 use crate::core::{Handle, HandleKind};
 use crate::error::{Error, Result};
 
@@ -29,8 +28,9 @@ struct Entry {
     /// Counts the configuration calls on the entry's windows: request-based operations are
     /// checked against a snapshot of the window's state that holds while it is unchanged.
     generation: AtomicU64,
-    /// The requests of the request-based operations, one book per lane (see `requests`).
-    requests: [LaneLock<LaneRequests>; LANES],
+    /// The requests of the request-based operations, one set per lane (see `requests`),
+    /// made when a thread of that lane first issues one.
+    requests: [OnceLock<Box<LaneStore>>; LANE_STORES],
 }
 
 impl Entry {
@@ -39,7 +39,7 @@ impl Entry {
             gate: Gate::default(),
             slot: UnsafeCell::new(None),
             generation: AtomicU64::new(0),
-            requests: std::array::from_fn(|_| LaneLock::default()),
+            requests: std::array::from_fn(|_| OnceLock::new()),
         }
     }
 }
@@ -52,8 +52,8 @@ pub(super) struct RequestSite<'a> {
     pub serial: u32,
     /// The entry's configuration generation.
     pub generation: &'a AtomicU64,
-    /// The entry's request books, one per lane.
-    pub lanes: &'a [LaneLock<LaneRequests>; LANES],
+    /// The entry's request sets, one per lane.
+    pub lanes: &'a [OnceLock<Box<LaneStore>>; LANE_STORES],
 }
 
 // SAFETY: the slot is shared only between `Gate::enter` and `leave`, and mutated only between
