@@ -214,7 +214,7 @@ impl Issuer {
             return Some(s);
         }
         let room = self.in_use.len() < capacity;
-        if !room || self.in_use.len() % 64 == 0 {
+        if !room || self.in_use.len().is_multiple_of(64) {
             for (i, used) in self.in_use.iter_mut().enumerate() {
                 if *used && released(i) {
                     *used = false;
