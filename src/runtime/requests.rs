@@ -38,9 +38,9 @@ use super::stats::DataOp;
 use super::window_table::{RequestSite, WindowTable};
 use super::windows::Window;
 use crate::core::requests::{Deferred, Issuer, LANE_CAPACITY, Pending, RequestId, Snapshot, never_made, stale, too_many, word};
-use crate::core::{Handle, HandleKind, Mode, WindowState};
+use crate::core::{Handle, HandleKind, Mode, RemoteAccess, WindowState};
 use crate::error::{Error, Result};
-use crate::transport::Fetch;
+use crate::transport::{BatchOp, Fetch};
 
 /// A lock for one lane's request book, alone on its cache lines: taken by one thread in the
 /// common case (one compare-and-swap, released by a plain store); a waiter yields, then sleeps.
@@ -103,34 +103,6 @@ fn pause(polls: u32) {
     }
 }
 
-/// Runs one queued operation on the window, in the epoch it was checked in (`mode`, `epoch`).
-///
-/// # Safety
-/// The caller's buffers of `p` are still valid as the issuing call's contract requires (until
-/// the operation completes).
-unsafe fn run(w: &Window, p: &Pending, mode: Mode, epoch: u32) -> Result<()> {
-    let acc = p.access(mode, epoch);
-    let bytes = acc.nelem * w.state.dtype().size();
-    match p.what {
-        Deferred::Put { src } => {
-            let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::PutR, bytes));
-            // SAFETY: the caller's contract: `src` holds nelem elements.
-            unsafe { w.memory.put(&acc, src as *const u8) }
-        }
-        Deferred::Get { dst } => {
-            let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::GetR, bytes));
-            // SAFETY: the caller's contract: `dst` has room for nelem elements.
-            unsafe { w.memory.get(&acc, dst as *mut u8) }
-        }
-        Deferred::Acc { src, garray, before, op } => {
-            let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::GetaccR, bytes));
-            let fetch = (garray != 0).then_some(Fetch { dst: garray as *mut u8, before });
-            // SAFETY: the caller's contract: `src` (and `garray` when not null) hold nelem elements.
-            unsafe { w.memory.accumulate(&acc, src as *const u8, fetch, op) }
-        }
-    }
-}
-
 /// Request sets per window table entry: one per gate lane, and one the threads past them share.
 pub const LANE_STORES: usize = LANES + 1;
 
@@ -146,6 +118,9 @@ struct Consumer {
     head: u64,
     /// (slot, serial) of the operations taken off the ring and not run yet, in issue order.
     queue: Vec<(u32, u32)>,
+    /// (slot, serial) and operation of those a completion point runs now (buffers kept).
+    picked: Vec<(u32, u32)>,
+    ops: Vec<Pending>,
 }
 
 /// The requests of one lane of one window table entry (see the module's documentation).
@@ -234,13 +209,16 @@ impl LaneStore {
         }
     }
 
-    /// Runs the queued operations of window `window` (to `target` only, when given) with `run`
-    /// and marks them done or failed; the first error.
-    fn run_queue(&self, window: u32, target: Option<usize>, mut run: impl FnMut(&Pending) -> Result<()>) -> Result<()> {
+    /// Runs the queued operations of window `window` (to `target` only, when given), in issue
+    /// order, with `run`, which tells `done(i, outcome)` of each, and marks them done or failed;
+    /// the first error.
+    fn run_queue(&self, window: u32, target: Option<usize>, run: impl FnOnce(&[Pending], &mut dyn FnMut(usize, Result<()>))) -> Result<()> {
         let mut c = self.consumer.lock();
         self.drain_ring(&mut c);
-        let mut first = Ok(());
-        c.queue.retain(|&(slot, serial)| {
+        let Consumer { queue, picked, ops, .. } = &mut *c;
+        picked.clear();
+        ops.clear();
+        queue.retain(|&(slot, serial)| {
             let w = self.words[slot as usize].load(Ordering::Acquire);
             if word::serial(w) != serial || word::state(w) != word::PENDING {
                 return false; // dropped (its window was freed)
@@ -249,12 +227,22 @@ impl LaneStore {
                 return true;
             }
             // SAFETY: published by the tail (acquired in drain_ring) and not written again before
-            // the slot is marked done below and then released (see `LaneStore`).
+            // the slot is marked done (in `run`'s `done`) and then released (see `LaneStore`).
             let op = unsafe { *self.ops[slot as usize].get() };
             if target.is_some_and(|t| t != op.target as usize) {
                 return true;
             }
-            let state = match run(&op) {
+            picked.push((slot, serial));
+            ops.push(op);
+            false
+        });
+        if ops.is_empty() {
+            return Ok(());
+        }
+        let mut first = Ok(());
+        let mut done = |i: usize, out: Result<()>| {
+            let Some(&(slot, serial)) = picked.get(i) else { return };
+            let state = match out {
                 Ok(()) => word::DONE,
                 Err(e) => {
                     if first.is_ok() {
@@ -265,8 +253,8 @@ impl LaneStore {
                 }
             };
             self.words[slot as usize].store(word::make(serial, window, state), Ordering::Release);
-            false
-        });
+        };
+        run(ops, &mut done);
         first
     }
 
@@ -303,19 +291,64 @@ impl LaneStore {
     }
 }
 
+/// The refusal of an operation issued while another thread reconfigured its window.
+fn reconfigured() -> Error {
+    Error::BadRequest(
+        "another thread reconfigured the window (open, close, group, oper ...) while the operation was issued: not done".into(),
+    )
+}
+
 /// Runs the queued operations of `store` on window `w` (of `site`), those to `target` only when
-/// given; the first error.
+/// given: each run of puts and gets as one transport batch (`TransportWindow::run_batch`: over
+/// MPI, one passive lock per target), accumulates one by one; the first error.
 fn run_store(site: &RequestSite<'_>, store: &LaneStore, w: &Window, target: Option<usize>) -> Result<()> {
     // Read behind the gate (or with it shut, in close): no configuration call changes it now.
     let generation = site.generation.load(Ordering::Acquire);
     let (mode, epoch) = (w.state.mode(), w.state.epoch());
-    store.run_queue(site.serial, target, |p| match mode {
-        // SAFETY: the issuing call's contract holds until completion, which is now; checked in
-        // this configuration of the window, so in this epoch and mode.
-        Some(mode) if p.checked_at(generation) => unsafe { run(w, p, mode, epoch) },
-        _ => Err(Error::BadRequest(
-            "another thread reconfigured the window (open, close, group, oper ...) while the operation was issued: not done".into(),
-        )),
+    store.run_queue(site.serial, target, |ops, done| {
+        let elem = w.state.dtype().size();
+        let mut batch: Vec<(RemoteAccess, BatchOp)> = Vec::with_capacity(ops.len());
+        let mut first_of_batch = 0;
+        let flush_batch = |batch: &mut Vec<(RemoteAccess, BatchOp)>, first: usize, done: &mut dyn FnMut(usize, Result<()>)| {
+            if !batch.is_empty() {
+                // SAFETY: the issuing calls' contract holds until completion, which is now; the
+                // operations were checked in this configuration of the window (this epoch and mode).
+                unsafe { w.memory.run_batch(batch, &mut |i, out| done(first + i, out)) };
+                batch.clear();
+            }
+        };
+        for (i, p) in ops.iter().enumerate() {
+            let Some(mode) = mode.filter(|_| p.checked_at(generation)) else {
+                flush_batch(&mut batch, first_of_batch, done);
+                done(i, Err(reconfigured()));
+                continue;
+            };
+            let acc = p.access(mode, epoch);
+            let bytes = acc.nelem * elem;
+            let op = match p.what {
+                Deferred::Put { src } => {
+                    drop(w.stats.as_deref().and_then(|s| s.data(DataOp::PutR, bytes)));
+                    BatchOp::Put { src: src as *const u8 }
+                }
+                Deferred::Get { dst } => {
+                    drop(w.stats.as_deref().and_then(|s| s.data(DataOp::GetR, bytes)));
+                    BatchOp::Get { dst: dst as *mut u8 }
+                }
+                Deferred::Acc { src, garray, before, op } => {
+                    flush_batch(&mut batch, first_of_batch, done);
+                    let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::GetaccR, bytes));
+                    let fetch = (garray != 0).then_some(Fetch { dst: garray as *mut u8, before });
+                    // SAFETY: as for the batch: the issuing call's contract holds until now.
+                    done(i, unsafe { w.memory.accumulate(&acc, src as *const u8, fetch, op) });
+                    continue;
+                }
+            };
+            if batch.is_empty() {
+                first_of_batch = i;
+            }
+            batch.push((acc, op));
+        }
+        flush_batch(&mut batch, first_of_batch, done);
     })
 }
 
