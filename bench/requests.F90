@@ -7,13 +7,15 @@
 !   rput+flush+wait  the same with the 64 RPN_COMM_i_win_wait inside the clock (the whole cycle)
 ! Prints, per form, the median over the trials of the microseconds per batch of 64:
 !   REQUESTS <form> <us per 64>
+! Argument: reps=N batches per trial (default 2000; over MPI between nodes, a few).
 ! Run by bench/requests.sh under rpnrun.
 program bench_requests
   use ISO_C_BINDING
   use rpn_comm_windows
   implicit none
-  integer, parameter :: NB = 64, REPS = 2000, TRIALS = 11, NFORMS = 3
-  integer :: me, npes, pex, pey, ierr, trial, right, form
+  integer, parameter :: NB = 64, TRIALS = 11, NFORMS = 3
+  integer :: me, npes, pex, pey, ierr, trial, right, form, reps
+  character(len=32) :: arg
   type(rpncomm_window) :: win
   type(rpncomm_datatype) :: dtype
   type(rpncomm_communicator) :: com
@@ -22,6 +24,9 @@ program bench_requests
   real(kind=8), dimension(TRIALS, NFORMS) :: us
   character(len=16), dimension(NFORMS), parameter :: names = ['blocking        ', 'rput+flush      ', 'rput+flush+wait ']
 
+  reps = 2000
+  call get_command_argument(1, arg)
+  if (arg(1:5) == 'reps=') read(arg(6:), *) reps
   pex = 0
   pey = 0
   call RPN_COMM_init(userinit, me, npes, pex, pey)
@@ -65,7 +70,7 @@ contains
     errs = 0
     waits = 0
     call system_clock(c0, rate)
-    do r = 1, REPS
+    do r = 1, reps
       select case (form)
       case (1)
         do i = 1, NB
@@ -92,7 +97,7 @@ contains
     enddo
     call system_clock(c1)
     if (errs > 0) error stop 'bench_requests: an operation failed'
-    t = (real(c1 - c0, 8) - waits) / real(rate, 8) * 1.0e6_8 / REPS
+    t = (real(c1 - c0, 8) - waits) / real(rate, 8) * 1.0e6_8 / reps
   end function one_trial
 
   subroutine sort(a)
