@@ -531,3 +531,109 @@ impl WindowTable {
         self.request_site(h).map_or(0, |site| site.lanes.iter().filter_map(OnceLock::get).map(|s| s.release_window(site.serial)).sum())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn put(target: usize, offset: usize) -> Pending {
+        let acc = RemoteAccess { target, offset, nelem: 1, mode: Mode::Passive, epoch: 1 };
+        Pending::new(&acc, 0, Deferred::Put { src: offset })
+    }
+
+    /// Releases slot `slot` of request `serial` as a wait does, if it is done.
+    fn release(store: &LaneStore, slot: u32, serial: u32) -> bool {
+        let w = store.words[slot as usize].load(Ordering::Acquire);
+        word::serial(w) == serial
+            && word::state(w) == word::DONE
+            && store.words[slot as usize].compare_exchange(w, 0, Ordering::AcqRel, Ordering::Acquire).is_ok()
+    }
+
+    #[test]
+    fn one_thread_issues_another_runs_in_order_and_a_third_releases() {
+        const N: usize = 20_000;
+        let store = Arc::new(LaneStore::new());
+        let (tx, rx) = std::sync::mpsc::channel::<(u32, u32)>();
+        let issuer = {
+            let store = Arc::clone(&store);
+            std::thread::spawn(move || {
+                let mut issuer = Issuer::default();
+                for i in 0..N {
+                    // the waits below release slots behind the issuer's back; when all are in
+                    // use, it waits for them as a program would
+                    loop {
+                        // SAFETY: this thread is the only issuer of the store.
+                        match unsafe { store.enqueue(&mut issuer, 7, put(i % 3, i)) } {
+                            Ok(id) => {
+                                tx.send(id).unwrap();
+                                break;
+                            }
+                            Err(_) => std::thread::yield_now(),
+                        }
+                    }
+                }
+            })
+        };
+        let runner = {
+            let store = Arc::clone(&store);
+            std::thread::spawn(move || {
+                let mut seen = Vec::with_capacity(N);
+                while seen.len() < N {
+                    store
+                        .run_queue(7, None, |ops, done| {
+                            for (i, op) in ops.iter().enumerate() {
+                                seen.push(op.offset as usize);
+                                done(i, Ok(()));
+                            }
+                        })
+                        .unwrap();
+                    std::thread::yield_now();
+                }
+                seen
+            })
+        };
+        let mut released = 0;
+        for (slot, serial) in rx.iter() {
+            while !release(&store, slot, serial) {
+                std::thread::yield_now();
+            }
+            released += 1;
+        }
+        issuer.join().unwrap();
+        let seen = runner.join().unwrap();
+        assert_eq!(released, N);
+        assert_eq!(seen, (0..N).collect::<Vec<_>>(), "operations ran once each, in issue order");
+    }
+
+    #[test]
+    fn flush_to_one_target_leaves_the_others_and_failures_keep_their_error() {
+        let store = LaneStore::new();
+        let mut issuer = Issuer::default();
+        // SAFETY (each enqueue): this thread is the only issuer of the store.
+        let a = unsafe { store.enqueue(&mut issuer, 1, put(0, 10)) }.unwrap();
+        let b = unsafe { store.enqueue(&mut issuer, 1, put(1, 11)) }.unwrap();
+        let c = unsafe { store.enqueue(&mut issuer, 2, put(0, 12)) }.unwrap();
+        let mut ran = Vec::new();
+        store
+            .run_queue(1, Some(0), |ops, done| {
+                ops.iter().enumerate().for_each(|(i, op)| {
+                    ran.push(op.offset);
+                    done(i, Ok(()));
+                })
+            })
+            .unwrap();
+        assert_eq!(ran, vec![10]);
+        let failed =
+            store.run_queue(1, None, |ops, done| ops.iter().enumerate().for_each(|(i, _)| done(i, Err(Error::NotExposed { op: "x" }))));
+        assert!(failed.is_err());
+        assert_eq!(word::state(store.words[b.0 as usize].load(Ordering::Acquire)), word::FAILED);
+        assert!(store.take_error(b.0, b.1).to_string().contains("not exposed"));
+        assert!(release(&store, a.0, a.1));
+        // freeing window 2 releases its pending request and counts it; window 1's failed one too
+        assert_eq!(store.release_window(2), 1);
+        assert_eq!(store.words[c.0 as usize].load(Ordering::Acquire), 0);
+        assert_eq!(store.release_window(1), 1);
+        assert!(store.run_queue(2, None, |ops, _| assert!(ops.is_empty())).is_ok());
+    }
+}
