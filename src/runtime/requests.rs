@@ -610,9 +610,11 @@ mod tests {
     fn flush_to_one_target_leaves_the_others_and_failures_keep_their_error() {
         let store = LaneStore::new();
         let mut issuer = Issuer::default();
-        // SAFETY (each enqueue): this thread is the only issuer of the store.
+        // SAFETY: this thread is the only issuer of the store (also below).
         let a = unsafe { store.enqueue(&mut issuer, 1, put(0, 10)) }.unwrap();
+        // SAFETY: as above.
         let b = unsafe { store.enqueue(&mut issuer, 1, put(1, 11)) }.unwrap();
+        // SAFETY: as above.
         let c = unsafe { store.enqueue(&mut issuer, 2, put(0, 12)) }.unwrap();
         let mut ran = Vec::new();
         store
