@@ -3,18 +3,19 @@
 //!
 //! What a blocking one-element put pays per call, besides its few loads and its store, is the
 //! window's gate (two atomic read-modify-writes, see `gate`) and the reading of the window's
-//! state behind it. A request-based operation pays neither, nor any other read-modify-write:
-//! each thread issues into a lane of its own (`LaneStore`, one per window table entry and gate
+//! state behind it. A request-based operation pays neither (but once per configuration of the
+//! window and lane, to take its snapshot), nor any other read-modify-write: each thread issues into a lane of its own (`LaneStore`, one per window table entry and gate
 //! lane, made at the lane's first request; the threads past the gate's `LANES` share one more,
 //! behind a lock). The operation is checked against a snapshot of the window's state kept by the
 //! lane's issuer, valid while the window's configuration generation is unchanged, written into a
 //! free slot and queued on the lane's ring with plain stores, published by one release store of
 //! the ring's tail. The data moves at the completion point, which passes the gate once for the
 //! whole batch and takes each lane's consumer lock: a flush runs the queued operations to its
-//! target(s) in issue order, through the transport's ordinary put/get/accumulate (so passive-mode
-//! atomicity, CONTRACT 3, is that of the blocking calls: one-element operations are single atomic
-//! instructions, longer ones take the target's lock); close runs what is left; a wait or test
-//! runs its lane's queue for its window. A completion point re-checks each operation's
+//! target(s) in issue order, puts and gets as transport batches (`TransportWindow::run_batch`:
+//! the ordinary put/get one after the other on shared memory, one passive lock epoch per target
+//! over MPI), accumulates one by one, so passive-mode atomicity (CONTRACT 3) is at least that of
+//! the blocking calls; close runs what is left; a wait or test runs its lane's queue for its
+//! window. A completion point re-checks each operation's
 //! generation: an operation issued while another thread reconfigured the window (a race the
 //! rules forbid) is refused then, never run against a state it was not checked against.
 //!
@@ -23,9 +24,10 @@
 //! wait releases a done request with one compare-and-swap to FREE (two waits of one request:
 //! one wins, the other is refused), which the issuer later finds and reuses the slot.
 //!
-//! Lock order: a configuration call shuts the gate, then takes consumer locks; a flush passes
-//! the gate, then takes consumer locks; a wait or test takes its consumer lock, then only tries
-//! the gate (`read` never blocks on a shut gate), so no cycle. Issuing takes no consumer lock.
+//! Lock order: a configuration call shuts the gate, then takes consumer locks; a flush, wait or
+//! test passes the gate (`read`, which never blocks on a shut gate: a wait retries, yielding,
+//! until the configuration call is over), then takes consumer locks; so no cycle. Issuing takes
+//! no consumer lock (only the shared lane's issuers take turns on `issuing`).
 
 use std::cell::UnsafeCell;
 use std::ops::{Deref, DerefMut};
