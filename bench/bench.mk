@@ -6,9 +6,10 @@
 #                     build/bench/results.json, results.csv, table.txt and bench.png.
 #                     Knobs: BENCH_TRIALS=11 BENCH_MS=10 (trial length, ms) BENCH_SCALE_PES="1 8 16".
 #                     bench/halo.sh: the halo section (RPN_COMM_xch_halo against raw MPI and the
-#                     copy floor, 2 and 4 PEs).
+#                     copy floor, 2 and 4 PEs, and across 2 simulated nodes).
 #                     bench/atomics.sh: cas_r and fetchop_r against the cache-line round trip (and
 #                     raw MPI_Compare_and_swap / MPI_Fetch_and_op where an MPI build exists).
+#                     bench/requests.sh: 64 rput_r + flush against 64 put_r (issue 20).
 # Timings are medians on a possibly shared machine: `make bench` fails only on data errors, never on
 # a missed target; no test depends on it.
 
@@ -22,3 +23,4 @@ bench: all
 	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" BUILD_DIR="$(BUILD)" bash bench/halo.sh
 	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/subarray.sh
 	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/atomics.sh
+	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/requests.sh

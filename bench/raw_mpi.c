@@ -20,6 +20,9 @@
  *   lock_cas      MPI_Win_lock(EXCLUSIVE, right); MPI_Compare_and_swap of 1 int; MPI_Win_unlock
  *                 (RPN_COMM_i_win_cas_r in passive mode)
  *   bw_8k, bw_1m, bw_16m   MPI_Win_fence; MPI_Put of 8 KiB / 1 MiB / 16 MiB; MPI_Win_fence (MB/s)
+ *   rput64        64 x MPI_Rput of 1 int; MPI_Win_flush(right); MPI_Waitall, under one MPI_Win_lock_all;
+ *                 the time is per batch of 64 (against RPN_COMM_i_win_rput_r + flush, bench/requests.sh);
+ *                 run only when named (ops=rput64)
  * Windows: MPI_Win_allocate of 1024 ints (latency figures), of 16 MiB (bandwidth figures); with
  * `create`, MPI_Win_create over the program's own arrays of those sizes (what a program writes for a
  * window on its own array, as RPN_COMM's windows over the caller's array); op names then end in
@@ -49,10 +52,12 @@
 #define NMAX_ITER 200000
 
 enum op { FENCE_EMPTY, FENCE_PUT, PSCW_PUT, LOCK_PUT, LOCK_GET, FETCH_OP, LOCK_FETCH, CAS_OP, LOCK_CAS,
-          BW_8K, BW_1M, BW_16M, NOPS };
+          BW_8K, BW_1M, BW_16M, RPUT64, NOPS };
+/* operations of one RPUT64 batch */
+#define NRPUT 64
 static const char *op_name[NOPS] = {"fence_empty", "fence_put",  "pscw_put", "lock_put", "lock_get",
                                     "fetch_op",    "lock_fetch", "cas_op",   "lock_cas", "bw_8k",
-                                    "bw_1m",       "bw_16m"};
+                                    "bw_1m",       "bw_16m",     "rput64"};
 static const char *suffix = "raw";   /* "raw_create" for windows on the program's arrays */
 static const size_t bw_bytes[NOPS] = {[BW_8K] = 8192, [BW_1M] = 1 << 20, [BW_16M] = NBW};
 
@@ -226,6 +231,32 @@ static double trial(enum op op, long niter, int seq, long *errs, int record) {
         MPI_Win_unlock(me, win_lat);
         break;
     }
+    case RPUT64: {
+        int src[NRPUT];
+        MPI_Request reqs[NRPUT];
+        long j;
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Win_lock_all(0, win_lat);
+        start = now();
+        for (i = 0; i < niter; i++) {
+            t0 = now();
+            for (j = 0; j < NRPUT; j++) {
+                src[j] = val(me, seq, i * NRPUT + j);
+                MPI_Rput(&src[j], 1, MPI_INT, right, j, 1, MPI_INT, win_lat, &reqs[j]);
+            }
+            MPI_Win_flush(right, win_lat);
+            MPI_Waitall(NRPUT, reqs, MPI_STATUSES_IGNORE);
+            t1 = now();
+            if (record) samples[nsamples++] = t1 - t0;
+        }
+        t1 = now() - start;
+        MPI_Win_unlock_all(win_lat);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Win_lock(MPI_LOCK_SHARED, me, 0, win_lat);
+        for (j = 0; j < NRPUT; j++) bad += wlat[j] != val(left, seq, (niter - 1) * NRPUT + j);
+        MPI_Win_unlock(me, win_lat);
+        break;
+    }
     default: { /* bandwidth: fence epochs with one put of bw_bytes[op] at offset 0 */
         long n = bw_bytes[op] / sizeof(int);
         int *src = malloc(n * sizeof(int));
@@ -333,7 +364,7 @@ int main(int argc, char **argv) {
     }
     if (trials < 1) trials = 1;
     if (!any)
-        for (k = 0; k < NOPS; k++) want[k] = 1;
+        for (k = 0; k < NOPS; k++) want[k] = k != RPUT64;
     left = (me + npes - 1) % npes;
     right = (me + 1) % npes;
     if (pairs && npes % 2 == 0) left = right = me ^ 1;

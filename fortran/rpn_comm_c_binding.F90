@@ -24,8 +24,10 @@ module rpn_comm_c_binding
   use ISO_C_BINDING
   use rpn_comm_windows_types, only: rpncomm_window, rpncomm_datatype, &
                                     rpncomm_operator, rpncomm_communicator
+  use rpn_comm_windows_types, only: rpncomm_request
   implicit none
   private :: rpncomm_window, rpncomm_datatype, rpncomm_operator, rpncomm_communicator
+  private :: rpncomm_request
 
   interface
 
@@ -336,6 +338,64 @@ module rpn_comm_c_binding
       integer(C_INT), intent(IN), value :: nreq
       integer(C_INT) :: status
     end function rpncomm_win_post
+
+    ! request-based operations (issue 20): start, then complete with wait/test/flush/close
+    function rpncomm_win_rput_r(win, larray, target, offset, nelem, req) result(status) &
+             bind(C, name='rpncomm_win_rput_r')
+      import :: C_INT, C_PTR, rpncomm_window, rpncomm_request
+      type(rpncomm_window), intent(IN) :: win
+      type(C_PTR), intent(IN), value :: larray
+      integer(C_INT), intent(IN), value :: target, offset, nelem
+      type(rpncomm_request), intent(OUT) :: req
+      integer(C_INT) :: status
+    end function rpncomm_win_rput_r
+
+    function rpncomm_win_rget_r(win, larray, target, offset, nelem, req) result(status) &
+             bind(C, name='rpncomm_win_rget_r')
+      import :: C_INT, C_PTR, rpncomm_window, rpncomm_request
+      type(rpncomm_window), intent(IN) :: win
+      type(C_PTR), intent(IN), value :: larray
+      integer(C_INT), intent(IN), value :: target, offset, nelem
+      type(rpncomm_request), intent(OUT) :: req
+      integer(C_INT) :: status
+    end function rpncomm_win_rget_r
+
+    function rpncomm_win_rgetacc_r(win, larray, garray, before, target, offset, nelem, oper, req) &
+             result(status) bind(C, name='rpncomm_win_rgetacc_r')
+      import :: C_INT, C_PTR, rpncomm_window, rpncomm_operator, rpncomm_request
+      type(rpncomm_window), intent(IN) :: win
+      type(C_PTR), intent(IN), value :: larray, garray
+      integer(C_INT), intent(IN), value :: before, target, offset, nelem
+      type(rpncomm_operator), intent(IN) :: oper
+      type(rpncomm_request), intent(OUT) :: req
+      integer(C_INT) :: status
+    end function rpncomm_win_rgetacc_r
+
+    function rpncomm_win_wait(req) result(status) bind(C, name='rpncomm_win_wait')
+      import :: C_INT, rpncomm_request
+      type(rpncomm_request), intent(INOUT) :: req
+      integer(C_INT) :: status
+    end function rpncomm_win_wait
+
+    function rpncomm_win_test(req, flag) result(status) bind(C, name='rpncomm_win_test')
+      import :: C_INT, rpncomm_request
+      type(rpncomm_request), intent(INOUT) :: req
+      integer(C_INT), intent(OUT) :: flag
+      integer(C_INT) :: status
+    end function rpncomm_win_test
+
+    function rpncomm_win_flush(win, target) result(status) bind(C, name='rpncomm_win_flush')
+      import :: C_INT, rpncomm_window
+      type(rpncomm_window), intent(IN) :: win
+      integer(C_INT), intent(IN), value :: target
+      integer(C_INT) :: status
+    end function rpncomm_win_flush
+
+    function rpncomm_win_flush_all(win) result(status) bind(C, name='rpncomm_win_flush_all')
+      import :: C_INT, rpncomm_window
+      type(rpncomm_window), intent(IN) :: win
+      integer(C_INT) :: status
+    end function rpncomm_win_flush_all
 
     ! ---- halo exchange (RPN_COMM_xch_halo, RPN_COMM_xch_halon, RPN_COMM_limit)
     function rpncomm_xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &

@@ -450,6 +450,98 @@ subroutine RPN_COMM_i_win_post(window, pe, offseti, nelemi, offseto, nelemo, nre
   ierr = rpncomm_win_post(window, pe, offseti, nelemi, offseto, nelemo, int(nreq, C_INT))
 end subroutine RPN_COMM_i_win_post
 
+! ------------------------------------------------ request-based operations (issue 20)
+! rput_r, rget_r, rgetacc_r start an operation and return its request at once; the operation
+! completes at RPN_COMM_i_win_wait or a successful _test of the request (which set it to
+! NULL_rpncomm_request), at _flush (one target) or _flush_all in a passive epoch, or at close.
+! The buffers must stay untouched until then.
+
+subroutine RPN_COMM_i_win_rput_r(window, larray, targetpe, offset, nelem, req, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: larray
+  integer, intent(IN) :: targetpe
+  integer, intent(IN) :: offset
+  integer, intent(IN) :: nelem
+  type(rpncomm_request), intent(OUT) :: req
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_rput_r(window, larray, int(targetpe, C_INT), int(offset, C_INT), int(nelem, C_INT), req)
+end subroutine RPN_COMM_i_win_rput_r
+
+subroutine RPN_COMM_i_win_rget_r(window, larray, targetpe, offset, nelem, req, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: larray
+  integer, intent(IN) :: targetpe
+  integer, intent(IN) :: offset
+  integer, intent(IN) :: nelem
+  type(rpncomm_request), intent(OUT) :: req
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_rget_r(window, larray, int(targetpe, C_INT), int(offset, C_INT), int(nelem, C_INT), req)
+end subroutine RPN_COMM_i_win_rget_r
+
+subroutine RPN_COMM_i_win_rgetacc_r(window, larray, garray, before, targetpe, offset, nelem, oper, req, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: larray
+  type(C_PTR), intent(IN), value :: garray
+  logical, intent(IN) :: before
+  integer, intent(IN) :: targetpe
+  integer, intent(IN) :: offset
+  integer, intent(IN) :: nelem
+  type(rpncomm_operator), intent(IN) :: oper
+  type(rpncomm_request), intent(OUT) :: req
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_rgetacc_r(window, larray, garray, merge(1_C_INT, 0_C_INT, before), &
+                               int(targetpe, C_INT), int(offset, C_INT), int(nelem, C_INT), oper, req)
+end subroutine RPN_COMM_i_win_rgetacc_r
+
+subroutine RPN_COMM_i_win_wait(req, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_request), intent(INOUT) :: req
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_wait(req)
+end subroutine RPN_COMM_i_win_wait
+
+subroutine RPN_COMM_i_win_test(req, flag, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_request), intent(INOUT) :: req
+  logical, intent(OUT) :: flag
+  integer, intent(OUT) :: ierr
+  integer(C_INT) :: cflag
+  ierr = rpncomm_win_test(req, cflag)
+  flag = cflag /= 0
+end subroutine RPN_COMM_i_win_test
+
+subroutine RPN_COMM_i_win_flush(window, targetpe, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(IN) :: targetpe
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_flush(window, int(targetpe, C_INT))
+end subroutine RPN_COMM_i_win_flush
+
+subroutine RPN_COMM_i_win_flush_all(window, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_flush_all(window)
+end subroutine RPN_COMM_i_win_flush_all
+
 ! ====================================================================== halo exchange
 
 ! The original's halo exchange of g(minx:maxx, miny:maxy, nk) (4-byte elements) with the

@@ -344,6 +344,65 @@ int rpncomm_limit(int my_id,
 int rpncomm_init_first(int *pex, int *pey);
 
 /**
+ * Starts a put of `nelem` elements from `larray` at `offset` of PE `target`'s window; `*req`
+ * receives its request. `larray` must stay unchanged until the request completes.
+ */
+int rpncomm_win_rput_r(const struct rpncomm_handle *win,
+                       const void *larray,
+                       int target,
+                       int offset,
+                       int nelem,
+                       struct rpncomm_handle *req);
+
+/**
+ * Starts a get of `nelem` elements at `offset` of PE `target`'s window into `larray`; `*req`
+ * receives its request. `larray` holds the values once the request completes.
+ */
+int rpncomm_win_rget_r(const struct rpncomm_handle *win,
+                       void *larray,
+                       int target,
+                       int offset,
+                       int nelem,
+                       struct rpncomm_handle *req);
+
+/**
+ * Starts `rpncomm_win_getacc_r`'s accumulate; `*req` receives its request.
+ */
+int rpncomm_win_rgetacc_r(const struct rpncomm_handle *win,
+                          const void *larray,
+                          void *garray,
+                          int before,
+                          int target,
+                          int offset,
+                          int nelem,
+                          const struct rpncomm_handle *oper,
+                          struct rpncomm_handle *req);
+
+/**
+ * Completes the operation of `*req` (its data moved) and releases the request, which becomes
+ * the null handle. Refused: a null, stale (already completed) or never-made request.
+ */
+int rpncomm_win_wait(struct rpncomm_handle *req);
+
+/**
+ * `*flag` = 1 when the operation of `*req` is complete (the request is then released and
+ * becomes the null handle), else 0; never waits for another PE.
+ */
+int rpncomm_win_test(struct rpncomm_handle *req, int *flag);
+
+/**
+ * Completes every request-based operation of this PE (all threads) on the window to PE
+ * `target`; the window must be open in passive mode.
+ */
+int rpncomm_win_flush(const struct rpncomm_handle *win, int target);
+
+/**
+ * Completes every request-based operation of this PE (all threads) on the window; the
+ * window must be open in passive mode.
+ */
+int rpncomm_win_flush_all(const struct rpncomm_handle *win);
+
+/**
  * Registers `hook`, a `void (*)(void)` passed as an address, to be called when this PE is
  * stopped by SIGTERM, SIGINT, SIGHUP or SIGABRT (another PE failed and the launcher ends the
  * job, or this PE aborts), before C's output streams are flushed and the PE ends as the signal

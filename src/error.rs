@@ -75,6 +75,17 @@ pub enum Error {
     WindowBusy,
     #[error("internal error: {0}")]
     Internal(String),
+    /// A request handle that designates no request (issue 20, request-based operations).
+    #[error("{0}")]
+    BadRequest(String),
+    /// RPN_COMM_i_win_free found requests of this PE never waited for (they were completed and freed).
+    #[error("{count} request(s) of this PE on the window were never waited for (RPN_COMM_i_win_wait/test): completed and freed now")]
+    RequestsNotWaited { count: usize },
+    /// A flush outside a passive epoch.
+    #[error(
+        "the window is not open in passive mode: a flush completes the request-based operations of a passive epoch (RPN_COMM_i_win_open with active = .false.)"
+    )]
+    FlushNotPassive,
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -481,6 +481,8 @@ impl Driver {
                 HandleKind::Operator => Handle::encode(HandleKind::Operator, Operator::ALL[which as usize % 12].code()),
                 HandleKind::Communicator => Handle::encode(HandleKind::Communicator, 1 + which as u32 % 3),
                 HandleKind::Window => pick(self.windows.len(), which).map_or(Handle::NULL, |i| self.windows[i].handle),
+                // (kind_of never picks it: the driver makes no request-based call)
+                HandleKind::Request => Handle::NULL,
             },
             HandleArg::Coded { kind, code } => Handle::encode(kind_of(kind), code),
             HandleArg::Signed { kind, t1, t2 } => Handle { p: Handle::encode(kind_of(kind), 0).p, t1, t2 },

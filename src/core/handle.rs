@@ -29,6 +29,8 @@ pub enum HandleKind {
     Communicator,
     /// A window (`rpncomm_window`).
     Window,
+    /// A request of a request-based operation (`rpncomm_request`).
+    Request,
 }
 
 impl HandleKind {
@@ -40,6 +42,7 @@ impl HandleKind {
                 Self::Operator => 0x0B,
                 Self::Communicator => 0xC0,
                 Self::Window => 0x3D,
+                Self::Request => 0x7E,
             }
     }
 
@@ -54,6 +57,7 @@ impl HandleKind {
             Self::Operator => "operator",
             Self::Communicator => "communicator",
             Self::Window => "window",
+            Self::Request => "request",
         }
     }
 }

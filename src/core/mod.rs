@@ -8,6 +8,7 @@ pub mod grid;
 pub mod halo;
 pub mod handle;
 pub mod operator;
+pub mod requests;
 pub mod subarray;
 pub mod window_state;
 

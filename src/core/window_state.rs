@@ -120,7 +120,7 @@ enum Exposure {
 }
 
 /// Per-window state of this PE.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct WindowState {
     rank: usize,
     dtype: ElementType,

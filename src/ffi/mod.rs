@@ -14,6 +14,7 @@
 mod args;
 pub mod halo;
 pub mod init_once;
+mod requests;
 pub mod stop_flush;
 mod subarray;
 

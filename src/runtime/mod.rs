@@ -23,6 +23,7 @@ pub mod gate;
 mod grid;
 mod halo;
 mod names;
+mod requests;
 mod stats;
 pub mod stop_flush;
 mod subarray;

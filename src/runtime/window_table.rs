@@ -8,10 +8,11 @@
 //! handles invalid.
 
 use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use super::gate::{Gate, my_lane};
+use super::requests::{LANE_STORES, LaneStore};
 use super::windows::Window;
 use crate::core::{Handle, HandleKind};
 use crate::error::{Error, Result};
@@ -24,6 +25,35 @@ struct Entry {
     /// The window and its serial (None: free). Read by operations counted in on the gate;
     /// written only while the gate is shut, by one configuration call.
     slot: UnsafeCell<Option<(u32, Window)>>,
+    /// Counts the configuration calls on the entry's windows: request-based operations are
+    /// checked against a snapshot of the window's state that holds while it is unchanged.
+    generation: AtomicU64,
+    /// The requests of the request-based operations, one set per lane (see `requests`),
+    /// made when a thread of that lane first issues one.
+    requests: [OnceLock<Box<LaneStore>>; LANE_STORES],
+}
+
+impl Entry {
+    fn new() -> Self {
+        Entry {
+            gate: Gate::default(),
+            slot: UnsafeCell::new(None),
+            generation: AtomicU64::new(0),
+            requests: std::array::from_fn(|_| OnceLock::new()),
+        }
+    }
+}
+
+/// What the request-based operations use of a window's table entry.
+pub(super) struct RequestSite<'a> {
+    /// The entry's index (requests name it).
+    pub index: usize,
+    /// The window's serial (from the handle; `read` checks it is alive).
+    pub serial: u32,
+    /// The entry's configuration generation.
+    pub generation: &'a AtomicU64,
+    /// The entry's request sets, one per lane.
+    pub lanes: &'a [OnceLock<Box<LaneStore>>; LANE_STORES],
 }
 
 // SAFETY: the slot is shared only between `Gate::enter` and `leave`, and mutated only between
@@ -117,10 +147,27 @@ impl WindowTable {
         let _shut = Shut(&entry.gate);
         // SAFETY: the gate is shut by this thread alone and no operation is counted in: nothing
         // else reads or writes the slot until `_shut` opens it.
-        match unsafe { &mut *entry.slot.get() } {
+        let out = match unsafe { &mut *entry.slot.get() } {
             Some((s, w)) if *s == serial => f(w),
             _ => Err(invalid()),
-        }
+        };
+        // Snapshots of the window's state taken before this call no longer hold (counted after
+        // the call: the operations a close completes were checked against the state before it).
+        entry.generation.fetch_add(1, Ordering::AcqRel);
+        out
+    }
+
+    /// The request site of window handle `h` (its entry; the window itself may be gone).
+    pub(super) fn request_site(&self, h: &Handle) -> Result<RequestSite<'_>> {
+        let (index, serial) = h.entry(HandleKind::Window)?;
+        let (entry, _) = self.entry(h)?;
+        Ok(RequestSite { index, serial, generation: &entry.generation, lanes: &entry.requests })
+    }
+
+    /// The request site of entry `index` for the window of serial `serial`.
+    pub(super) fn request_site_at(&self, index: usize, serial: u32) -> Option<RequestSite<'_>> {
+        let entry = self.entries.get(index).and_then(OnceLock::get)?;
+        Some(RequestSite { index, serial, generation: &entry.generation, lanes: &entry.requests })
     }
 
     /// Stores a new window; its handle.
@@ -134,7 +181,7 @@ impl WindowTable {
         let serial = book.next_serial;
         // Serials only grow; wrapping after 2^31 windows is accepted.
         book.next_serial = book.next_serial.wrapping_add(1).max(1) & 0x7FFF_FFFF;
-        let entry = self.entries[index].get_or_init(|| Box::new(Entry { gate: Gate::default(), slot: UnsafeCell::new(None) }));
+        let entry = self.entries[index].get_or_init(|| Box::new(Entry::new()));
         if !entry.gate.shut() {
             return Err(self.refusal());
         }
@@ -157,6 +204,7 @@ impl WindowTable {
         // SAFETY: as in `write`.
         let slot = unsafe { &mut *entry.slot.get() };
         let (_, window) = slot.take_if(|(s, _)| *s == serial).ok_or_else(invalid)?;
+        entry.generation.fetch_add(1, Ordering::AcqRel);
         book.used[index] = false;
         Ok(window)
     }

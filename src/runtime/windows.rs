@@ -130,7 +130,13 @@ impl Runtime {
         if let (Some(recorder), Some(s)) = (self.stats.as_mut(), w.stats.as_deref()) {
             recorder.freed(s, self.transport.job().rank());
         }
-        w.memory.free()
+        // Requests never waited for: their operations completed at close; said, and released.
+        let not_waited = self.windows.release_requests(h);
+        w.memory.free()?;
+        match not_waited {
+            0 => Ok(()),
+            count => Err(Error::RequestsNotWaited { count }),
+        }
     }
 
     /// Whether `h` is a live window.
@@ -201,6 +207,8 @@ impl WindowTable {
         self.write(h, |w| {
             let (epoch, mode) = w.state.check_close()?;
             let _timing = w.stats.as_deref().and_then(|s| s.sync(mode, true));
+            // The request-based operations not completed yet complete in this epoch.
+            self.complete_all(h, w);
             w.memory.close(epoch, mode, w.state.group())?;
             w.state.closed();
             Ok(())

@@ -21,6 +21,37 @@ pub struct Fetch {
     pub before: bool,
 }
 
+/// One put or get of a batch (`TransportWindow::run_batch`): the caller's buffer.
+#[derive(Debug, Clone, Copy)]
+pub enum BatchOp {
+    /// A put from this buffer.
+    Put {
+        /// The caller's source (the access's `nelem` elements).
+        src: *const u8,
+    },
+    /// A get into this buffer.
+    Get {
+        /// The caller's destination (the access's `nelem` elements).
+        dst: *mut u8,
+    },
+}
+
+/// Runs a batch one operation after the other (`TransportWindow::run_batch`'s default).
+///
+/// # Safety
+/// As `TransportWindow::run_batch`.
+pub unsafe fn run_each<W: TransportWindow + ?Sized>(w: &W, ops: &[(RemoteAccess, BatchOp)], done: &mut dyn FnMut(usize, Result<()>)) {
+    for (i, (acc, op)) in ops.iter().enumerate() {
+        let out = match *op {
+            // SAFETY: the caller's contract, for this operation.
+            BatchOp::Put { src } => unsafe { w.put(acc, src) },
+            // SAFETY: as above.
+            BatchOp::Get { dst } => unsafe { w.get(acc, dst) },
+        };
+        done(i, out);
+    }
+}
+
 /// A job: PEs that create windows together. Collective methods run over the communicator they
 /// are given (the job itself, or one the transport made); ranks are ranks in that communicator.
 pub trait Transport: Send {
@@ -137,6 +168,18 @@ pub trait TransportWindow: Send + Sync {
             unsafe { self.get(&one, dst.add(run.local * elem))? };
         }
         Ok(())
+    }
+    /// Runs the puts and gets that request-based operations queued (`runtime::requests`), in
+    /// order, each complete when it returns as its blocking form is, telling `done(i, outcome)`
+    /// of each. By default one after the other; a transport that can do better (over MPI, one
+    /// passive lock per run of operations to one target) overrides it.
+    ///
+    /// # Safety
+    /// Each operation's buffer is valid for its access's `nelem` elements (readable for a put,
+    /// writable for a get).
+    unsafe fn run_batch(&self, ops: &[(RemoteAccess, BatchOp)], done: &mut dyn FnMut(usize, Result<()>)) {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { run_each(self, ops, done) }
     }
     /// Collective: (re)creates the secondary window with `records[p]` records of 5 integers on PE p.
     fn create_secondary(&mut self, records: &[usize]) -> Result<()>;

@@ -151,6 +151,34 @@ int main(void)
         }
     }
 
+    /* request-based operations (issue 20), passive: rput_r + flush, rget_r + test, rgetacc_r +
+     * flush_all, then a second wait (refused: null request) and a flush outside passive mode */
+    {
+        int right = (me + 1) % npes, put8[8], get8[8], flag = 0, polls = 0, old = -1;
+        rpncomm_handle reqs[8], req;
+        check(rpncomm_win_open(&win, 0) == 0, "rpncomm_win_open(passive) for the requests");
+        for (i = 0; i < 8; i++) {
+            put8[i] = 500 * me + i;
+            check(rpncomm_win_rput_r(&win, &put8[i], right, 8 + i, 1, &reqs[i]) == 0, "rpncomm_win_rput_r");
+        }
+        check(rpncomm_win_flush(&win, right) == 0, "rpncomm_win_flush");
+        for (i = 0; i < 8; i++) check(rpncomm_win_wait(&reqs[i]) == 0, "rpncomm_win_wait after the flush");
+        memset(get8, 0, sizeof get8);
+        check(rpncomm_win_rget_r(&win, get8, right, 8, 8, &req) == 0, "rpncomm_win_rget_r");
+        while (!flag && polls++ < 100000) check(rpncomm_win_test(&req, &flag) == 0, "rpncomm_win_test");
+        check(flag == 1, "rpncomm_win_test says complete");
+        for (i = 0; i < 8; i++) check(get8[i] == 500 * me + i, "rget_r reads back what rput_r wrote");
+        one[0] = 1;
+        check(rpncomm_win_rgetacc_r(&win, one, &old, 1, right, 15, 1, &oper, &req) == 0, "rpncomm_win_rgetacc_r");
+        check(rpncomm_win_flush_all(&win) == 0, "rpncomm_win_flush_all");
+        check(old == 500 * me + 7, "rgetacc_r fetched the value before the update");
+        check(rpncomm_win_wait(&req) == 0, "rpncomm_win_wait of the accumulate");
+        fprintf(stderr, "test_c_abi: PE %d: two error lines expected next\n", me);
+        check(rpncomm_win_wait(&req) == -1, "a second wait (null request) is refused");
+        check(rpncomm_win_close(&win) == 0, "rpncomm_win_close after the requests");
+        check(rpncomm_win_flush_all(&win) == -1, "flush_all outside a passive epoch is refused");
+    }
+
     /* box get: elements 2 and 3 of the left neighbour's window, seen as 2 x 2 x 1 (0-based box
      * start {0, 1, 0}, extents {2, 1, 1}), into elements 1 and 2 of a local 4 x 1 x 1 array */
     {

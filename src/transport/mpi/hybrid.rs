@@ -26,7 +26,7 @@ use crate::core::subarray::BoxTransfer;
 use crate::core::{GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::Result;
 use crate::transport::shm::window::ShmWindow;
-use crate::transport::{Fetch, TransportWindow};
+use crate::transport::{BatchOp, Fetch, TransportWindow, run_each};
 
 pub struct HybridWindow {
     /// This node's PEs (ranks in the node's group).
@@ -147,6 +147,16 @@ impl TransportWindow for HybridWindow {
         // Through MPI to any PE, as accumulates: one agent applies every atomic update.
         // SAFETY: the caller's contract.
         unsafe { self.mpi.compare_and_swap(acc, compare, new, old) }
+    }
+
+    unsafe fn run_batch(&self, ops: &[(RemoteAccess, BatchOp)], done: &mut dyn FnMut(usize, Result<()>)) {
+        match ops.first() {
+            // Passive operations all go through MPI (see the module doc), which batches them.
+            // SAFETY: the caller's contract, passed on.
+            Some((acc, _)) if acc.mode == Mode::Passive => unsafe { self.mpi.run_batch(ops, done) },
+            // SAFETY: the caller's contract, passed on (each one routed as `put`/`get` route it).
+            _ => unsafe { run_each(self, ops, done) },
+        }
     }
 
     fn create_secondary(&mut self, records: &[usize]) -> Result<()> {

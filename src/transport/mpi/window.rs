@@ -30,7 +30,7 @@ use super::watchdog;
 use crate::core::subarray::BoxTransfer;
 use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
-use crate::transport::{Fetch, TransportWindow};
+use crate::transport::{BatchOp, Fetch, TransportWindow, run_each};
 
 const RECORD: usize = 5;
 /// Alignment of window bases handed to MPI, and granule of MPI-allocated sizes.
@@ -251,6 +251,52 @@ impl MpiWin {
             )
         };
         shim::check(rc, "MPI_Compare_and_swap")
+    }
+
+    /// Puts and gets to one target as one passive access epoch: MPI_Win_lock (exclusive, as a
+    /// blocking put takes it), every MPI_Put/MPI_Get, MPI_Win_unlock (which completes them all);
+    /// `disp` gives each one's displacement. The first error (all of them share it).
+    ///
+    /// # Safety
+    /// Each operation's buffer is valid for its `nelem` elements; every access fits the target's part.
+    pub(super) unsafe fn rma_locked_batch(
+        &self,
+        target: usize,
+        ops: &[(RemoteAccess, BatchOp)],
+        dtype: ElementType,
+        disp: impl Fn(&RemoteAccess) -> usize,
+    ) -> Result<()> {
+        let _mpi = shim::serial()?;
+        // SAFETY: live window; target is a rank of its communicator (checked by the core).
+        shim::check(unsafe { shim::rpnmpi_lock(self.raw, 1, target as c_int) }, "MPI_Win_lock")?;
+        let mut first = Ok(());
+        for (acc, op) in ops {
+            let (kind, src, result, what) = match *op {
+                BatchOp::Put { src } => (shim::PUT, src, std::ptr::null_mut(), "MPI_Put"),
+                BatchOp::Get { dst } => (shim::GET, std::ptr::null(), dst, "MPI_Get"),
+            };
+            // SAFETY: the caller's contract; inside the lock epoch taken above (no lock of its own).
+            let rc = unsafe {
+                shim::rpnmpi_rma(
+                    self.raw,
+                    kind,
+                    shim::NO_LOCK,
+                    src as *const c_void,
+                    result as *mut c_void,
+                    acc.nelem as c_int,
+                    dtype.code() as c_int,
+                    target as c_int,
+                    disp(acc) as i64,
+                    Operator::NoOp.code() as c_int,
+                )
+            };
+            if first.is_ok() {
+                first = shim::check(rc, what);
+            }
+        }
+        // SAFETY: the lock epoch taken above.
+        let unlocked = shim::check(unsafe { shim::rpnmpi_unlock(self.raw, target as c_int) }, "MPI_Win_unlock");
+        first.and(unlocked)
     }
 
     /// A box put (`shim::PUT`, from `buf`) or get (`shim::GET`, into `buf`) as one MPI
@@ -715,6 +761,29 @@ impl TransportWindow for MpiWindow {
             self.pending.lock().unwrap_or_else(|p| p.into_inner()).push(kept);
         }
         Ok(())
+    }
+
+    unsafe fn run_batch(&self, ops: &[(RemoteAccess, BatchOp)], done: &mut dyn FnMut(usize, Result<()>)) {
+        if ops.first().is_none_or(|(acc, _)| acc.mode != Mode::Passive) {
+            // SAFETY: the caller's contract, passed on.
+            return unsafe { run_each(self, ops, done) };
+        }
+        // Passive: each run of operations to one target under one lock, instead of one each.
+        let mut start = 0;
+        while start < ops.len() {
+            let target = ops[start].0.target;
+            let end = start + ops[start..].iter().take_while(|(acc, _)| acc.target == target).count();
+            let run = &ops[start..end];
+            if run.len() == 1 {
+                // SAFETY: the caller's contract, passed on.
+                unsafe { run_each(self, run, &mut |_, out| done(start, out)) };
+            } else {
+                // SAFETY: the caller's contract; the accesses were checked against the target's size.
+                let out = unsafe { self.win.rma_locked_batch(target, run, self.dtype, |acc| self.disp(acc)) };
+                (start..end).for_each(|i| done(i, out.clone()));
+            }
+            start = end;
+        }
     }
 
     fn create_secondary(&mut self, records: &[usize]) -> Result<()> {
