@@ -13,7 +13,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 BUILD=${BUILD_DIR:-build}
 OUT=$BUILD/bench/halo
-PES=${HALO_PES:-2 4}
+PES=${HALO_PES-2 4}   # empty: only the simulated nodes below
 TRIALS=${HALO_TRIALS:-5}
 MPICC=${MPICC:-mpicc.openmpi}
 MPIRUN=${MPIRUN:-mpirun.openmpi}
