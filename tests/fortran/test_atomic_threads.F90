@@ -9,9 +9,9 @@
 !     ones, so that the two kinds of atomic do not lose each other's updates.
 ! Both end at PEs x threads x K. K is at most 5000 in make check (oversubscribed on 2 cores it runs
 ! in a few seconds), fewer where an operation is slow (over MPI between simulated nodes a passive
-! operation takes milliseconds: K then fits in about two seconds); RPNCOMM_TEST_ATOMIC_TOTAL=N in
-! the environment takes each counter to at least N (the issue's figure: 8 PEs x 2 threads to
-! 1000000) and prints the rate.
+! operation takes milliseconds: K then aims at about two seconds, contention counted, and is at
+! least 2); RPNCOMM_TEST_ATOMIC_TOTAL=N in the environment takes each counter to at least N (the
+! issue's figure: 8 PEs x 2 threads to 1000000) and prints the rate.
 program test_atomic_threads
   use ISO_C_BINDING
   use rpn_comm_windows
@@ -63,7 +63,9 @@ contains
     enddo
     call RPN_COMM_allreduce(us, us_max, 1, RPN_COMM_INTEGER, RPN_COMM_MAX, RPN_COMM_GRID, ierr)
     if (ierr /= RPN_COMM_OK) us_max = us
-    k = max(10, int(min(5000.0_8, 2.0e6_8 / (real(us_max, 8) * npes * NT * 2))))
+    ! (every thread of every PE contends for one element: a CAS loop's increment takes about as
+    ! many tries as there are threads in all, each an operation of that cost)
+    k = max(2, int(min(5000.0_8, 2.0e6_8 / (real(us_max, 8) * 2 * real(npes * NT, 8)**2))))
     call get_environment_variable('RPNCOMM_TEST_ATOMIC_TOTAL', env, length, status)
     if (status == 0 .and. length > 0) then
       read(env, *) total
