@@ -3,7 +3,7 @@
 #   make                   build everything into build/ (same layout as an installation)
 #   make install PREFIX=d  install into d/{lib,include,bin,lib/pkgconfig,lib/cmake/rpncomm_windows}
 #   make demo              build and run the request/reply demo on 4 PEs
-#   make check             run every test; last line "N passed, N failed"
+#   make check             run every test (format and lint included); last line "N passed, N failed"
 #   make stress            the reliability tests at full size (tests/stress/stress.mk)
 #   make fuzz              fuzz the C ABI and the window core under AddressSanitizer,
 #                          FUZZ_SECONDS (default 60) per target (tests/fuzz.sh)
@@ -221,8 +221,9 @@ demo: deps all $(DEMO)
 	$(RPNRUN) -n 4 $(DEMO)
 
 # ----------------------------------------------------------------------------------------- tests
-# tests/check.sh builds (make all), runs the six parts and prints the totals as its last line,
-# also when the build fails; keep make's own echo off it (@).
+# tests/check.sh builds (make all), runs its parts (the format and lint checks of tests/lint.sh
+# among them: cargo fmt --check, cargo clippy -- -D warnings) and prints the totals as its last
+# line, also when the build fails; keep make's own echo off it (@).
 # With another compiler than gfortran (make check FC=flang-new-19) only the Fortran parts run, in
 # its own build tree; CHECK_QUICK=1 is CI's narrower pass of that.
 check: deps

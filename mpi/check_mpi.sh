@@ -4,6 +4,8 @@
 #   2. tests/run_fortran_tests.sh with the MPI's launcher: every tests/fortran/test_*.F90 and
 #      tests/fortran_mpi/test_*.F90 (MPI only) on the PE counts of its header
 #   3. the demo (demo/req_test.F90) on 1, 2, 3, 4 and 8 ranks, and tests/c/test_c_abi.c on 1 and 2
+# Once, against the first MPI built: the MPI transport's unit tests and cargo clippy --features mpi
+# -- -D warnings (tests/lint.sh; the format check is make check's).
 # Open MPI runs as installed and forced onto TCP with the pt2pt one-sided component (--mca pml ob1
 # --mca btl tcp,self --mca osc pt2pt), which is how windows work between nodes without RDMA
 # hardware; both MPIs also run with RPNCOMM_NODE_SPLIT (pretend nodes: hybrid windows, or all MPI RMA).
@@ -106,6 +108,16 @@ for impl in $MPI_IMPLS; do
     total_pass=$((total_pass + p))
     total_fail=$((total_fail + f))
     rm -f "$log"
+    # clippy on the MPI build (the code under the mpi feature), once: the format and the shared-
+    # memory build's lints are make check's (tests/lint.sh)
+    section "cargo clippy --features mpi ($impl)"
+    lint_log=/tmp/rpncomm-mpi-lint.$$.log
+    MPICC=${!cc_var:-mpicc.$impl} LINT_FMT=0 LINT_FEATURES=mpi LINT_TARGET_DIR="target-mpi-$impl" \
+        LINT_LOG_DIR="build-mpi-$impl/check" bash tests/lint.sh 2>&1 | tee "$lint_log"
+    read_totals "clippy --features mpi" "$lint_log" "${PIPESTATUS[0]}"
+    total_pass=$((total_pass + part_passed))
+    total_fail=$((total_fail + part_failed))
+    rm -f "$lint_log"
     break
 done
 

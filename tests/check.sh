@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Body of `make check`: seven parts, their totals summed. Part 1 runs before the build, parts 3 and
-# 4 only if `make all` succeeded (a failed build counts as one failure).
+# Body of `make check`: eight parts, their totals summed. Parts 1 and 1b run before the build,
+# parts 3 and 4 only if `make all` succeeded (a failed build counts as one failure).
 #   1. fortran/gen/test_fortran_gen.py  the committed fortran/RPN_COMM_interfaces.inc is what
 #                                  fortran/rpn_comm_externals.F90 generates (checked before make
 #                                  rewrites it), the bind(C) interfaces match include/rpncomm_windows.h,
 #                                  and the generator and the checker fail on drifted copies
+#  1b. tests/lint.sh               cargo fmt --check (library and fuzz crate) and cargo clippy
+#                                  --release --all-targets -- -D warnings (one test each; a failure
+#                                  names the files; fix the format with `cargo fmt`); the MPI
+#                                  build's clippy is mpi/check_mpi.sh's
 #   2. cargo test --release --no-fail-fast: every "test result: ... N passed; M failed" line is added up;
 #                                  a cargo failure with no failed test counted (build error, crash)
 #                                  counts as one failure
@@ -30,7 +34,7 @@
 # source, fuzz and model checks are the default make check's. CHECK_QUICK=1 (CI's part for a
 # second compiler) narrows it: part 3 on the two smallest PE counts of each test (PES_FIRST=2),
 # part 4b with CMake only (INSTALL_WAYS=cmake).
-# Parts 1, 3, 4b, 5, 6 and 7 end with their own "N passed, N failed" line, which is added (no such line,
+# Parts 1, 1b, 3, 4b, 5, 6 and 7 end with their own "N passed, N failed" line, which is added (no such line,
 # or a non-zero exit with 0 failed: one failure, see tests/lib/totals.sh).
 # The last line printed is exactly "N passed, N failed"; the exit status is non-zero if N failed > 0.
 set -u
@@ -68,11 +72,15 @@ add_part() {
 }
 
 if ((CHECK_FORTRAN_ONLY)); then
-    section "Fortran compiler $FC, build tree $BUILD_DIR: Rust tests, source checks, fuzzing and model checks left to the default make check"
+    section "Fortran compiler $FC, build tree $BUILD_DIR: Rust tests, source checks, format and lint, fuzzing and model checks left to the default make check"
 else
 # ------------------------------------------------------------- 1. generated and bound sources
 section "fortran/gen/test_fortran_gen.py (generated interfaces, bind(C) against the C header)"
 add_part "source checks" "$LOGDIR/sources.log" python3 -B fortran/gen/test_fortran_gen.py
+
+# ---------------------------------------------------------------------- 1b. format and lint
+section "tests/lint.sh (cargo fmt --check, cargo clippy --all-targets -- -D warnings)"
+add_part "format and lint" "$LOGDIR/lint.log" bash tests/lint.sh
 fi
 
 # ------------------------------------------------------------------- 7. standard conformance
@@ -244,7 +252,7 @@ echo
 if ((CHECK_FORTRAN_ONLY)); then
     echo "summary ($FC): standard conformance, Fortran tests, installed demo, install builds (logs in $BUILD_DIR/check, $BUILD_DIR/tests/logs)"
 else
-    echo "summary: source checks, standard conformance, cargo test, Fortran tests, install smoke tests, install builds, fuzzing and model checks (logs in build/check, build/tests/logs, build/fuzz, build/loom)"
+    echo "summary: source checks, format and lint, standard conformance, cargo test, Fortran tests, install smoke tests, install builds, fuzzing and model checks (logs in build/check, build/tests/logs, build/fuzz, build/loom)"
 fi
 echo "$total_pass passed, $total_fail failed"
 ((total_fail == 0))

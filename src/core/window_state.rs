@@ -253,7 +253,8 @@ impl WindowState {
     /// one-element put.)
     #[inline(always)]
     pub fn check_remote(&self, op: &'static str, target: i64, offset: i64, nelem: i64, buffer_is_null: bool) -> Result<RemoteAccess> {
-        self.accepted_remote(target, offset, nelem, buffer_is_null).ok_or_else(|| self.refuse_remote(op, target, offset, nelem, buffer_is_null))
+        self.accepted_remote(target, offset, nelem, buffer_is_null)
+            .ok_or_else(|| self.refuse_remote(op, target, offset, nelem, buffer_is_null))
     }
 
     /// The access when `check_remote` accepts it, else None (no reason: `refuse_remote` finds
@@ -542,7 +543,11 @@ mod tests {
                         for null in [false, true] {
                             let fast = w.accepted_remote(target, offset, nelem, null);
                             let steps = w.remote_steps("put_r", target, offset, nelem, null);
-                            assert_eq!(fast, steps.clone().ok(), "state {step}: target {target}, offset {offset}, nelem {nelem}, null {null}: {steps:?}");
+                            assert_eq!(
+                                fast,
+                                steps.clone().ok(),
+                                "state {step}: target {target}, offset {offset}, nelem {nelem}, null {null}: {steps:?}"
+                            );
                             if fast.is_none() {
                                 assert_eq!(w.refuse_remote("put_r", target, offset, nelem, null), steps.unwrap_err());
                             }

@@ -56,9 +56,7 @@ pub fn node_direct(setting: Option<&str>) -> Result<bool> {
     match setting.map(str::trim) {
         None | Some("" | "1") => Ok(true),
         Some("0") => Ok(false),
-        Some(text) => {
-            Err(Error::Setting(format!("{ENV_NODE_DIRECT}='{text}': 1 (direct access on the node) or 0 (MPI for every access)")))
-        }
+        Some(text) => Err(Error::Setting(format!("{ENV_NODE_DIRECT}='{text}': 1 (direct access on the node) or 0 (MPI for every access)"))),
     }
 }
 
