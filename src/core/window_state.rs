@@ -1,7 +1,9 @@
 //! The transport-independent state of one window on this PE: exposure state machine,
 //! synchronisation mode, group lists, bounds and argument checks, and the client side of
-//! the request/reply slots. Everything a call must refuse is refused here, before any
-//! transport is asked to move a byte.
+//! the request/reply slots. What this PE can decide alone is refused here, before any
+//! transport is asked to move a byte; what depends on the target's side of the epoch (the mode
+//! it opened the window in, whether its `pes_from` holds this PE) is refused by the transport,
+//! which sees it (`Error::ModeMismatch`, `Error::NotInPesFrom`).
 
 use super::datatype::ElementType;
 use super::operator::Operator;
@@ -103,12 +105,15 @@ pub struct PostRequest {
 /// What a validated post call asks the transport to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PostPlan {
-    /// Write `record` into `target`'s secondary window, in the slot this PE holds there this epoch
-    /// (the runtime keeps the claimed slots: threads of a PE post at the same time).
+    /// Write `record` into `target`'s secondary window, in the slot this PE holds there: claimed
+    /// at its first post to `target` and kept across epochs until the secondary window is made
+    /// again or fully reinitialised (the runtime keeps the claimed slots: threads of a PE post at
+    /// the same time).
     Requests(Vec<(usize, [i32; 5])>),
-    /// Clear this PE's records; with `full`, also reset its counter and forget cached slots.
+    /// Clear this PE's records; with `full`, also reset its counter (the runtime then forgets the
+    /// slots it holds).
     Reinitialize {
-        /// Also reset the counter of claimed records (and forget cached slots).
+        /// Also reset the counter of claimed records (and forget the slots held).
         full: bool,
     },
 }

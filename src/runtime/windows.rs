@@ -23,8 +23,9 @@ pub(crate) struct Window {
     comm: Communicator,
     /// Its statistics, when they are recorded (`RPNCOMM_STATS`).
     pub(super) stats: Option<Box<WindowStats>>,
-    /// The slot claimed in each target's secondary window this epoch (posts from several
-    /// threads share it; the core's cache in `state` is not used, as it would need `&mut`).
+    /// The slot claimed in each target's secondary window, kept across epochs until the
+    /// secondary window is made again or fully reinitialised (posts from several threads share
+    /// it, and operations hold the window by `&`: hence the lock).
     posted_slots: Mutex<Vec<Option<u32>>>,
 }
 

@@ -3,8 +3,10 @@
 
 #[cfg(feature = "mpi")]
 pub mod mpi;
-// With MPI, the launcher still uses the job segment, while the windows and collectives of
-// shared memory are built and unit-tested but not called.
+// With MPI, the shared-memory windows, collectives and groups are created and used for the PEs
+// of each node (`mpi::node`, `mpi::hybrid`) and the launcher uses the job segment; what is left
+// unused is the transport over `rpnrun`'s job (`ShmTransport`) and the job-wide group and
+// collectives only it makes.
 #[cfg_attr(feature = "mpi", allow(dead_code))]
 pub mod shm;
 
