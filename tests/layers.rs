@@ -96,3 +96,135 @@ fn edges_are_found_in_every_form() {
     assert!(upward_edges("f.rs", "ffi", "use crate::runtime::Runtime;").is_empty());
     assert_eq!(upward_edges("f.rs", "new", "").len(), 1, "a module in no layer is reported");
 }
+
+/// The sibling modules of `src/runtime/` a source text names (`super::x`, `super::{x, y::Z}`,
+/// `crate::runtime::x`, comments included), from a file `depth` directories below `src/runtime/`
+/// (0: `src/runtime/x.rs`; 1: `src/runtime/x/mod.rs` or `x/y.rs`, which write `super::super::`
+/// from `x/y.rs`). Names that are not siblings (items of `mod.rs`, the file's own) are dropped by
+/// the caller.
+fn runtime_edges(text: &str, prefixes: &[&str]) -> Vec<String> {
+    let ident = |s: &str| -> String { s.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect() };
+    let mut edges = Vec::new();
+    for prefix in prefixes {
+        let mut from = 0;
+        while let Some(at) = text[from..].find(prefix).map(|i| from + i) {
+            from = at + prefix.len();
+            let rest = &text[from..];
+            // part of a longer path (`super::super::x` seen as `super::`, or its tail)
+            if rest.starts_with("super::") || text[..at].ends_with("super::") {
+                continue;
+            }
+            let Some(group) = rest.strip_prefix('{') else {
+                edges.push(ident(rest));
+                continue;
+            };
+            // the first name of each top-level item of the group (`{a, b::{C, D}}`: a, b)
+            let (mut depth, mut item_start) = (0, true);
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => item_start = true,
+                    _ if item_start && !c.is_whitespace() => {
+                        edges.push(ident(&group[i..]));
+                        item_start = false;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    edges.retain(|e| !e.is_empty());
+    edges
+}
+
+/// A cycle of `graph` (module -> the modules it names), as "a -> b -> ... -> a", if there is one.
+fn find_cycle(graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>) -> Option<String> {
+    fn visit(
+        node: &str,
+        graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut std::collections::BTreeSet<String>,
+    ) -> Option<String> {
+        if let Some(i) = path.iter().position(|p| p == node) {
+            let mut cycle = path[i..].to_vec();
+            cycle.push(node.to_string());
+            return Some(cycle.join(" -> "));
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = std::collections::BTreeSet::new();
+    graph.keys().find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
+}
+
+/// The files of `src/runtime/` only point down among themselves: no two import each other, and no
+/// longer circle either. A file (or a directory module such as `stats/`, counted as one) naming a
+/// sibling module through `super::` or `crate::runtime::` is an edge. `mod.rs` is left out: it
+/// declares the siblings and holds `Runtime`, whose methods the files implement (`impl Runtime`),
+/// so every file may name it.
+#[test]
+fn runtime_files_do_not_import_each_other() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/runtime");
+    let mut modules = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        if path.is_dir() {
+            let mut files = Vec::new();
+            rust_files(&path, &mut files);
+            modules.insert(name, files);
+        } else if path.extension().is_some_and(|e| e == "rs") && name != "mod" {
+            modules.insert(name, vec![path]);
+        }
+    }
+    assert!(modules.len() > 8 && modules.contains_key("windows"), "runtime modules found: {:?}", modules.keys());
+    let mut graph = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
+    for (name, files) in &modules {
+        let targets = graph.entry(name.clone()).or_default();
+        for file in files {
+            let text = std::fs::read_to_string(file).unwrap();
+            // how a file reaches src/runtime/mod.rs's namespace: super:: from x.rs and x/mod.rs,
+            // super::super:: from x/y.rs
+            let nested = file.parent() != Some(dir.as_path()) && file.file_name().is_some_and(|f| f != "mod.rs");
+            let prefixes: &[&str] = if nested { &["super::super::", "crate::runtime::"] } else { &["super::", "crate::runtime::"] };
+            targets.extend(runtime_edges(&text, prefixes).into_iter().filter(|t| t != name && modules.contains_key(t)));
+        }
+    }
+    let pairs: Vec<String> = graph
+        .iter()
+        .flat_map(|(a, targets)| targets.iter().filter(|b| *a < **b && graph[*b].contains(a)).map(move |b| format!("{a} <-> {b}")))
+        .collect();
+    assert!(pairs.is_empty(), "files of src/runtime/ that import each other: {}", pairs.join(", "));
+    assert_eq!(find_cycle(&graph), None, "files of src/runtime/ that import each other in a circle");
+}
+
+#[test]
+fn runtime_edges_and_cycles_are_found() {
+    let text = "use super::gate::Gate;\nuse super::{names, window_table::{Window, WindowTable}};\n// see crate::runtime::requests\n\
+                use super::super::core::X;";
+    assert_eq!(runtime_edges(text, &["super::", "crate::runtime::"]), ["gate", "names", "window_table", "requests"]);
+    assert_eq!(runtime_edges("use super::super::names::CommHandle;", &["super::super::"]), ["names"]);
+    let graph = |edges: &[(&str, &str)]| {
+        let mut g = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
+        for (a, b) in edges {
+            g.entry(a.to_string()).or_default().insert(b.to_string());
+            g.entry(b.to_string()).or_default();
+        }
+        g
+    };
+    assert_eq!(find_cycle(&graph(&[("a", "b"), ("b", "c")])), None);
+    assert_eq!(find_cycle(&graph(&[("a", "b"), ("b", "c"), ("c", "a")])).as_deref(), Some("a -> b -> c -> a"));
+    assert_eq!(find_cycle(&graph(&[("x", "y"), ("y", "x")])).as_deref(), Some("x -> y -> x"));
+}

@@ -10,7 +10,8 @@
 //! - `windows`, `collectives`: the calls;
 //! - `stats`: the per-window statistics (`RPNCOMM_STATS`).
 //! - `stop_flush`: a stopped PE flushes its output first.
-//! - `window_table`, `gate`: the windows, which threads operate on without a common lock.
+//! - `window_table`, `gate`: the windows, which threads operate on without a common lock;
+//! - `requests`, `request_lanes`: the request-based operations and the per-lane sets they queue in.
 //!
 //! Locking (README, "Threads"): collective and configuration calls take the process's lock
 //! (`with_runtime`); the operations (get/put/getacc, local get/put, post) take none: they
@@ -23,6 +24,7 @@ pub mod gate;
 mod grid;
 mod halo;
 mod names;
+mod request_lanes;
 mod requests;
 mod stats;
 pub mod stop_flush;

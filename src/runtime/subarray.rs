@@ -6,8 +6,7 @@
 
 use super::names::operator_of;
 use super::stats::DataOp;
-use super::window_table::WindowTable;
-use super::windows::Window;
+use super::window_table::{Window, WindowTable};
 use crate::core::subarray::{BoxArgs, BoxTransfer};
 use crate::core::{Handle, Operator, RemoteAccess};
 use crate::error::{Error, Result};

@@ -6,16 +6,43 @@
 //! entry up keeps valid memory whatever other threads do. A handle names an entry and the
 //! serial of the window it held; a window freed, or replaced by a new one, leaves the old
 //! handles invalid.
+//!
+//! Below the calls that use it (`windows`, `requests`, `subarray`): it holds the `Window` an
+//! entry stores and, per entry, the request sets of `request_lanes`.
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use super::gate::{Gate, my_lane};
-use super::requests::{LANE_STORES, LaneStore};
-use super::windows::Window;
-use crate::core::{Handle, HandleKind};
+use super::request_lanes::{LANE_STORES, LaneStore};
+use super::stats::WindowStats;
+use crate::core::{Communicator, Handle, HandleKind, WindowState};
 use crate::error::{Error, Result};
+use crate::transport::TransportWindow;
+
+/// A window of the process: its core state and its transport part, which configuration calls
+/// change and operations only read, and the slots this PE holds in the targets' secondary
+/// windows, which posts (operations) change.
+pub(crate) struct Window {
+    pub(super) state: WindowState,
+    pub(super) memory: Box<dyn TransportWindow>,
+    /// The communicator the window was created over (its collectives run there).
+    pub(super) comm: Communicator,
+    /// Its statistics, when they are recorded (`RPNCOMM_STATS`).
+    pub(super) stats: Option<Box<WindowStats>>,
+    /// The slot claimed in each target's secondary window, kept across epochs until the
+    /// secondary window is made again or fully reinitialised (posts from several threads share
+    /// it, and operations hold the window by `&`: hence the lock).
+    pub(super) posted_slots: Mutex<Vec<Option<u32>>>,
+}
+
+impl Window {
+    /// Forgets the slots held in the targets' secondary windows (made again, or reinitialised).
+    pub(super) fn forget_posted_slots(&self) {
+        self.posted_slots.lock().unwrap_or_else(|p| p.into_inner()).iter_mut().for_each(|s| *s = None);
+    }
+}
 
 /// The most windows alive at once on one PE.
 pub(super) const CAPACITY: usize = 4096;

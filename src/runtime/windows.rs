@@ -6,34 +6,12 @@ use std::sync::Mutex;
 use super::Runtime;
 use super::caller_buffers::copy_local;
 use super::names::{datatype_of, operator_of};
-use super::stats::{self, DataOp, WindowInfo, WindowStats};
-use super::window_table::WindowTable;
+use super::stats::{self, DataOp, WindowInfo};
+use super::window_table::{Window, WindowTable};
 use crate::core::{Communicator, ElementType, Handle, PostPlan, PostRequest, WindowState};
 use crate::diagnostics;
 use crate::error::{Error, Result};
-use crate::transport::{Fetch, TransportWindow};
-
-/// A window of the process: its core state and its transport part, which configuration calls
-/// change and operations only read, and the slots this PE holds in the targets' secondary
-/// windows, which posts (operations) change.
-pub(crate) struct Window {
-    pub(super) state: WindowState,
-    pub(super) memory: Box<dyn TransportWindow>,
-    /// The communicator the window was created over (its collectives run there).
-    comm: Communicator,
-    /// Its statistics, when they are recorded (`RPNCOMM_STATS`).
-    pub(super) stats: Option<Box<WindowStats>>,
-    /// The slot claimed in each target's secondary window, kept across epochs until the
-    /// secondary window is made again or fully reinitialised (posts from several threads share
-    /// it, and operations hold the window by `&`: hence the lock).
-    posted_slots: Mutex<Vec<Option<u32>>>,
-}
-
-impl Window {
-    fn forget_posted_slots(&self) {
-        self.posted_slots.lock().unwrap_or_else(|p| p.into_inner()).iter_mut().for_each(|s| *s = None);
-    }
-}
+use crate::transport::Fetch;
 
 impl Runtime {
     /// Collective over `com`: creates a window of `siz` elements of `dtype` on this PE, in the
