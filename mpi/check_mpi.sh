@@ -22,6 +22,9 @@
 #   5. across simulated nodes: tests/multinode/check.sh (its header says what SCOPE=ci and
 #      SCOPE=full run; it needs root, else it prints SKIP).
 # SCOPE=ci is `make check MPI=1` (what CI runs), SCOPE=full is `make check-full MPI=1`.
+# Last, one test: nothing the jobs made in /dev/shm (the library's files, MPICH's segments, Open
+# MPI's segments and session directories, which this run sends to directories of its own) is left
+# unused at the end (tests/lib/leftovers.sh).
 # The last line is "N passed, N failed"; the exit status is non-zero if N failed > 0.
 set -u
 
@@ -32,6 +35,15 @@ MPI_IMPLS=${MPI_IMPLS:-openmpi mpich}
 . tests/lib/totals.sh || { echo "0 passed, 1 failed"; exit 1; }
 # shellcheck source=tests/lib/native_libs.sh
 . tests/lib/native_libs.sh || { echo "0 passed, 1 failed"; exit 1; }
+# shellcheck source=tests/lib/leftovers.sh
+. tests/lib/leftovers.sh || { echo "0 passed, 1 failed"; exit 1; }
+# Open MPI's segments and session directories of the jobs started here (run_case) go to directories
+# of this run (tests/run_fortran_tests.sh makes its own); at the end, anything new there, or a
+# library or MPICH file in /dev/shm that no process uses, fails the check
+ompi_private_dirs "ompi-check.$$" || { echo "check_mpi: cannot make directories in /dev/shm and ${TMPDIR:-/tmp}"; echo "0 passed, 1 failed"; exit 1; }
+trap remove_private_dirs EXIT
+LEFTOVER_SHM_GLOBS="rpncomm* mpich_shm_* ompi-check.$$/*" LEFTOVER_TMP_BASES=("$OMPI_PRIVATE_TMP")
+shm_at_start=$(leftover_snapshot)
 SMOKE_TIMEOUT=${SMOKE_TIMEOUT:-120}
 DEMO_PES=${DEMO_PES:-1 2 3 4 8}
 SCOPE=${SCOPE:-ci}
@@ -125,7 +137,7 @@ done
 run_case() {
     local name=$1 log=$2 status
     shift 2
-    timeout -k 5 "$SMOKE_TIMEOUT" "$@" < /dev/null > "$log" 2>&1
+    timeout -k 5 "$SMOKE_TIMEOUT" "${ompi_env[@]}" "$@" < /dev/null > "$log" 2>&1
     status=$?
     if ((status == 0)); then
         total_pass=$((total_pass + 1))
@@ -290,6 +302,17 @@ if grep -q '^SKIP:' "$mn_log"; then
 fi
 add_summary "$mn_log"
 rm -f "$mn_log"
+
+section "shared memory left behind"
+mapfile -t left < <(leftovers_since "$shm_at_start")
+if ((${#left[@]} > 0)); then
+    echo "FAIL left behind by the jobs, no process uses them (removed): ${left[*]#* }"
+    for e in "${left[@]}"; do remove_leftover "$e"; done
+    total_fail=$((total_fail + 1))
+else
+    echo "PASS no segment or session directory of the library or the MPIs left behind"
+    total_pass=$((total_pass + 1))
+fi
 
 echo
 echo "summary: MPI transport ($MPI_IMPLS; pip: ${PIP_MPIS:-none}; scope $SCOPE; logs in build-mpi-*/tests/logs-*)"

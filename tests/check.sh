@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Body of `make check`: eight parts, their totals summed. Parts 1 and 1b run before the build,
+# Body of `make check`: nine parts, their totals summed. Parts 1 and 1b run before the build,
 # parts 3 and 4 only if `make all` succeeded (a failed build counts as one failure).
 #   1. fortran/gen/test_fortran_gen.py  the committed fortran/RPN_COMM_interfaces.inc is what
 #                                  fortran/rpn_comm_externals.F90 generates (checked before make
@@ -27,6 +27,9 @@
 #   7. tests/fortran_std.sh        the Fortran sources (library, demo, tests) compile with no
 #                                  diagnostic under -std=f2018 -pedantic -Werror with gfortran and
 #                                  LLVM Flang ($FLANG_FC; SKIP when it is not installed)
+#   8. leftovers                   one test: no /dev/shm/rpncomm* file that appeared during the run
+#                                  is left at its end unused by any process (tests/lib/leftovers.sh;
+#                                  a job of another user that leaves one meanwhile counts too)
 #
 # Another Fortran compiler (make check FC=flang-new-19; make passes FC, BUILD_DIR=build-<compiler>
 # and CHECK_FORTRAN_ONLY=1): only what that compiler changes runs, in its own build tree: part 7
@@ -42,6 +45,11 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=tests/lib/totals.sh
 . tests/lib/totals.sh || { echo "0 passed, 1 failed"; exit 1; }
+# shellcheck source=tests/lib/leftovers.sh
+. tests/lib/leftovers.sh || { echo "0 passed, 1 failed"; exit 1; }
+# what is in /dev/shm now: at the end, a library file more that no process uses fails the check
+LEFTOVER_SHM_GLOBS='rpncomm*' LEFTOVER_TMP_BASES=()
+shm_at_start=$(leftover_snapshot)
 ROOT=$(pwd)
 MAKE=${MAKE:-make}
 FC=${FC:-gfortran}
@@ -247,12 +255,24 @@ if ((!CHECK_FORTRAN_ONLY)); then
     add_part "model checks" "$LOGDIR/loom.log" bash tests/loom.sh
 fi
 
+# ------------------------------------------------------------------------------ 8. leftovers
+section "shared memory left behind"
+mapfile -t left < <(leftovers_since "$shm_at_start")
+if ((${#left[@]} > 0)); then
+    echo "FAIL shared-memory files left in /dev/shm by the tests, no process uses them (removed): ${left[*]#shm }"
+    for e in "${left[@]}"; do remove_leftover "$e"; done
+    total_fail=$((total_fail + 1))
+else
+    echo "PASS no /dev/shm/rpncomm* file left behind"
+    total_pass=$((total_pass + 1))
+fi
+
 # ---------------------------------------------------------------------------------- totals
 echo
 if ((CHECK_FORTRAN_ONLY)); then
     echo "summary ($FC): standard conformance, Fortran tests, installed demo, install builds (logs in $BUILD_DIR/check, $BUILD_DIR/tests/logs)"
 else
-    echo "summary: source checks, format and lint, standard conformance, cargo test, Fortran tests, install smoke tests, install builds, fuzzing and model checks (logs in build/check, build/tests/logs, build/fuzz, build/loom)"
+    echo "summary: source checks, format and lint, standard conformance, cargo test, Fortran tests, install smoke tests, install builds, fuzzing, model checks and leftovers (logs in build/check, build/tests/logs, build/fuzz, build/loom)"
 fi
 echo "$total_pass passed, $total_fail failed"
 ((total_fail == 0))

@@ -14,9 +14,12 @@
 # /dev/shm/rpncomm* file behind and no process of the test program is still alive. Those leftovers
 # are removed (files by name, processes by id) so later cases start clean; files of other jobs
 # running at the same time are recognised by the launcher pid in their names and left alone.
-# Segments of the MPI itself (mpich_shm_*) that a job left and no process uses are removed too:
-# expected after a case that must fail (MPICH keeps them when a rank is killed or aborts), a
-# failure after one that must pass.
+# What the MPI itself left (MPICH's mpich_shm_*, Open MPI's vader_segment.* / sm_segment.* and its
+# session directory under $TMPDIR/ompi.* or prte.*: tests/lib/leftovers.sh) and no process uses is
+# removed too: expected after a case that must fail (MPICH keeps its segments when a rank is killed
+# or aborts), a failure after one that must pass. Open MPI's are made in directories of this run
+# (/dev/shm/ompi-tests.<pid>, $TMPDIR/ompi-tests.<pid>, through its MCA environment), so that
+# what other jobs on the machine leave meanwhile is not taken for a case's.
 # Output: one line per case, the last 60 lines of its log on failure, then "N passed, N failed".
 # Logs: build/tests/logs/<test>.compile.log and build/tests/logs/<test>.np<P>.log
 #
@@ -47,7 +50,6 @@ LOGDIR=${LOG_DIR:-$BUILD/tests/logs}
 read -r -a test_dirs <<< "${TEST_DIRS:-tests/fortran}"
 FC=${FC:-gfortran}
 KILL_GRACE=5          # seconds between TERM and KILL on timeout
-MPI_SEGMENTS='mpich_shm_*'   # what an MPI leaves in /dev/shm after an aborted job (MPICH 4 and 5)
 
 if [[ -n "${LAUNCHER:-}" ]]; then
     read -r -a launcher <<< "$LAUNCHER"
@@ -63,6 +65,12 @@ mkdir -p "$TESTBIN" "$LOGDIR"
 pidfile="$LOGDIR/.launcher.pid"
 # shellcheck source=tests/lib/native_libs.sh
 . tests/lib/native_libs.sh && load_native_libs "$BUILD" || { echo "0 passed, 1 failed"; exit 1; }
+# shellcheck source=tests/lib/leftovers.sh
+. tests/lib/leftovers.sh || { echo "0 passed, 1 failed"; exit 1; }
+# Open MPI's segments and session directories of these jobs go to directories of this run, so that
+# what other jobs on the machine leave meanwhile is not taken for a case's (ompi_env, below)
+ompi_private_dirs "ompi-tests.$$" || { echo "run_fortran_tests: cannot make directories in /dev/shm and ${TMPDIR:-/tmp}"; echo "0 passed, 1 failed"; exit 1; }
+trap remove_private_dirs EXIT
 
 passed=0
 failed=0
@@ -83,16 +91,6 @@ shm_list() {
     for f in /dev/shm/${1:-rpncomm*}; do
         [[ -e "$f" ]] && printf '%s\n' "${f##*/}"
     done | LC_ALL=C sort
-}
-
-# true if a live process maps /dev/shm/$1 or holds it open (it belongs to a running job)
-shm_in_use() {
-    local fd
-    grep -qsF "/dev/shm/$1" /proc/[0-9]*/maps 2>/dev/null && return 0
-    for fd in /proc/[0-9]*/fd/*; do
-        [[ "$(readlink "$fd" 2>/dev/null)" == "/dev/shm/$1" ]] && return 0
-    done
-    return 1
 }
 
 # New /dev/shm/rpncomm* files (names in $1 = listing before the run) that belong to the job whose
@@ -185,14 +183,14 @@ for src in "${tests[@]}"; do
         fi
         log="$LOGDIR/$name.np$np.log"
         before=$(shm_list)
-        mpi_before=$(shm_list "$MPI_SEGMENTS")
+        mpi_before=$(leftover_snapshot)
         t0=$(now)
         # timeout runs the job in its own process group and signals the whole group
         # (bash -c writes the launcher's pid, then becomes the launcher)
         rm -f "$pidfile"
         # shellcheck disable=SC2016
         timeout -k "$KILL_GRACE" "$tmo" bash -c 'echo "$$" > "$1"; shift; exec "$@"' _ "$pidfile" \
-            "${launcher[@]}" "$np" "$exe" < /dev/null > "$log" 2>&1 &
+            "${ompi_env[@]}" "${launcher[@]}" "$np" "$exe" < /dev/null > "$log" 2>&1 &
         tpid=$!
         wait "$tpid"
         status=$?
@@ -237,16 +235,17 @@ for src in "${tests[@]}"; do
             reason="${reason:+$reason; }left in /dev/shm: ${leftovers[*]}"
             for f in "${leftovers[@]}"; do rm -f -- "/dev/shm/$f"; done
         fi
-        # the MPI's own segments: MPICH removes them at MPI_Finalize only, so a job that ends
-        # with a rank killed or MPI_Abort (the EXPECT: fail cases) leaves them; removed once no
-        # process uses them, and a failure in a case that should end normally
-        mapfile -t mpi_left < <(LC_ALL=C comm -13 <(printf '%s\n' "$mpi_before") <(shm_list "$MPI_SEGMENTS") |
-            while IFS= read -r f; do [[ -n "$f" ]] && ! shm_in_use "$f" && printf '%s\n' "$f"; done)
+        # the MPI's own segments and session directory: MPICH removes its segments at
+        # MPI_Finalize only, so a job that ends with a rank killed or MPI_Abort (the EXPECT: fail
+        # cases) leaves them, and a killed mpirun leaves Open MPI's; removed once no process uses
+        # them, and a failure in a case that should end normally
+        mapfile -t mpi_left < <(leftovers_since "$mpi_before" | grep -v '^shm rpncomm')
         if ((${#mpi_left[@]} > 0)); then
+            left_names=("${mpi_left[@]#* }")
             [[ "$expect" == pass || "$expect" == ok || "$expect" == success || "$expect" == 0 ]] &&
-                reason="${reason:+$reason; }the MPI left in /dev/shm: ${mpi_left[*]}"
-            echo "run_fortran_tests: removed the MPI's segments left by the job: ${mpi_left[*]}" >> "$log"
-            for f in "${mpi_left[@]}"; do rm -f -- "/dev/shm/$f"; done
+                reason="${reason:+$reason; }the MPI left behind: ${left_names[*]}"
+            echo "run_fortran_tests: removed what the MPI left behind: ${left_names[*]}" >> "$log"
+            for f in "${mpi_left[@]}"; do remove_leftover "$f"; done
         fi
 
         if [[ -z "$reason" ]]; then
