@@ -13,7 +13,7 @@
 //! - `window_table`, `gate`: the windows, which threads operate on without a common lock;
 //! - `requests`, `request_lanes`: the request-based operations and the per-lane sets they queue in.
 //!
-//! Locking (README, "Threads"): collective and configuration calls take the process's lock
+//! Locking (docs/windows.md, "Threads"): collective and configuration calls take the process's lock
 //! (`with_runtime`); the operations (get/put/getacc, local get/put, post) take none: they
 //! reach the window table directly (`with_windows`) and pass the window's gate.
 
