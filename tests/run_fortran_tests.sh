@@ -14,12 +14,12 @@
 # /dev/shm/rpncomm* file behind and no process of the test program is still alive. Those leftovers
 # are removed (files by name, processes by id) so later cases start clean; files of other jobs
 # running at the same time are recognised by the launcher pid in their names and left alone.
-# What the MPI itself left (MPICH's mpich_shm_*, Open MPI's vader_segment.* / sm_segment.* and its
-# session directory under $TMPDIR/ompi.* or prte.*: tests/lib/leftovers.sh) and no process uses is
-# removed too: expected after a case that must fail (MPICH keeps its segments when a rank is killed
-# or aborts), a failure after one that must pass. Open MPI's are made in directories of this run
-# (/dev/shm/ompi-tests.<pid>, $TMPDIR/ompi-tests.<pid>, through its MCA environment), so that
-# what other jobs on the machine leave meanwhile is not taken for a case's.
+# What the MPI itself left (MPICH's mpich_shm_*, under a launcher whose command names mpich; Open
+# MPI's vader_segment.* / sm_segment.* and its session directory: tests/lib/leftovers.sh) and no
+# process uses is removed too: expected after a case that must fail (MPICH keeps its segments when
+# a rank is killed or aborts), a failure after one that must pass. Open MPI's are made in
+# directories of this run (/dev/shm/ompi-tests.<pid>, $TMPDIR/ompi-tests.<pid>, through its MCA
+# environment), so that what other jobs on the machine leave meanwhile is not taken for a case's.
 # Output: one line per case, the last 60 lines of its log on failure, then "N passed, N failed".
 # Logs: build/tests/logs/<test>.compile.log and build/tests/logs/<test>.np<P>.log
 #
@@ -71,6 +71,13 @@ pidfile="$LOGDIR/.launcher.pid"
 # what other jobs on the machine leave meanwhile is not taken for a case's (ompi_env, below)
 ompi_private_dirs "ompi-tests.$$" || { echo "run_fortran_tests: cannot make directories in /dev/shm and ${TMPDIR:-/tmp}"; echo "0 passed, 1 failed"; exit 1; }
 trap remove_private_dirs EXIT
+# MPICH's segments can only be a case's under an MPICH launcher (their names are fixed, in
+# /dev/shm); Open MPI's of other jobs in /dev/shm are never a case's (ours go to the run's
+# directories), so they are not looked at
+case "${LAUNCHER:-}" in
+    *mpich*) LEFTOVER_SHM_GLOBS="rpncomm* mpich_shm_* ompi-tests.$$/*" ;;
+    *) LEFTOVER_SHM_GLOBS="rpncomm* ompi-tests.$$/*" ;;
+esac
 
 passed=0
 failed=0
