@@ -1,15 +1,15 @@
 ! PES: 1 2
 ! TIMEOUT: 60
 !
-! RPN_COMM_i_win_get_ptr in both forms, through include 'rpn_comm.inc' (the lower-case name codes
-! written for the original use): the original RPN_COMM 4.6.3's (window, ierr), which is also the
+! RPN_COMM_i_win_get_ptr in both forms, through include 'RPN_COMM.inc' (tests/gem_build includes it
+! as 'rpn_comm.inc', as GEM does): the original RPN_COMM 4.6.3's (window, ierr), which is also the
 ! link symbol, and the windows API's (window, np, ierr), which the generic of the same name
 ! resolves to RPN_COMM_i_win_get_ptr_np. Both give the primary window's memory (the caller's
 ! array); np = 2 gives the secondary window once it exists, and is refused before.
 program test_get_ptr_forms
   use ISO_C_BINDING
   implicit none
-  include 'rpn_comm.inc'
+  include 'RPN_COMM.inc'
   integer :: me, npes, nerr
   integer, parameter :: N = 8
   integer, dimension(N), target :: arr
