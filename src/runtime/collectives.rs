@@ -35,6 +35,17 @@ fn same_everywhere(id: CollectiveId, rows: &[Vec<u32>], what: impl Fn(&[u32]) ->
 }
 
 impl Runtime {
+    /// Every PE's `mine` in rank order: what the agreement carried (`inline`), else a second
+    /// exchange (the PEs agreed on the length).
+    fn gathered(&mut self, comm: &Communicator, inline: Option<Vec<u8>>, mine: &[u8]) -> Result<Vec<u8>> {
+        if let Some(all) = inline {
+            return Ok(all);
+        }
+        let mut all = vec![0u8; mine.len() * comm.size()];
+        self.transport.allgather(comm, mine, &mut all)?;
+        Ok(all)
+    }
+
     /// The number of PEs in the communicator `name` designates (None: this PE is no member).
     pub fn comm_size(&self, name: &str) -> Result<Option<usize>> {
         Ok(self.named(name)?.map(|c| c.size()))
@@ -76,14 +87,13 @@ impl Runtime {
             Ok((t, op, bytes))
         });
         let payload = checked.as_ref().map_or([0; 3], |&(t, op, bytes)| [bytes as u32, t.code(), op.code()]);
+        // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments are valid).
+        let mine = checked.as_ref().map_or(Vec::new(), |&(_, _, bytes)| unsafe { read_caller_bytes(send, bytes) });
         let id = CollectiveId::Allreduce;
-        let rows = self.agree(&comm, id, &checked.as_ref().map(drop).map_err(Clone::clone), &payload)?;
+        let (rows, inline) = self.agree_inline(&comm, id, &checked.as_ref().map(drop).map_err(Clone::clone), &payload, &mine)?;
         let (t, op, bytes) = checked?;
         same_everywhere(id, &rows, describe)?;
-        // SAFETY: caller's contract: send holds `bytes` bytes.
-        let mine = unsafe { read_caller_bytes(send, bytes) };
-        let mut all = vec![0u8; bytes * comm.size()];
-        self.transport.allgather(&comm, &mine, &mut all)?;
+        let all = self.gathered(&comm, inline, &mine)?;
         let mut chunks = all.chunks_exact(bytes.max(1));
         let mut result = chunks.next().map(<[u8]>::to_vec).unwrap_or_default();
         for other in chunks.take(comm.size() - 1) {
@@ -123,16 +133,15 @@ impl Runtime {
             Ok((t, sbytes))
         });
         let payload = checked.as_ref().map_or([0; 3], |&(t, bytes)| [bytes as u32, t.code(), 0]);
+        // SAFETY: caller's contract: send holds sbytes bytes (read only when the arguments are valid).
+        let mine = checked.as_ref().map_or(Vec::new(), |&(_, sbytes)| unsafe { read_caller_bytes(send, sbytes) });
         let id = CollectiveId::Allgather;
-        let rows = self.agree(&comm, id, &checked.as_ref().map(drop).map_err(Clone::clone), &payload)?;
-        let (_, sbytes) = checked?;
+        let (rows, inline) = self.agree_inline(&comm, id, &checked.as_ref().map(drop).map_err(Clone::clone), &payload, &mine)?;
+        checked?;
         // the byte counts must agree (the types may differ: MPI_REAL sent as MPI_INTEGER)
         let counts: Vec<Vec<u32>> = rows.iter().map(|r| vec![r[0]]).collect();
         same_everywhere(id, &counts, |r| format!("{} bytes", r[0]))?;
-        // SAFETY: caller's contract: send holds sbytes bytes.
-        let mine = unsafe { read_caller_bytes(send, sbytes) };
-        let mut all = vec![0u8; sbytes * comm.size()];
-        self.transport.allgather(&comm, &mine, &mut all)?;
+        let all = self.gathered(&comm, inline, &mine)?;
         // SAFETY: caller's contract: recv has room for comm.size() * sbytes bytes.
         unsafe { write_caller_bytes(&all, recv) };
         Ok(())
@@ -161,7 +170,14 @@ impl Runtime {
         });
         let (root_u, bytes) = checked.as_ref().map_or((0, 0), |&(r, b)| (r as u32, b as u32));
         let local = checked.as_ref().map(|_| ()).map_err(Clone::clone);
-        let rows = self.agree(&comm, CollectiveId::Bcast, &local, &[root_u, bytes])?;
+        // Through the allgather of every transport: the root's block is the one kept.
+        let mine = match checked {
+            // SAFETY: caller's contract: the root's buffer holds `bytes` bytes.
+            Ok((root, bytes)) if comm.rank() == root => unsafe { read_caller_bytes(buffer, bytes) },
+            Ok((_, bytes)) => vec![0u8; bytes],
+            Err(_) => Vec::new(),
+        };
+        let (rows, inline) = self.agree_inline(&comm, CollectiveId::Bcast, &local, &[root_u, bytes], &mine)?;
         let (root, bytes) = checked?;
         if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
             return Err(Error::Collective(format!(
@@ -169,15 +185,7 @@ impl Runtime {
                 rows[pe][1], rows[pe][0], rows[0][1], rows[0][0]
             )));
         }
-        // Through the allgather of every transport: the root's block is the one kept.
-        let mine = if comm.rank() == root {
-            // SAFETY: caller's contract: the root's buffer holds `bytes` bytes.
-            unsafe { read_caller_bytes(buffer, bytes) }
-        } else {
-            vec![0u8; bytes]
-        };
-        let mut all = vec![0u8; bytes * comm.size()];
-        self.transport.allgather(&comm, &mine, &mut all)?;
+        let all = self.gathered(&comm, inline, &mine)?;
         if comm.rank() != root {
             // SAFETY: caller's contract: buffer has room for `bytes` bytes.
             unsafe { write_caller_bytes(&all[root * bytes..(root + 1) * bytes], buffer) };
