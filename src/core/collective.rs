@@ -9,6 +9,8 @@
 
 use std::fmt;
 
+use crate::error::{Error, Result};
+
 macro_rules! collectives {
     ($($variant:ident = $code:literal => $name:literal,)*) => {
         /// A collective routine of the library (see the module's notes).
@@ -107,6 +109,53 @@ impl CollectiveId {
     }
 }
 
+/// The record every PE gives in the first exchange of a collective, one fixed size whatever
+/// the routine, so that PEs in different collectives make the same exchange on every transport
+/// and read each other's routine: words [refused, routine code, payload length, data bytes (or
+/// `NO_DATA`), payload, data, zeros] (native byte order: the PEs of a job share it).
+pub const RECORD_BYTES: usize = 256;
+/// Words before the payload.
+pub const HEADER_WORDS: usize = 4;
+/// The longest payload a record carries.
+pub const MAX_PAYLOAD: usize = 32;
+/// Data that did not fit in the record (the collective sends it in an exchange of its own).
+pub const NO_DATA: u32 = u32::MAX;
+
+/// This PE's record in routine `id`, refusing or not, with `data` in it when it fits.
+pub fn record(id: CollectiveId, refused: bool, payload: &[u32], data: &[u8]) -> [u8; RECORD_BYTES] {
+    assert!(payload.len() <= MAX_PAYLOAD, "record payloads are small");
+    let at = data_offset(payload.len());
+    let inline = data.len() <= RECORD_BYTES - at;
+    let header = [refused as u32, id.code(), payload.len() as u32, if inline { data.len() as u32 } else { NO_DATA }];
+    let mut bytes = [0u8; RECORD_BYTES];
+    for (to, w) in bytes.chunks_exact_mut(4).zip(header.iter().chain(payload)) {
+        to.copy_from_slice(&w.to_ne_bytes());
+    }
+    if inline {
+        bytes[at..at + data.len()].copy_from_slice(data);
+    }
+    bytes
+}
+
+/// Where the data starts in a record with a payload of `payload_len` words.
+pub const fn data_offset(payload_len: usize) -> usize {
+    4 * (HEADER_WORDS + payload_len)
+}
+
+/// Word `i` of a record.
+pub fn word(record: &[u8], i: usize) -> u32 {
+    u32::from_ne_bytes(record[4 * i..4 * i + 4].try_into().expect("4 bytes"))
+}
+
+/// The gathered records (`all`, one per PE in rank order) against this PE's routine (`me` in
+/// `id`): an error naming the first PE in another routine, and both routines.
+pub fn check_routines(all: &[u8], me: usize, id: CollectiveId) -> Result<()> {
+    match all.chunks_exact(RECORD_BYTES).enumerate().find(|(_, r)| word(r, 1) != id.code()) {
+        Some((pe, r)) => Err(Error::Collective(CollectiveId::mismatch(pe, word(r, 1), me, id))),
+        None => Ok(()),
+    }
+}
+
 impl fmt::Display for CollectiveId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -136,6 +185,29 @@ mod tests {
         assert_eq!(CollectiveId::Barrier.code(), 1);
         assert_eq!(CollectiveId::XchHalo.code(), 13);
         assert_eq!(CollectiveId::WinOpen.code(), 11);
+    }
+
+    #[test]
+    fn small_data_travels_in_the_record_large_data_does_not() {
+        let fits = vec![7u8; RECORD_BYTES - data_offset(3)];
+        let r = record(CollectiveId::Allreduce, false, &[1, 2, 3], &fits);
+        assert_eq!((word(&r, 1), word(&r, 2), word(&r, 3), word(&r, 4)), (2, 3, fits.len() as u32, 1));
+        assert_eq!(&r[data_offset(3)..], &fits[..]);
+        let r = record(CollectiveId::Allreduce, true, &[1, 2, 3], &[7u8; RECORD_BYTES]);
+        assert_eq!((word(&r, 0), word(&r, 3)), (1, NO_DATA));
+        assert!(r[data_offset(3)..].iter().all(|&b| b == 0), "nothing of it in the record");
+    }
+
+    #[test]
+    fn check_routines_names_the_first_pe_elsewhere() {
+        let all = [record(CollectiveId::WinOpen, false, &[], &[]), record(CollectiveId::Barrier, false, &[], &[])].concat();
+        assert!(
+            check_routines(&all, 0, CollectiveId::WinOpen)
+                .unwrap_err()
+                .to_string()
+                .ends_with("PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_i_win_open")
+        );
+        assert!(check_routines(&all[..RECORD_BYTES], 0, CollectiveId::WinOpen).is_ok());
     }
 
     #[test]

@@ -5,47 +5,23 @@
 //! collectives are told so ("PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_allreduce")
 //! instead of pairing one routine's internal steps with another's.
 //!
-//! Every agreement exchanges records of one fixed size (`RECORD_WORDS`), whatever the routine
+//! Every agreement exchanges records of one fixed size (`core::collective::record`), whatever the routine
 //! and its payload: two PEs in different collectives still make the same exchange (same bytes
 //! on every transport, one round), read each other's routine and both stop there. What room
 //! the payload leaves in the record carries a collective's data when it is small
 //! (`agree_inline`): an allreduce of a few values is then one exchange, not two.
 
 use super::Runtime;
+use crate::core::collective::{self, HEADER_WORDS, RECORD_BYTES, check_routines, data_offset, word};
 use crate::core::{CollectiveId, Communicator};
 use crate::error::{Error, Result};
-
-/// Words of one PE's record: [refused, routine code, payload length, data bytes (or
-/// NO_DATA), payload, data, zeros].
-const RECORD_WORDS: usize = 64;
-const HEADER_WORDS: usize = 4;
-/// The longest payload an agreement carries.
-pub(super) const MAX_PAYLOAD: usize = 32;
-/// Data that did not fit in the record (sent by a second exchange).
-const NO_DATA: u32 = u32::MAX;
-const RECORD_BYTES: usize = 4 * RECORD_WORDS;
 
 /// Every PE's payload in rank order, and every PE's data when the records carried it.
 type Agreed = (Vec<Vec<u32>>, Option<Vec<u8>>);
 
-/// This PE's record, with `data` in it when it fits after the payload.
+/// This PE's record.
 fn record(id: CollectiveId, local: &Result<()>, payload: &[u32], data: &[u8]) -> [u8; RECORD_BYTES] {
-    assert!(payload.len() <= MAX_PAYLOAD, "agreement payloads are small");
-    let at = 4 * (HEADER_WORDS + payload.len());
-    let inline = data.len() <= RECORD_BYTES - at;
-    let header = [local.is_err() as u32, id.code(), payload.len() as u32, if inline { data.len() as u32 } else { NO_DATA }];
-    let mut bytes = [0u8; RECORD_BYTES];
-    for (to, w) in bytes.chunks_exact_mut(4).zip(header.iter().chain(payload)) {
-        to.copy_from_slice(&w.to_ne_bytes());
-    }
-    if inline {
-        bytes[at..at + data.len()].copy_from_slice(data);
-    }
-    bytes
-}
-
-fn word(row: &[u8], i: usize) -> u32 {
-    u32::from_ne_bytes(row[4 * i..4 * i + 4].try_into().expect("4 bytes"))
+    collective::record(id, local.is_err(), payload, data)
 }
 
 /// Judges the gathered records (`all`, one per PE in rank order) for this PE (`me`, in
@@ -53,9 +29,7 @@ fn word(row: &[u8], i: usize) -> u32 {
 /// is named with its routine), then this PE's own error, then the first PE that refused.
 fn judge(all: &[u8], me: usize, id: CollectiveId, local: &Result<()>, len: usize) -> Result<()> {
     let rows = all.chunks_exact(RECORD_BYTES);
-    if let Some((pe, row)) = rows.clone().enumerate().find(|(_, row)| word(row, 1) != id.code()) {
-        return Err(Error::Collective(CollectiveId::mismatch(pe, word(row, 1), me, id)));
-    }
+    check_routines(all, me, id)?;
     local.clone()?;
     if let Some(pe) = rows.clone().position(|row| word(row, 0) != 0) {
         return Err(Error::Collective(format!("PE {pe} refused the call (see its message)")));
@@ -89,7 +63,7 @@ impl Runtime {
         self.transport.allgather(comm, &record(id, local, payload, data), &mut all)?;
         judge(&all, comm.rank(), id, local, payload.len())?;
         let rows: Vec<&[u8]> = all.chunks_exact(RECORD_BYTES).collect();
-        let at = 4 * (HEADER_WORDS + payload.len());
+        let at = data_offset(payload.len());
         let inline = rows.iter().all(|row| word(row, 3) == data.len() as u32 && data.len() <= RECORD_BYTES - at);
         let gathered = inline.then(|| rows.iter().flat_map(|row| row[at..at + data.len()].iter().copied()).collect());
         Ok((rows.iter().map(|row| (0..payload.len()).map(|i| word(row, HEADER_WORDS + i)).collect()).collect(), gathered))
@@ -148,17 +122,5 @@ mod tests {
         let all = gathered(&[record(CollectiveId::Barrier, &Ok(()), &[], &[]), [0u8; RECORD_BYTES]]);
         let e = judge(&all, 0, CollectiveId::Barrier, &Ok(()), 0).unwrap_err().to_string();
         assert!(e.ends_with("PE 1 is in no collective call while PE 0 is in RPN_COMM_barrier"), "{e}");
-    }
-
-    #[test]
-    fn small_data_travels_in_the_record_large_data_does_not() {
-        let fits = vec![7u8; RECORD_BYTES - 4 * (HEADER_WORDS + 3)];
-        let r = record(CollectiveId::Allreduce, &Ok(()), &[1, 2, 3], &fits);
-        assert_eq!(word(&r, 3), fits.len() as u32);
-        assert_eq!(&r[4 * (HEADER_WORDS + 3)..], &fits[..]);
-        let too_long = vec![7u8; fits.len() + 1];
-        let r = record(CollectiveId::Allreduce, &Ok(()), &[1, 2, 3], &too_long);
-        assert_eq!(word(&r, 3), NO_DATA);
-        assert!(r[4 * (HEADER_WORDS + 3)..].iter().all(|&b| b == 0), "nothing of it in the record");
     }
 }
