@@ -46,6 +46,8 @@ typedef struct rpnmpi_win rpnmpi_win;
  * with MPI initialised and not finalized call MPI_Abort (atexit), which ends the whole job on
  * every node. */
 int rpnmpi_init(int required, int *started, int *provided);
+/* exit(status) without the MPI_Abort of a PE leaving unfinalized (a fault every PE of the call saw). */
+void rpnmpi_exit_quietly(int status);
 /* MPI_Finalize (only call it when rpnmpi_init started MPI). */
 int rpnmpi_finalize(void);
 /* Text of an error code (MPI's or RPNMPI_E_*), NUL-terminated, truncated to len. */

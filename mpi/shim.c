@@ -90,8 +90,11 @@ static void allow_osc_pt2pt(int *osc_set) {
  * finalized is a PE gone in the middle of the job. Open MPI ends the job then, but MPICH's hydra
  * does not when that PE is on another node than some others (it ends only the PEs of that node):
  * the rest would wait for it forever. MPI_Abort ends the whole job, on every node. */
+static int leaving_quietly = 0;
+
 static void abort_unless_finalized(void) {
     int initialized = 0, finalized = 0, rank = -1;
+    if (leaving_quietly) return;
     MPI_Initialized(&initialized);
     MPI_Finalized(&finalized);
     if (!initialized || finalized) return;
@@ -99,6 +102,14 @@ static void abort_unless_finalized(void) {
     fprintf(stderr, "RPN_COMM: PE %d: the program ends without MPI_Finalize (RPN_COMM_finalize): MPI_Abort ends the job\n", rank);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* A PE that found a fault the others of the call found too (a refused halo exchange) ends with
+ * `status`, without MPI_Abort and its banner: the launcher ends the job on a non-zero exit. */
+void rpnmpi_exit_quietly(int status) {
+    leaving_quietly = 1;
+    fflush(NULL);
+    exit(status);
 }
 
 static const int thread_levels[4] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};

@@ -12,6 +12,16 @@ use crate::core::subarray::BoxTransfer;
 use crate::core::{Communicator, ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
 
+/// Ends this process with `status` (C streams flushed) after a fault that every PE of the call
+/// found too: the launcher (rpnrun, mpirun) ends the job on the non-zero exit. Over MPI without
+/// the MPI_Abort a PE leaving unfinalized otherwise makes (it prints a banner on every run).
+pub fn exit_quietly(status: i32) -> ! {
+    #[cfg(feature = "mpi")]
+    mpi::shim::rpnmpi_exit_quietly(status);
+    #[cfg(not(feature = "mpi"))]
+    std::process::exit(status)
+}
+
 /// Where a fetching accumulate puts the target's values.
 #[derive(Debug, Clone, Copy)]
 pub struct Fetch {
