@@ -149,11 +149,17 @@ impl Runtime {
     }
 }
 
+/// How long a PE that refused a call waits before it ends (see `stop_after_refusal`).
+const REFUSAL_GRACE_MS: u64 = 200;
+
 /// Ends this PE with `status` after a refused call that the library reported (its one line):
 /// the Fortran units and C streams flushed, no ERROR STOP, backtrace or MPI_Abort banner; the
 /// launcher ends the job on the non-zero exit. For the Fortran routines without a status
 /// argument (the halo family), whose refusals every PE of the call finds.
 pub fn stop_after_refusal(status: i32) -> ! {
     super::stop_flush::flush_all();
+    // The other PEs that refused the same call print their line meanwhile: the launcher ends
+    // them as soon as this PE is gone.
+    std::thread::sleep(std::time::Duration::from_millis(REFUSAL_GRACE_MS));
     crate::transport::exit_quietly(status)
 }
