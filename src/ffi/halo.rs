@@ -6,12 +6,12 @@ use super::{args, call};
 use crate::core::halo::HaloCall;
 use crate::runtime::{Runtime, with_runtime};
 
-/// Collective over the grid: exchanges the halos of `g(minx:maxx, miny:maxy, nk)`, elements of
+/// Collective over the grid (`npol_row` <= 0: a plain exchange, then below -pe_ny with periodic y
+/// the pole flip, see runtime::original_halos; > 0 refused): exchanges the halos of
+/// `g(minx:maxx, miny:maxy, nk)`, elements of
 /// `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
 /// north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.
-/// The halo beyond a non-periodic outer edge is left as it was. `npol_row`: 0 or negative, a
-/// plain exchange; below -pe_ny with periodic y, then the pole flip (RPN_COMM_haloflip); positive
-/// values are refused.
+/// The halo beyond a non-periodic outer edge is left as it was. `npol_row` must be 0.
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn rpncomm_xch_halo(
