@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "rpncomm_mpi_shim.h"
 
@@ -104,12 +106,23 @@ static void abort_unless_finalized(void) {
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
-/* A PE that found a fault the others of the call found too (a refused halo exchange) ends with
- * `status`, without MPI_Abort and its banner: the launcher ends the job on a non-zero exit. */
+/* A PE that found a fault (a refused halo exchange: it printed why) ends with `status` without
+ * MPI_Abort's banner. Open MPI's mpirun ends the whole job when a rank exits non-zero. MPICH's
+ * hydra ends only the ranks of that rank's node, so there MPI_Abort still ends the job, its own
+ * line silenced (this rank's stderr closed first). */
 void rpnmpi_exit_quietly(int status) {
-    leaving_quietly = 1;
     fflush(NULL);
+#if defined(OPEN_MPI)
+    leaving_quietly = 1;
     exit(status);
+#else
+    {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, 2);
+        MPI_Abort(MPI_COMM_WORLD, status);
+        exit(status);
+    }
+#endif
 }
 
 static const int thread_levels[4] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};
