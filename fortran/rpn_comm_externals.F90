@@ -551,6 +551,7 @@ subroutine RPN_COMM_xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
                              periodx, periody, gni, npol_row)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
   implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: g
   type(*), dimension(*), intent(INOUT) :: g
@@ -560,7 +561,7 @@ subroutine RPN_COMM_xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
   if (rpncomm_xch_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
                        int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
                        merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
-                       int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) call rpncomm_stop_refused(1_C_INT)
+                       int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_xch_halo
 
 ! As RPN_COMM_xch_halo, with elements of n 4-byte words (real*8: n = 2).
@@ -568,6 +569,7 @@ subroutine RPN_COMM_xch_halon(g, minx, maxx, miny, maxy, ni, nj, nk, halox, halo
                               periodx, periody, gni, npol_row, n)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
   implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: g
   type(*), dimension(*), intent(INOUT) :: g
@@ -577,7 +579,7 @@ subroutine RPN_COMM_xch_halon(g, minx, maxx, miny, maxy, ni, nj, nk, halox, halo
   if (rpncomm_xch_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
                        int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
                        merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
-                       int(gni, C_INT), int(npol_row, C_INT), int(n, C_INT)) /= RPN_COMM_OK) call rpncomm_stop_refused(1_C_INT)
+                       int(gni, C_INT), int(npol_row, C_INT), int(n, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_xch_halon
 
 ! The original's decomposition of gmin..gmax over npe PEs (strict mode): PE my_id gets
@@ -663,6 +665,7 @@ subroutine RPN_COMM_xch_halo_8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, hal
                                periodx, periody, gni, npol_row)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
   implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: g
   type(*), dimension(*), intent(INOUT) :: g
@@ -672,7 +675,7 @@ subroutine RPN_COMM_xch_halo_8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, hal
   if (rpncomm_xch_halo_8(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
                          int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
                          merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
-                         int(gni, C_INT), int(npol_row, C_INT)) /= RPN_COMM_OK) call rpncomm_stop_refused(1_C_INT)
+                         int(gni, C_INT), int(npol_row, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_xch_halo_8
 
 ! Copies the part 1:ni x 1:nj of g(minx:maxx, miny:maxy, nk) into g2(minx2:maxx2, miny2:maxy2, nk)
@@ -681,6 +684,7 @@ subroutine RPN_COMM_xch_halox(g, minx, maxx, miny, maxy, ni, nj, nk, halox, halo
                               g2, minx2, maxx2, miny2, maxy2, gni, npol_row)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
   implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: g
   type(*), dimension(*), intent(IN) :: g
@@ -693,7 +697,7 @@ subroutine RPN_COMM_xch_halox(g, minx, maxx, miny, maxy, ni, nj, nk, halox, halo
                         int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
                         merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
                         g2, int(minx2, C_INT), int(maxx2, C_INT), int(miny2, C_INT), int(maxy2, C_INT), &
-                        int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) call rpncomm_stop_refused(1_C_INT)
+                        int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_xch_halox
 
 ! Limited-area domains: on the PEs at the edge of the grid, the halo points of f(minx:maxx,
@@ -703,6 +707,7 @@ end subroutine RPN_COMM_xch_halox
 subroutine RPN_COMM_propagate_pilot_circular(f, minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, hx, hy)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
   implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: f
   type(*), dimension(*), intent(INOUT) :: f
@@ -710,5 +715,5 @@ subroutine RPN_COMM_propagate_pilot_circular(f, minx, maxx, miny, maxy, lni, lnj
   if (rpncomm_propagate_pilot_circular(f, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
                                        int(lni, C_INT), int(lnj, C_INT), int(nk, C_INT), int(pilx, C_INT), &
                                        int(pily, C_INT), int(hx, C_INT), int(hy, C_INT)) /= RPN_COMM_OK) &
-    call rpncomm_stop_refused(1_C_INT)
+    call rpn_comm_stop_refused()
 end subroutine RPN_COMM_propagate_pilot_circular

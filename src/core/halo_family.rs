@@ -19,7 +19,7 @@ pub enum Pole {
 /// original: only with periodic y, a y halo and `npol_row < -pe_ny`; a PE that is both the first
 /// and the last row (pe_ny = 1) flips the north halo only.
 pub fn pole_of(c: &HaloCall, pey: usize, y: usize) -> Option<Pole> {
-    if !c.periody || c.haloy < 1 || i64::from(c.npol_row) >= -(pey as i64) {
+    if !flip_requested(c, pey) {
         return None;
     }
     if y + 1 == pey {
@@ -29,6 +29,12 @@ pub fn pole_of(c: &HaloCall, pey: usize, y: usize) -> Option<Pole> {
     } else {
         None
     }
+}
+
+/// Whether the call asks for the pole flip on a grid of `pey` rows of PEs (every PE decides
+/// alike): periodic y, a y halo and `npol_row < -pe_ny`, as the original.
+pub fn flip_requested(c: &HaloCall, pey: usize) -> bool {
+    c.periody && c.haloy >= 1 && i64::from(c.npol_row) < -(pey as i64)
 }
 
 /// For halo row `t` (1..=haloy) of `pole`: the row it is written to and the row (of the PE

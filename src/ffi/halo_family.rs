@@ -127,9 +127,9 @@ pub extern "C" fn rpncomm_propagate_pilot_circular(
 }
 
 /// Ends this PE with `status` (1 if not positive) after a refused call whose one-line message
-/// the library printed: Fortran units and C streams flushed, no ERROR STOP, no backtrace, no
+/// the library printed: C streams flushed, no ERROR STOP, no backtrace, no
 /// MPI_Abort banner; the launcher ends the job on the non-zero exit. The Fortran routines
-/// without a status argument (the halo family) end this way; every PE of the call refuses it.
+/// without a status argument (the halo family) end this way, on the PEs that found the fault.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_stop_refused(status: c_int) -> ! {
     crate::runtime::stop_after_refusal(if status > 0 { status } else { 1 })

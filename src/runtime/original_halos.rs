@@ -18,9 +18,15 @@ impl Runtime {
     /// # Safety
     /// As `xch_halo`.
     pub unsafe fn xch_halo_polar(&mut self, g: usize, c: &HaloCall) -> Result<()> {
-        // SAFETY: the caller's contract.
-        unsafe { self.xch_halo(g, c) }?;
         let grid = self.grid_comms()?.grid;
+        // gni matters to the pole flip only (as in the original): without it, PEs may give
+        // different ones (GEM passes each PE's own ni to RPN_COMM_xch_halox).
+        let plain = match halo_family::flip_requested(c, grid.pey) {
+            true => *c,
+            false => HaloCall { gni: 0, ..*c },
+        };
+        // SAFETY: the caller's contract.
+        unsafe { self.xch_halo(g, &plain) }?;
         let (_, y) = grid.coords(self.rank());
         match halo_family::pole_of(c, grid.pey, y) {
             // SAFETY: the exchange accepted the array's bounds; the caller's contract.
@@ -153,11 +159,16 @@ impl Runtime {
 const REFUSAL_GRACE_MS: u64 = 200;
 
 /// Ends this PE with `status` after a refused call that the library reported (its one line):
-/// the Fortran units and C streams flushed, no ERROR STOP, backtrace or MPI_Abort banner; the
+/// C streams flushed, no ERROR STOP, backtrace or MPI_Abort banner; the
 /// launcher ends the job on the non-zero exit. For the Fortran routines without a status
 /// argument (the halo family), whose refusals every PE of the call finds.
 pub fn stop_after_refusal(status: i32) -> ! {
-    super::stop_flush::flush_all();
+    // C's streams and Rust's stdout here; the Fortran units are flushed by the caller (standard
+    // output and error) and by the Fortran runtime at the exit.
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    // SAFETY: fflush(NULL) flushes every C output stream; not in a signal handler.
+    unsafe { libc::fflush(std::ptr::null_mut()) };
     // The other PEs that refused the same call print their line meanwhile: the launcher ends
     // them as soon as this PE is gone.
     std::thread::sleep(std::time::Duration::from_millis(REFUSAL_GRACE_MS));

@@ -114,9 +114,8 @@ fn flusher(wake_read: c_int, done_write: c_int) {
 }
 
 /// Flushes the Fortran units (through the hook) and C's streams; Rust's stdout is line
-/// buffered to a terminal and flushed per `println!` otherwise only by its own code. Also
-/// called by a PE that ends itself after a refused call (`Runtime::stop_after_refusal`).
-pub fn flush_all() {
+/// buffered to a terminal and flushed per `println!` otherwise only by its own code.
+fn flush_all() {
     let hook = HOOK.load(Ordering::SeqCst);
     if hook != 0 {
         // SAFETY: HOOK only ever holds a `extern "C" fn()` stored by `set_hook`.

@@ -4,7 +4,8 @@
 ! The rest of the original's halo family, each against an independent reference of every point
 ! computed from global indices (the value of global point (gi, gj) at level k is f(gi, gj, k)):
 ! - RPN_COMM_xch_halo_8: integer*8 values that differ in both 4-byte halves, periodic or not;
-! - RPN_COMM_xch_halox: the part of g (halo 1) copied into g2 (halo 3), g2 exchanged, g unchanged;
+! - RPN_COMM_xch_halox: the part of g (halo 1) copied into g2 (halo 3), g2 exchanged, g unchanged
+!   (with each PE's own ni as gni, as GEM calls it: gni only matters to the pole flip);
 ! - RPN_COMM_propagate_pilot_circular (a limited-area grid, not periodic): the halo points in the
 !   pilot zones (global column <= pilx or > gni - pilx, or row <= pily or > gnj - pily) get their
 !   neighbours' values (the original's own acceptance rule); with more than one row and column
@@ -155,8 +156,9 @@ contains
     call fill(g, 1 - h, ni + h, 1 - h, nj + h, nk)
     allocate(before, source=g)
     g2 = -7
+    ! gni = ni, as GEM passes it (l_ni): only the pole flip uses gni, so PEs may differ there
     call RPN_COMM_xch_halox(g, 1 - h, ni + h, 1 - h, nj + h, ni, nj, nk, h2, h2, .true., .false., &
-                            g2, 1 - h2, ni + h2, 1 - h2, nj + h2, gni, 0)
+                            g2, 1 - h2, ni + h2, 1 - h2, nj + h2, ni, 0)
     call check(all(g == before), 'RPN_COMM_xch_halox: g unchanged')
     bad = 0
     do k = 1, nk
