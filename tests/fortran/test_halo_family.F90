@@ -11,8 +11,9 @@
 !   neighbours' values (the original's own acceptance rule); with more than one row and column
 !   of PEs every other point is unchanged; on one column (row) of PEs the halo rows (columns)
 !   along the part get the neighbours' values; on one PE nothing changes;
-! - the generic RPN_COMM_xch_halo of the module: real*4 rank 2, integer*8 rank 3, real*8 rank 4
-!   and a rank-3 section of a 4-D real*8 array (a model's tracers), each exchanged right.
+! - the generic RPN_COMM_xch_halo of the module: real*4 rank 2, integer*8 rank 3, real*8 rank 4,
+!   a rank-3 section of a 4-D real*8 array (a model's tracers) and the element that starts another
+!   one, each exchanged right.
 ! Grids: 1 x 1, 1 x 2 (a column), 3 x 1 (a row), 2 x 2, 3 x 2, 3 x 3 (an interior PE).
 program test_halo_family
   use ISO_C_BINDING
@@ -253,9 +254,9 @@ contains
     call RPN_COMM_xch_halo(r4, 1 - h, ni + h, 1 - h, nj + h, ni, nj, 1, h, h, .true., .true., gni, 0)
     call RPN_COMM_xch_halo(i8, 1 - h, ni + h, 1 - h, nj + h, ni, nj, nk, h, h, .true., .true., gni, 0)
     call RPN_COMM_xch_halo(one, 1 - h, ni + h, 1 - h, nj + h, ni, nj, nk, h, h, .true., .true., gni, 0)
-    do n = 2, ntr
-      call RPN_COMM_xch_halo(tr(:, :, :, n), 1 - h, ni + h, 1 - h, nj + h, ni, nj, nk, h, h, .true., .true., gni, 0)
-    enddo
+    ! a model's tracers: the section, or the element that starts it (as the original's callers do)
+    call RPN_COMM_xch_halo(tr(:, :, :, 2), 1 - h, ni + h, 1 - h, nj + h, ni, nj, nk, h, h, .true., .true., gni, 0)
+    call RPN_COMM_xch_halo(tr(1 - h, 1 - h, 1, 3), 1 - h, ni + h, 1 - h, nj + h, ni, nj, nk, h, h, .true., .true., gni, 0)
     bad = 0
     do k = 1, nk
       do j = 1 - h, nj + h
@@ -272,7 +273,7 @@ contains
     call check(bad(1) == 0, 'generic, real*4 rank 2: '//str(bad(1))//' wrong points')
     call check(bad(2) == 0, 'generic, integer*8 rank 3: '//str(bad(2))//' wrong points')
     call check(bad(3) == 0, 'generic, real*8 rank 4: '//str(bad(3))//' wrong points')
-    call check(bad(4) == 0, 'generic, real*8 sections tr(:,:,:,n): '//str(bad(4))//' wrong points')
+    call check(bad(4) == 0, 'generic, real*8 tr(:,:,:,2) and tr(1-h,1-h,1,3): '//str(bad(4))//' wrong points')
   end subroutine generic
 
   include 'tutil.inc'
