@@ -560,12 +560,13 @@ end subroutine RPN_COMM_i_win_flush_all
 ! ====================================================================== halo exchange
 
 ! The original's halo exchange of g(minx:maxx, miny:maxy, nk) (4-byte elements) with the
-! neighbours on the PE grid. It has no status argument: a refused call stops the program after
-! the library's message (every PE refuses together).
+! neighbours on the PE grid. It has no status argument: a refused call ends the PE with status 1
+! after the library's one-line message (every PE refuses together; no ERROR STOP).
 subroutine RPN_COMM_xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
                              periodx, periody, gni, npol_row)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
   implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: g
   type(*), dimension(*), intent(INOUT) :: g
@@ -575,7 +576,7 @@ subroutine RPN_COMM_xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
   if (rpncomm_xch_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
                        int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
                        merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
-                       int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) error stop 1
+                       int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_xch_halo
 
 ! As RPN_COMM_xch_halo, with elements of n 4-byte words (real*8: n = 2).
@@ -583,6 +584,7 @@ subroutine RPN_COMM_xch_halon(g, minx, maxx, miny, maxy, ni, nj, nk, halox, halo
                               periodx, periody, gni, npol_row, n)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
   implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: g
   type(*), dimension(*), intent(INOUT) :: g
@@ -592,7 +594,7 @@ subroutine RPN_COMM_xch_halon(g, minx, maxx, miny, maxy, ni, nj, nk, halox, halo
   if (rpncomm_xch_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
                        int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
                        merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
-                       int(gni, C_INT), int(npol_row, C_INT), int(n, C_INT)) /= RPN_COMM_OK) error stop 1
+                       int(gni, C_INT), int(npol_row, C_INT), int(n, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_xch_halon
 
 ! The original's decomposition of gmin..gmax over npe PEs (strict mode): PE my_id gets
@@ -665,3 +667,68 @@ subroutine RPN_COMM_i_win_getacc_r_box(window, larray, garray, before, lshape, l
                                   int(lshape, C_INT), int(lstart, C_INT), int(count, C_INT), &
                                   int(targetpe, C_INT), int(tshape, C_INT), int(tstart, C_INT), oper)
 end subroutine RPN_COMM_i_win_getacc_r_box
+
+! ====================================================================== halo family
+!
+! The rest of the original's halo exchanges, with its arguments. Like RPN_COMM_xch_halo they have
+! no status argument: a refused call ends the PE with status 1 after the library's one-line
+! message.
+
+! RPN_COMM_xch_halo for elements of 8 bytes (integer*8, real*8): g(minx:maxx, miny:maxy, nk).
+! npol_row must be 0, as in the original.
+subroutine RPN_COMM_xch_halo_8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
+                               periodx, periody, gni, npol_row)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row
+  if (rpncomm_xch_halo_8(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                         int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                         merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                         int(gni, C_INT), int(npol_row, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_xch_halo_8
+
+! Copies the part 1:ni x 1:nj of g(minx:maxx, miny:maxy, nk) into g2(minx2:maxx2, miny2:maxy2, nk)
+! (an array with wider halos), then exchanges g2's halos as RPN_COMM_xch_halo. g is only read.
+subroutine RPN_COMM_xch_halox(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, &
+                              g2, minx2, maxx2, miny2, maxy2, gni, npol_row)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(IN) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g2
+  type(*), dimension(*), intent(INOUT) :: g2
+  integer, intent(IN) :: minx2, maxx2, miny2, maxy2, gni, npol_row
+  if (rpncomm_xch_halox(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                        int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                        merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                        g2, int(minx2, C_INT), int(maxx2, C_INT), int(miny2, C_INT), int(maxy2, C_INT), &
+                        int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_xch_halox
+
+! Limited-area domains: on the PEs at the edge of the grid, the halo points of f(minx:maxx,
+! miny:maxy, nk) (4-byte elements) next to the pilot zones (pilx columns along the west and east
+! edges, pily rows along the south and north edges; halos hx, hy) get the neighbours' values;
+! every other point is left as it was. Collective over the grid.
+subroutine RPN_COMM_propagate_pilot_circular(f, minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, hx, hy)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: f
+  type(*), dimension(*), intent(INOUT) :: f
+  integer, intent(IN) :: minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, hx, hy
+  if (rpncomm_propagate_pilot_circular(f, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                                       int(lni, C_INT), int(lnj, C_INT), int(nk, C_INT), int(pilx, C_INT), &
+                                       int(pily, C_INT), int(hx, C_INT), int(hy, C_INT)) /= RPN_COMM_OK) &
+    call rpn_comm_stop_refused()
+end subroutine RPN_COMM_propagate_pilot_circular

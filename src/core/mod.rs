@@ -7,6 +7,7 @@ pub mod communicator;
 pub mod datatype;
 pub mod grid;
 pub mod halo;
+pub mod halo_family;
 pub mod handle;
 pub mod operator;
 pub mod requests;
