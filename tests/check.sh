@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Body of `make check`: nine parts, their totals summed. Parts 1 and 1b run before the build,
+# Body of `make check`: ten parts, their totals summed. Parts 1, 1b and 1c run before the build,
 # parts 3 and 4 only if `make all` succeeded (a failed build counts as one failure).
 #   1. fortran/gen/test_fortran_gen.py  the committed fortran/RPN_COMM_interfaces.inc is what
 #                                  fortran/rpn_comm_externals.F90 generates (checked before make
 #                                  rewrites it), the bind(C) interfaces match include/rpncomm_windows.h,
 #                                  and the generator and the checker fail on drifted copies
-#  1b. tests/lint.sh               cargo fmt --check (library and fuzz crate) and cargo clippy
+#  1b. tests/names/check_names.py   every name the library exports (Fortran externals, generics,
+#                                  link symbols, include-file constants, types, modules) against the
+#                                  committed list of the original RPN_COMM 4.6.3's names
+#                                  (tests/names/original-4.6.3.txt): no name of the original given
+#                                  to something else, same-named routines with its signature
+#  1c. tests/lint.sh               cargo fmt --check (library and fuzz crate) and cargo clippy
 #                                  --release --all-targets -- -D warnings (one test each; a failure
 #                                  names the files; fix the format with `cargo fmt`); the MPI
 #                                  build's clippy is mpi/check_mpi.sh's
@@ -37,7 +42,7 @@
 # source, fuzz and model checks are the default make check's. CHECK_QUICK=1 (CI's part for a
 # second compiler) narrows it: part 3 on the two smallest PE counts of each test (PES_FIRST=2),
 # part 4b with CMake only (INSTALL_WAYS=cmake).
-# Parts 1, 1b, 3, 4b, 5, 6 and 7 end with their own "N passed, N failed" line, which is added (no such line,
+# Parts 1, 1b, 1c, 3, 4b, 5, 6 and 7 end with their own "N passed, N failed" line, which is added (no such line,
 # or a non-zero exit with 0 failed: one failure, see tests/lib/totals.sh).
 # The last line printed is exactly "N passed, N failed"; the exit status is non-zero if N failed > 0.
 set -u
@@ -85,8 +90,10 @@ else
 # ------------------------------------------------------------- 1. generated and bound sources
 section "fortran/gen/test_fortran_gen.py (generated interfaces, bind(C) against the C header)"
 add_part "source checks" "$LOGDIR/sources.log" python3 -B fortran/gen/test_fortran_gen.py
+section "tests/names/check_names.py (exported names against the original RPN_COMM 4.6.3's)"
+add_part "name checks" "$LOGDIR/names.log" python3 -B tests/names/check_names.py
 
-# ---------------------------------------------------------------------- 1b. format and lint
+# ---------------------------------------------------------------------- 1c. format and lint
 section "tests/lint.sh (cargo fmt --check, cargo clippy --all-targets -- -D warnings)"
 add_part "format and lint" "$LOGDIR/lint.log" bash tests/lint.sh
 fi
