@@ -454,6 +454,14 @@ pub enum Call {
     Bloc(Int, Int),
     CommMpi(Int),
     InitFirst,
+    Bcast {
+        count: Int,
+        dtype: Name,
+        root: Int,
+        com: Name,
+        buf: Buf,
+        fill: u8,
+    },
     /// rpncomm_flush_at_stop with a null routine only: a real one installs process-wide signal
     /// handlers, which would stand between libFuzzer and its crash reports.
     FlushAtStopNull,
@@ -1103,6 +1111,19 @@ impl Driver {
                 let (mut x, mut y) = (-5, -5);
                 if !expect(init_once::rpncomm_init_first(&mut x, &mut y), up && !self.grid_set, "init_first") && up {
                     assert_eq!((x, y), (1, 1), "a second init reports the grid kept");
+                }
+            }
+            Call::Bcast { count, dtype, root, com, buf, fill } => {
+                let count = bounded(count.get(), MAX_ELEMENTS);
+                let t = dtype.text().and_then(|t| ElementType::from_name(&t).ok());
+                let n = count.max(0) as usize;
+                let elem = t.map_or(8, |t| t.size());
+                let b = self.local(*buf, n, elem, *fill);
+                let predicted = up && self.comm_usable(com) && t.is_some() && count >= 0 && root.get() == 0 && (n == 0 || b.is_some());
+                let before = Self::read(&b, n * elem);
+                let st = dtype.with(|dp, dl| com.with(|cp, cl| rpncomm_bcast(Self::ptr(&b), count, dp, dl, root.get(), cp, cl)));
+                if expect(st, predicted, "bcast") && !Self::aliased(&b) {
+                    assert!(Self::read(&b, n * elem) == before, "bcast on one PE leaves the root's buffer as it was");
                 }
             }
             Call::FlushAtStopNull => {
