@@ -300,12 +300,12 @@ int rpncomm_win_post(const struct rpncomm_handle *win,
                      int nreq);
 
 /**
- * Collective over the grid: exchanges the halos of `g(minx:maxx, miny:maxy, nk)`, elements of
+ * Collective over the grid (`npol_row` <= 0: a plain exchange, then below -pe_ny with periodic y
+ * the pole flip, see runtime::original_halos; > 0 refused): exchanges the halos of
+ * `g(minx:maxx, miny:maxy, nk)`, elements of
  * `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
  * north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.
- * The halo beyond a non-periodic outer edge is left as it was. `npol_row`: 0 or negative, a
- * plain exchange; below -pe_ny with periodic y, then the pole flip (RPN_COMM_haloflip); positive
- * values are refused.
+ * The halo beyond a non-periodic outer edge is left as it was. `npol_row` must be 0.
  */
 int rpncomm_xch_halo(void *g,
                      int minx,
@@ -405,9 +405,9 @@ int rpncomm_propagate_pilot_circular(void *f,
 
 /**
  * Ends this PE with `status` (1 if not positive) after a refused call whose one-line message
- * the library printed: Fortran units and C streams flushed, no ERROR STOP, no backtrace, no
+ * the library printed: C streams flushed, no ERROR STOP, no backtrace, no
  * MPI_Abort banner; the launcher ends the job on the non-zero exit. The Fortran routines
- * without a status argument (the halo family) end this way; every PE of the call refuses it.
+ * without a status argument (the halo family) end this way, on the PEs that found the fault.
  */
 void rpncomm_stop_refused(int status);
 
