@@ -51,6 +51,15 @@ pub struct HaloCall {
     pub words: i32,
 }
 
+/// One field of a halo exchange: the caller's array (its address) and its arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HaloField {
+    /// The array's first element.
+    pub addr: usize,
+    /// Its bounds, levels and element size, with the exchange's grid and halo.
+    pub call: HaloCall,
+}
+
 /// Which direction a box of the array lies in: the 3-D index ranges (1-based, inclusive, as the
 /// Fortran caller numbers them) of a part of `g`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -356,6 +365,405 @@ pub fn north_south_boxes(c: &HaloCall, n: &Neighbours) -> [HaloBox; 4] {
         HaloBox { i: cols, j: (1 - c.haloy, 0) },
         HaloBox { i: cols, j: (c.nj + 1, c.nj + c.haloy) },
     ]
+}
+
+/// The eight sides of a PE's part, in the order of a halo message's parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Towards lower x.
+    West,
+    /// Towards higher x.
+    East,
+    /// Towards lower y.
+    South,
+    /// Towards higher y.
+    North,
+    /// Lower x, lower y (a corner).
+    SouthWest,
+    /// Higher x, lower y.
+    SouthEast,
+    /// Lower x, higher y.
+    NorthWest,
+    /// Higher x, higher y.
+    NorthEast,
+}
+
+impl Side {
+    /// Every side, in message order.
+    pub const ALL: [Side; 8] =
+        [Side::West, Side::East, Side::South, Side::North, Side::SouthWest, Side::SouthEast, Side::NorthWest, Side::NorthEast];
+
+    /// The step along x and y towards this side.
+    pub fn step(self) -> (i32, i32) {
+        match self {
+            Side::West => (-1, 0),
+            Side::East => (1, 0),
+            Side::South => (0, -1),
+            Side::North => (0, 1),
+            Side::SouthWest => (-1, -1),
+            Side::SouthEast => (1, -1),
+            Side::NorthWest => (-1, 1),
+            Side::NorthEast => (1, 1),
+        }
+    }
+
+    /// The side facing this one.
+    pub fn opposite(self) -> Side {
+        let (dx, dy) = self.step();
+        Side::ALL.into_iter().find(|s| s.step() == (-dx, -dy)).expect("every side has an opposite")
+    }
+
+    /// How messages name it.
+    pub fn name(self) -> &'static str {
+        ["west", "east", "south", "north", "south-west", "south-east", "north-west", "north-east"][self as usize]
+    }
+}
+
+/// The PE on each side of job rank `me` (`Side::ALL` order): the next along the row, column or
+/// diagonal, wrapping around in a periodic direction (one PE in a periodic direction is its
+/// own neighbour), none beyond a non-periodic outer edge (a corner needs both directions).
+pub fn neighbours8(grid: &Grid, me: usize, periodx: bool, periody: bool) -> [Option<usize>; 8] {
+    let (x, y) = grid.coords(me);
+    let step = |c: usize, n: usize, d: i32, periodic: bool| -> Option<usize> {
+        let to = c as i64 + i64::from(d);
+        match to {
+            _ if (0..n as i64).contains(&to) => Some(to as usize),
+            _ if periodic => Some(to.rem_euclid(n as i64) as usize),
+            _ => None,
+        }
+    };
+    Side::ALL.map(|s| {
+        let (dx, dy) = s.step();
+        Some(step(y, grid.pey, dy, periody)? * grid.pex + step(x, grid.pex, dx, periodx)?)
+    })
+}
+
+/// The distinct PEs among `sides`, in the order they first appear.
+pub fn distinct_peers(sides: &[Option<usize>; 8]) -> Vec<usize> {
+    let mut peers = Vec::with_capacity(8);
+    for pe in sides.iter().flatten() {
+        if !peers.contains(pe) {
+            peers.push(*pe);
+        }
+    }
+    peers
+}
+
+impl HaloCall {
+    /// The points this PE sends to its neighbour on `side`: its own, next to that side.
+    pub fn face(&self, side: Side) -> HaloBox {
+        let (dx, dy) = side.step();
+        let range = |d: i32, n: i32, h: i32| match d {
+            -1 => (1, h),
+            1 => (n - h + 1, n),
+            _ => (1, n),
+        };
+        HaloBox { i: range(dx, self.ni, self.halox), j: range(dy, self.nj, self.haloy) }
+    }
+
+    /// The halo points the neighbour on `side` fills.
+    pub fn halo(&self, side: Side) -> HaloBox {
+        let (dx, dy) = side.step();
+        let range = |d: i32, n: i32, h: i32| match d {
+            -1 => (1 - h, 0),
+            1 => (n + 1, n + h),
+            _ => (1, n),
+        };
+        HaloBox { i: range(dx, self.ni, self.halox), j: range(dy, self.nj, self.haloy) }
+    }
+
+    /// Bytes of the box `b` over every level.
+    pub fn box_bytes(&self, b: &HaloBox) -> usize {
+        b.points() * self.nk as usize * self.elem_bytes()
+    }
+}
+
+/// Words of a halo message's header before the fields' (`Header`).
+const HEADER_FIXED: usize = 12;
+/// The header's first word.
+const HEADER_MAGIC: u32 = u32::from_le_bytes(*b"HALO");
+
+/// The halo routines, as a message names the one its sender is in.
+pub const HALO_ROUTINES: [&str; 8] = [
+    "RPN_COMM_xch_halo",
+    "RPN_COMM_xch_halon",
+    "RPN_COMM_xch_halo_list",
+    "RPN_COMM_xch_halo_start",
+    "RPN_COMM_xch_halo_8",
+    "RPN_COMM_xch_halox",
+    "RPN_COMM_propagate_pilot_circular",
+    "another halo routine",
+];
+
+/// The code of a routine in messages (`HALO_ROUTINES`).
+pub fn routine_code(routine: &str) -> u32 {
+    HALO_ROUTINES.iter().position(|r| *r == routine).unwrap_or(HALO_ROUTINES.len() - 1) as u32
+}
+
+/// The shape arguments of a halo exchange of a list of fields, as every message of it carries
+/// them (so that a neighbour checks them against its own from the exchange itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// `routine_code` of the sender's routine.
+    pub routine: u32,
+    /// The sender's count of its halo exchanges (this one included).
+    pub seq: u32,
+    /// The sender refused its own arguments (the message carries no data).
+    pub refused: bool,
+    /// Points the sender owns along x and y.
+    pub ni: i32,
+    /// As above, along y.
+    pub nj: i32,
+    /// Halo widths.
+    pub halox: i32,
+    /// As above, along y.
+    pub haloy: i32,
+    /// Periodic along x and y.
+    pub periodx: bool,
+    /// As above, along y.
+    pub periody: bool,
+    /// The global points along x.
+    pub gni: i32,
+    /// The polar row argument.
+    pub npol_row: i32,
+    /// Levels and 4-byte words per element of each field.
+    pub fields: Vec<(i32, i32)>,
+}
+
+impl Header {
+    /// The header of an exchange of `fields` (their common arguments are the first's).
+    pub fn of(fields: &[HaloCall], routine: u32, seq: u32, refused: bool) -> Self {
+        let c = fields.first().copied().unwrap_or(HaloCall {
+            minx: 0,
+            maxx: 0,
+            miny: 0,
+            maxy: 0,
+            ni: 0,
+            nj: 0,
+            nk: 0,
+            halox: 0,
+            haloy: 0,
+            periodx: false,
+            periody: false,
+            gni: 0,
+            npol_row: 0,
+            words: 0,
+        });
+        Header {
+            routine,
+            seq,
+            refused,
+            ni: c.ni,
+            nj: c.nj,
+            halox: c.halox,
+            haloy: c.haloy,
+            periodx: c.periodx,
+            periody: c.periody,
+            gni: c.gni,
+            npol_row: c.npol_row,
+            fields: fields.iter().map(|f| (f.nk, f.words)).collect(),
+        }
+    }
+
+    /// Its bytes in a message.
+    pub fn bytes(&self) -> usize {
+        4 * (HEADER_FIXED + 2 * self.fields.len())
+    }
+
+    /// Writes it at the start of `out` (at least `bytes()` long).
+    pub fn write(&self, out: &mut [u8]) {
+        let fixed = [
+            HEADER_MAGIC,
+            self.routine,
+            self.seq,
+            u32::from(self.refused),
+            self.ni as u32,
+            self.nj as u32,
+            self.halox as u32,
+            self.haloy as u32,
+            u32::from(self.periodx) | (u32::from(self.periody) << 1),
+            self.gni as u32,
+            self.npol_row as u32,
+            self.fields.len() as u32,
+        ];
+        let words = fixed.into_iter().chain(self.fields.iter().flat_map(|&(nk, w)| [nk as u32, w as u32]));
+        for (at, w) in words.enumerate() {
+            out[4 * at..4 * at + 4].copy_from_slice(&w.to_ne_bytes());
+        }
+    }
+
+    /// The header at the start of a message (None: not a halo message, or cut short).
+    pub fn read(message: &[u8]) -> Option<Header> {
+        let word = |at: usize| message.get(4 * at..4 * at + 4).map(|b| u32::from_ne_bytes(b.try_into().expect("4 bytes")));
+        if word(0)? != HEADER_MAGIC {
+            return None;
+        }
+        let n = word(11)? as usize;
+        let fields = (0..n)
+            .map(|f| Some((word(HEADER_FIXED + 2 * f)? as i32, word(HEADER_FIXED + 2 * f + 1)? as i32)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Header {
+            routine: word(1)?,
+            seq: word(2)?,
+            refused: word(3)? != 0,
+            ni: word(4)? as i32,
+            nj: word(5)? as i32,
+            halox: word(6)? as i32,
+            haloy: word(7)? as i32,
+            periodx: word(8)? & 1 != 0,
+            periody: word(8)? & 2 != 0,
+            gni: word(9)? as i32,
+            npol_row: word(10)? as i32,
+            fields,
+        })
+    }
+
+    fn routine_name(&self) -> &'static str {
+        HALO_ROUTINES.get(self.routine as usize).copied().unwrap_or("another halo routine")
+    }
+}
+
+/// The checks of a list of fields this PE can make on its own: each field's arguments, the
+/// same grid and halo for all (levels and element size may differ), and this PE's part at
+/// least as wide as the halo where a neighbour fills its halo from it (`sides`: the PEs on
+/// each side of this one).
+pub fn validate_list(fields: &[HaloCall], sides: &[Option<usize>; 8]) -> Result<()> {
+    let Some(first) = fields.first() else {
+        return Err(Error::BadArgument("a halo list without fields: RPN_COMM_xch_halo_list_add adds them".into()));
+    };
+    for (f, c) in fields.iter().enumerate() {
+        c.validate_local().map_err(|e| match (e, fields.len()) {
+            (Error::BadArgument(text), n) if n > 1 => Error::BadArgument(format!("field {}: {text}", f + 1)),
+            (e, _) => e,
+        })?;
+        let common = |c: &HaloCall| (c.ni, c.nj, c.halox, c.haloy, c.periodx, c.periody, c.gni, c.npol_row);
+        if common(c) != common(first) {
+            return Err(Error::BadArgument(format!(
+                "field {} of the list is not on field 1's grid and halo (ni, nj, halox, haloy, periodx, periody, gni, npol_row = {:?}, field 1 {:?})",
+                f + 1,
+                common(c),
+                common(first)
+            )));
+        }
+    }
+    let c = first;
+    for (s, pe) in Side::ALL.iter().zip(sides) {
+        let Some(pe) = pe else { continue };
+        let (dx, dy) = s.step();
+        if dx != 0 && c.halox > c.ni {
+            return Err(Error::BadArgument(format!(
+                "halox = {} is wider than this PE's part (ni = {}): its {} neighbour PE {pe} cannot fill its halo from it",
+                c.halox,
+                c.ni,
+                s.opposite().name()
+            )));
+        }
+        if dy != 0 && c.haloy > c.nj {
+            return Err(Error::BadArgument(format!(
+                "haloy = {} is wider than this PE's part (nj = {}): its {} neighbour PE {pe} cannot fill its halo from it",
+                c.haloy,
+                c.nj,
+                s.opposite().name()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What to do with a message from a neighbour (`Header::check`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Left over from an earlier exchange that ended in an error: dropped.
+    Stale,
+    /// This exchange's, in agreement: its data follow the header.
+    Agreed,
+}
+
+impl Header {
+    /// Checks a neighbour's header against this PE's exchange (`mine`, exchange `seq`; `me` and
+    /// `peer` job ranks; `side`: the first side of this PE on which `peer` lies).
+    pub fn check(&self, mine: &Header, me: usize, peer: usize, side: Side) -> Result<Verdict> {
+        let who = format!("PE {peer} (the {} neighbour of PE {me})", side.name());
+        if self.seq != mine.seq {
+            if epoch_before(self.seq, mine.seq) {
+                return Ok(Verdict::Stale);
+            }
+            return Err(Error::Collective(format!(
+                "{who} is in its halo exchange {} and PE {me} in its {}: PE {me} skipped an exchange that its neighbour made",
+                self.seq, mine.seq
+            )));
+        }
+        let disagree = |what: &str, theirs: String, ours: String| {
+            Err(Error::Collective(format!("{who} gives {what} = {theirs}, PE {me} {what} = {ours} in {}", mine.routine_name())))
+        };
+        if (self.periodx, self.periody) != (mine.periodx, mine.periody) {
+            return disagree("periodx/periody", format!("{}/{}", self.periodx, self.periody), format!("{}/{}", mine.periodx, mine.periody));
+        }
+        for (what, t, o) in [
+            ("halox", self.halox, mine.halox),
+            ("haloy", self.haloy, mine.haloy),
+            ("gni", self.gni, mine.gni),
+            ("npol_row", self.npol_row, mine.npol_row),
+        ] {
+            if t != o && !self.refused {
+                return disagree(what, t.to_string(), o.to_string());
+            }
+        }
+        if self.fields.len() != mine.fields.len() && !self.refused {
+            return disagree("a list of fields of length", self.fields.len().to_string(), mine.fields.len().to_string());
+        }
+        for (f, (t, o)) in self.fields.iter().zip(&mine.fields).enumerate() {
+            let field = if mine.fields.len() > 1 { format!("field {}: ", f + 1) } else { String::new() };
+            if t.0 != o.0 {
+                return disagree(&format!("{field}nk"), t.0.to_string(), o.0.to_string());
+            }
+            if t.1 != o.1 {
+                return disagree(&format!("{field}n (4-byte words per element)"), t.1.to_string(), o.1.to_string());
+            }
+        }
+        let (dx, dy) = side.step();
+        if dx != 0 && dy == 0 && self.nj != mine.nj {
+            return disagree("nj", self.nj.to_string(), format!("{} (PEs of one row have the same nj)", mine.nj));
+        }
+        if dy != 0 && dx == 0 && self.ni != mine.ni {
+            return disagree("ni", self.ni.to_string(), format!("{} (PEs of one column have the same ni)", mine.ni));
+        }
+        if dx != 0 && mine.halox > self.ni {
+            return Err(Error::BadArgument(format!(
+                "halox = {} is wider than the part of {who}, ni = {}: a halo must fit in the neighbour's part",
+                mine.halox, self.ni
+            )));
+        }
+        if dy != 0 && mine.haloy > self.nj {
+            return Err(Error::BadArgument(format!(
+                "haloy = {} is wider than the part of {who}, nj = {}: a halo must fit in the neighbour's part",
+                mine.haloy, self.nj
+            )));
+        }
+        if self.refused {
+            return Err(Error::BadArgument(format!(
+                "{who} refused its arguments to {} (its own message says why); nothing written",
+                self.routine_name()
+            )));
+        }
+        Ok(Verdict::Agreed)
+    }
+}
+
+/// `a` comes before `b` in wrapping 32-bit order.
+fn epoch_before(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) < 0
+}
+
+/// The sides whose parts a message between this PE and `peer` carries, in message order: for
+/// the message this PE sends, the sides of this PE on which `peer` lies (this PE's face
+/// towards each); for the one it receives, the sides of `peer` on which this PE lies (the
+/// peer's face towards each, which fills this PE's halo on the opposite side).
+pub fn message_sides(sides: &[Option<usize>; 8], peer: usize, sending: bool) -> impl Iterator<Item = Side> + '_ {
+    Side::ALL.into_iter().filter(move |s| {
+        let on = if sending { *s } else { s.opposite() };
+        sides[on as usize] == Some(peer)
+    })
 }
 
 /// RPN_COMM_limit (the original's strict decomposition): `gmin..=gmax` cut over `npe` PEs in

@@ -1,6 +1,7 @@
 //! Transports: how PEs synchronise and move window data. The window logic in `core` and
 //! the API in `runtime` only talk to these traits.
 
+pub mod channel;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 // With MPI, the launcher still uses the job segment, while the windows and collectives of
@@ -8,6 +9,7 @@ pub mod mpi;
 #[cfg_attr(feature = "mpi", allow(dead_code))]
 pub mod shm;
 
+use self::channel::Channels;
 use crate::core::subarray::BoxTransfer;
 use crate::core::{Communicator, ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
@@ -78,6 +80,12 @@ pub trait Transport: Send {
     ) -> Result<Box<dyn TransportWindow>>;
     /// Leaves the job (after a final barrier).
     fn finalize(&mut self) -> Result<()>;
+
+    /// This PE's point-to-point channels to the others (`channel`), None where the transport
+    /// has none.
+    fn channels(&mut self) -> Option<&mut dyn Channels> {
+        None
+    }
 
     /// Collective over the job: every PE passes `part`, the job ranks (in rank order) of the
     /// part of the job it belongs to, or None where it belongs to none (the parts are disjoint:
