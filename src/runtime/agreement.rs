@@ -28,35 +28,4 @@ impl Runtime {
         }
         Ok(rows.into_iter().map(|r| r[1..].to_vec()).collect())
     }
-
-    /// `agree` for a fixed-size payload, into buffers the caller keeps between calls (`bytes`
-    /// for the gathered words, `rows` for every PE's payload in rank order), so that a call
-    /// made again and again allocates nothing once they have grown.
-    pub(super) fn agree_into<const N: usize>(
-        &mut self,
-        comm: &Communicator,
-        local: &Result<()>,
-        payload: &[u32; N],
-        bytes: &mut Vec<u8>,
-        rows: &mut Vec<[u32; N]>,
-    ) -> Result<()> {
-        const MAX_WORDS: usize = 64;
-        assert!(N < MAX_WORDS, "agreement payloads are small");
-        let n = (N + 1) * 4;
-        let mut mine = [0u8; 4 * MAX_WORDS];
-        mine[..4].copy_from_slice(&(local.is_err() as u32).to_ne_bytes());
-        for (at, v) in mine[4..n].chunks_exact_mut(4).zip(payload) {
-            at.copy_from_slice(&v.to_ne_bytes());
-        }
-        bytes.resize(n * comm.size(), 0);
-        self.transport.allgather(comm, &mine[..n], bytes)?;
-        local.clone()?;
-        let word = |row: &[u8], i: usize| u32::from_ne_bytes(row[4 * i..4 * i + 4].try_into().expect("4 bytes"));
-        if let Some(pe) = bytes.chunks_exact(n).position(|row| word(row, 0) != 0) {
-            return Err(Error::Collective(format!("PE {pe} refused the call (see its message)")));
-        }
-        rows.clear();
-        rows.extend(bytes.chunks_exact(n).map(|row| std::array::from_fn(|i| word(row, i + 1))));
-        Ok(())
-    }
 }

@@ -14,13 +14,11 @@
 //! and found out by the exchange number in the headers once it makes a later one. Messages of an
 //! exchange that ended in an error are dropped by the next one (older exchange number).
 //!
-//! The geometry and the checks are in `core::halo`; transports without channels use the
-//! windows of `halo_windows`.
+//! The geometry and the checks are in `core::halo`.
 
 use std::collections::VecDeque;
 
 use super::Runtime;
-use super::halo_windows::WindowHalo;
 use crate::core::halo::{self, HaloBox, HaloCall, HaloField, Header, Side, Verdict};
 use crate::diagnostics::{self, list_pes};
 use crate::error::{Error, Result};
@@ -61,8 +59,6 @@ pub(super) struct HaloState {
     in_flight: VecDeque<Pending>,
     lists: Vec<Option<HaloList>>,
     serials: u32,
-    /// The exchanges through windows (transports without channels).
-    pub(super) windows: WindowHalo,
 }
 
 /// Copies the box `b` of levels 1..=nk of the array at `base` (`c` describes it) to `buf`
@@ -122,10 +118,6 @@ impl Runtime {
     /// # Safety
     /// `g` is the caller's array as `c` describes it, readable and writable.
     pub unsafe fn xch_halo(&mut self, g: usize, c: &HaloCall) -> Result<()> {
-        if self.transport.channels().is_none() {
-            // SAFETY: the caller's contract.
-            return unsafe { self.xch_halo_windows(g, c) };
-        }
         // SAFETY: the caller's contract.
         unsafe { self.xch_halo_fields(vec![HaloField { addr: g, call: *c }]) }
     }
@@ -148,7 +140,7 @@ impl Runtime {
             return Err(Error::BadArgument("a halo list without fields: RPN_COMM_xch_halo_list_add adds them".into()));
         };
         if self.transport.channels().is_none() {
-            return Err(Error::Unsupported("lists of halo fields need point-to-point channels (the shared-memory transport)"));
+            return Err(Error::Unsupported("halo exchanges need point-to-point channels"));
         }
         Ok(halo::neighbours8(&grid, self.rank(), first.call.periodx, first.call.periody))
     }
@@ -166,7 +158,6 @@ impl Runtime {
             // its outcome waits for its finish.
             let _ = self.finish_through(1);
         }
-        let me = self.rank();
         let calls: Vec<HaloCall> = fields.iter().map(|f| f.call).collect();
         let local = halo::validate_list(&calls, &sides).and_then(|()| match fields.iter().position(|f| f.addr == 0) {
             Some(f) => Err(Error::NullBuffer { what: "halo array", nelem: calls[f].total_words() as i64 }),
@@ -208,7 +199,6 @@ impl Runtime {
             channels.post(peer, len)?;
         }
         local?;
-        let _ = me;
         self.halo.in_flight.push_back(Pending { fields, header, sides, peers, list });
         Ok(())
     }
@@ -448,11 +438,9 @@ impl Runtime {
         finished
     }
 
-    /// At finalize: exchanges still in flight are finished, the windows of `halo_windows` freed
-    /// (collective); the channels go with the transport.
+    /// At finalize: exchanges still in flight are finished (the channels go with the transport).
     pub(super) fn release_halo_windows(&mut self) -> Result<()> {
-        let finished = self.finish_through(self.halo.in_flight.len());
-        self.release_window_halo().and(finished)
+        self.finish_through(self.halo.in_flight.len())
     }
 
     /// RPN_COMM_limit: see `core::halo::limit`.

@@ -22,7 +22,6 @@ mod collectives;
 pub mod gate;
 mod grid;
 mod halo;
-mod halo_windows;
 mod names;
 mod requests;
 mod stats;

@@ -119,18 +119,6 @@ pub trait TransportWindow: Send + Sync {
     }
     /// Address of this PE's elements as the caller sees them while the window is closed.
     fn local_base(&self) -> *mut u8;
-    /// Whether this PE's part of the window is the caller's array itself, for this PE and for
-    /// every PE that reaches it (nothing copied at open or close), checked now: false for a
-    /// window on memory of its own, one that stages the array, or one whose array's pages the
-    /// caller has since given back (freed and allocated again).
-    ///
-    /// # Safety
-    /// For a window on a caller's array, memory is mapped at the array's address now (the
-    /// caller has not freed it, or has allocated another array there): it is read and written
-    /// back.
-    unsafe fn is_caller_array(&self) -> bool {
-        false
-    }
     fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()>;
     fn close(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()>;
     /// # Safety

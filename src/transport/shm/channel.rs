@@ -168,7 +168,7 @@ impl ShmChannels {
         }
     }
 
-    /// Waits until `done` holds for `link`'s `counter` (of the pair's page), watching `peers`.
+    /// Waits until `done` holds for `signal` (of a pair's page), watching `peers`.
     fn wait(&self, signal: &Signal, peers: &[usize], waiting_for: &dyn Fn() -> String, done: impl Fn(u32) -> bool) -> Result<()> {
         self.coll.with_wait(Awaited::Members(peers), waiting_for, None, |ctx| wait_until(signal, ctx, done))
     }
@@ -271,9 +271,9 @@ impl Channels for ShmChannels {
             return Ok(());
         }
         let others: Vec<usize> = peers.iter().copied().filter(|&p| p != self.me()).collect();
-        let Some(&first) = others.first() else {
+        if others.is_empty() {
             return Err(Error::Internal("waiting for a message this PE never sent itself".into()));
-        };
+        }
         for &p in &others {
             self.link(p)?;
         }
@@ -283,9 +283,7 @@ impl Channels for ShmChannels {
         }
         // Asleep on the first peer's count; the others are seen while spinning or after a
         // sleep's slice (a wait for one peer whose message never comes still sees the others').
-        self.wait(&links[0].incoming().posted.signal, &others, waiting_for, |_| links.iter().any(|l| l.arrived()))?;
-        let _ = first;
-        Ok(())
+        self.wait(&links[0].incoming().posted.signal, &others, waiting_for, |_| links.iter().any(|l| l.arrived()))
     }
 
     fn release(&mut self, peer: usize) -> Result<()> {
@@ -309,5 +307,71 @@ impl Drop for ShmChannels {
                 region::unlink(&data.name);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::shm::job::JobSegment;
+
+    /// Two PEs of one job as two threads: PE 0 sends messages of growing sizes (new
+    /// generations), more than SLOTS of them, PE 1 checks each and sends it back.
+    #[test]
+    fn messages_arrive_in_order_across_generations_and_slots() {
+        let name = format!("rpncomm-test-{}-channels", std::process::id());
+        let job = Arc::new(JobSegment::create(&name, 2, std::process::id()).unwrap());
+        let pe = |rank: usize| {
+            job.claim(rank).unwrap();
+            ShmChannels::new(Arc::new(Collectives::with_cores(Arc::clone(&job), rank, false)), name.clone())
+        };
+        let (mut a, mut b) = (pe(0), pe(1));
+        let sizes: Vec<usize> = (0..3 * SLOTS).map(|i| 1 + i * 3000).collect();
+        let echo = std::thread::spawn({
+            let sizes = sizes.clone();
+            move || {
+                for (i, &len) in sizes.iter().enumerate() {
+                    b.wait_any(&[0], &|| "PE 0".into()).unwrap();
+                    let m = b.poll(0).unwrap().expect("arrived");
+                    // SAFETY: held until the release below.
+                    let got = unsafe { m.bytes() }.to_vec();
+                    assert_eq!(got.len(), len);
+                    assert!(got.iter().all(|&v| v == i as u8), "message {i}");
+                    b.release(0).unwrap();
+                    let room = b.reserve(0, len).unwrap();
+                    // SAFETY: the room holds len bytes until post.
+                    unsafe { std::ptr::copy_nonoverlapping(got.as_ptr(), room, len) };
+                    b.post(0, len).unwrap();
+                }
+                // (kept until PE 0 has its messages: dropping it is PE 1's finalize)
+                b
+            }
+        });
+        // Two messages ahead of the echoes (as an exchange in flight and the next one): the
+        // slots of both directions are reused, and every generation is met in the middle.
+        let mut received = 0;
+        for (i, &len) in sizes.iter().enumerate() {
+            let room = a.reserve(1, len).unwrap();
+            // SAFETY: as above.
+            unsafe { std::ptr::write_bytes(room, i as u8, len) };
+            a.post(1, len).unwrap();
+            while received + 2 <= i || (i + 1 == sizes.len() && received < sizes.len()) {
+                a.wait_any(&[1], &|| "PE 1".into()).unwrap();
+                let m = a.poll(1).unwrap().expect("arrived");
+                assert_eq!(m.len, sizes[received]);
+                // SAFETY: held until the release below.
+                assert_eq!(unsafe { m.bytes() }[m.len - 1], received as u8);
+                a.release(1).unwrap();
+                received += 1;
+            }
+        }
+        let b = echo.join().unwrap();
+        assert!(a.poll(1).unwrap().is_none());
+        drop(b);
+        region::unlink(&name);
+        drop(a);
+        let left: Vec<_> =
+            std::fs::read_dir("/dev/shm").unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with(&name)).collect();
+        assert!(left.is_empty(), "left in /dev/shm: {left:?}");
     }
 }
