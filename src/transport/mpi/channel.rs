@@ -1,6 +1,6 @@
 //! Point-to-point channels (`transport::channel`) over MPI: one MPI message per channel message,
-//! sent from a buffer of this PE (`SLOTS` per peer, reused: a message is written into its slot,
-//! then MPI_Isend; the slot is reserved again once that send completed), received by probe (the
+//! sent from a buffer of this PE (`SLOTS` per peer, reused: a message is written into the lowest
+//! slot whose earlier send completed, then MPI_Isend), received by probe (the
 //! length is learnt first, so a neighbour whose message is longer than expected is read, and its
 //! header says what differs) into a buffer per peer kept between messages. No derived datatype,
 //! no window, no collective. Waits test in a loop (yielding the core) and report a long one naming
@@ -36,6 +36,8 @@ impl Default for Slot {
 #[derive(Default)]
 struct Link {
     slots: [Slot; SLOTS],
+    /// The slot reserved for the next message.
+    reserved: usize,
     posted: u64,
     /// The message received and not yet released (its length in `received`).
     received: Vec<u8>,
@@ -129,22 +131,31 @@ impl Channels for MpiChannels {
             return Ok(self.looped.reserve(len));
         }
         let m = self.link(peer)?.posted;
-        let i = m as usize % SLOTS;
-        // The slot's earlier send must be complete before its buffer is written again.
+        // The lowest slot whose send is complete: with one exchange in flight, always the same
+        // buffer, which stays in the caches.
         let waiting = || format!("PE {peer} to receive the halo or channel messages this PE sent it (message {})", m + 1 - SLOTS as u64);
         let links = &mut self.links;
+        let mut chosen = 0;
         wait_for(
             || {
-                let slot = &mut links.get_mut(&peer).expect("made above").slots[i];
-                let mut done: c_int = 0;
+                let link = links.get_mut(&peer).expect("made above");
                 let _mpi = shim::serial()?;
-                // SAFETY: a request of the shim, or null (done at once).
-                shim::check(unsafe { shim::rpnmpi_test(&mut slot.request, &mut done) }, "MPI_Test")?;
-                Ok(done != 0)
+                for (i, slot) in link.slots.iter_mut().enumerate() {
+                    let mut done: c_int = 0;
+                    // SAFETY: a request of the shim, or null (done at once).
+                    shim::check(unsafe { shim::rpnmpi_test(&mut slot.request, &mut done) }, "MPI_Test")?;
+                    if done != 0 {
+                        chosen = i;
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
             },
             &waiting,
         )?;
-        let slot = &mut self.links.get_mut(&peer).expect("made above").slots[i];
+        let link = self.links.get_mut(&peer).expect("made above");
+        link.reserved = chosen;
+        let slot = &mut link.slots[chosen];
         if slot.buf.len() < len.max(1) {
             slot.buf.resize(len.max(1), 0);
         }
@@ -159,7 +170,7 @@ impl Channels for MpiChannels {
         let raw = self.world.raw();
         let bytes = c_int::try_from(len).map_err(|_| Error::Limit(format!("a message of {len} bytes to PE {peer} (at most 2 GiB)")))?;
         let link = self.link(peer)?;
-        let slot = &mut link.slots[link.posted as usize % SLOTS];
+        let slot = &mut link.slots[link.reserved];
         let _mpi = shim::serial()?;
         // SAFETY: the slot's buffer holds `len` bytes (reserve) and is not written again until
         // the send completed (the next reserve of this slot tests it).

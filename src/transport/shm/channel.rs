@@ -4,15 +4,17 @@
 //! Each pair of PEs shares a control page (`<job>.ch<lo>-<hi>`, made by whichever of the two
 //! comes first, opened by the other, which then removes its name): per direction a count of
 //! the messages posted (written by the sender), one of the messages released (by the
-//! receiver), and for each of the `SLOTS` slots the generation, size and length of the
-//! message in it. The messages themselves lie in a data region of the sender
+//! receiver), and for each of the last `SLOTS` messages its generation, slot, slot size and
+//! length. The messages themselves lie in a data region of the sender
 //! (`<job>.ch<from>-<to>.<generation>`, `SLOTS` slots of one size): the sender writes a message
-//! into its slot (message m in slot m % SLOTS), then publishes the count; the receiver reads it
+//! into a free slot, then publishes the count; the receiver reads it
 //! there (one copy across cores) and counts it released. A message larger than a slot makes a
 //! new generation, twice as large as needed; the old one stays mapped by the sender until the
 //! receiver released its last message, and the receiver maps a generation when it meets its
 //! first message (and removes its name). So what is kept is bounded by twice the largest
-//! message per direction and slot, and every mapping goes at finalize.
+//! message per direction and slot, and every mapping goes at finalize. A message takes the lowest
+//! free slot (its descriptor says which), so that in the steady state one slot is used again
+//! and again and stays in the caches.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -39,11 +41,12 @@ struct Counter {
     signal: Signal,
 }
 
-/// What the receiver needs to find message m: in slot m % SLOTS of generation `gen` (slots of
-/// `size` bytes), `len` bytes long.
+/// What the receiver needs to find message m (this descriptor is the (m % SLOTS)th): in slot
+/// `index` of generation `generation` (slots of `size` bytes), `len` bytes long.
 #[repr(C)]
 struct Slot {
     generation: AtomicU32,
+    index: AtomicU32,
     size: AtomicU64,
     len: AtomicU64,
 }
@@ -71,6 +74,10 @@ struct Data {
 struct Sender {
     /// Messages posted so far.
     posted: u64,
+    /// The message each slot of the current generation holds (None: free), and the slot of the
+    /// message reserved and not yet posted.
+    held: [Option<u64>; SLOTS],
+    reserved: usize,
     current: Option<Data>,
     /// Older generations and the number of the last message each holds.
     retired: Vec<(Data, u64)>,
@@ -211,10 +218,17 @@ impl Channels for ShmChannels {
             if let Some(old) = link.send.current.replace(Data { generation, size, region, name }) {
                 link.send.retired.push((old, m.wrapping_sub(1)));
             }
+            link.send.held = [None; SLOTS];
         }
+        // The lowest free slot: with one exchange in flight, always the same one, whose lines
+        // stay in the caches (a rotation over the slots would bring cold memory every time).
+        let free = |h: &Option<u64>| h.is_none_or(|held| epoch_reached(released as u32, (held + 1) as u32));
+        let index = link.send.held.iter().position(free).ok_or_else(|| Error::Internal(format!("no free slot to PE {peer}")))?;
+        link.send.held[index] = Some(m);
+        link.send.reserved = index;
         let data = link.send.current.as_ref().expect("made above");
-        // SAFETY: slot m % SLOTS lies inside the region (SLOTS slots of `size` >= len bytes).
-        Ok(unsafe { data.region.as_ptr().add((m as usize % SLOTS) * data.size) })
+        // SAFETY: slot `index` lies inside the region (SLOTS slots of `size` >= len bytes).
+        Ok(unsafe { data.region.as_ptr().add(index * data.size) })
     }
 
     fn post(&mut self, peer: usize, len: usize) -> Result<()> {
@@ -227,6 +241,7 @@ impl Channels for ShmChannels {
         let data = link.send.current.as_ref().ok_or_else(|| Error::Internal("post without reserve".into()))?;
         let slot = &link.outgoing().slots[m as usize % SLOTS];
         slot.generation.store(data.generation, Ordering::Relaxed);
+        slot.index.store(link.send.reserved as u32, Ordering::Relaxed);
         slot.size.store(data.size as u64, Ordering::Relaxed);
         slot.len.store(len as u64, Ordering::Relaxed);
         // The message and its slot are published by the count (a SeqCst store: a release).
@@ -251,6 +266,7 @@ impl Channels for ShmChannels {
             slot.size.load(Ordering::Relaxed) as usize,
             slot.len.load(Ordering::Relaxed) as usize,
         );
+        let index = slot.index.load(Ordering::Relaxed) as usize;
         if link.receive.mapped.as_ref().is_none_or(|d| d.generation != generation) {
             // The first message of a new generation: every message of the older one was released.
             let name = format!("{prefix}.ch{peer}-{me}.{generation}");
@@ -259,11 +275,11 @@ impl Channels for ShmChannels {
             link.receive.mapped = Some(Data { generation, size, region, name });
         }
         let data = link.receive.mapped.as_ref().expect("mapped above");
-        if len > data.size {
-            return Err(Error::Internal(format!("message of {len} bytes from PE {peer} in a slot of {}", data.size)));
+        if len > data.size || index >= SLOTS {
+            return Err(Error::Internal(format!("message of {len} bytes from PE {peer} in slot {index} of {} bytes", data.size)));
         }
         // SAFETY: the slot lies inside the mapped region (SLOTS slots of `size` bytes).
-        Ok(Some(Message { data: unsafe { data.region.as_ptr().add((m as usize % SLOTS) * data.size) }, len }))
+        Ok(Some(Message { data: unsafe { data.region.as_ptr().add(index * data.size) }, len }))
     }
 
     fn wait_any(&mut self, peers: &[usize], waiting_for: &dyn Fn() -> String) -> Result<()> {
