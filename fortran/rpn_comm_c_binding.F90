@@ -500,6 +500,47 @@ module rpn_comm_c_binding
       integer(C_INT) :: status
     end function rpncomm_win_getacc_r_box
 
+    ! ---- the rest of the halo family (RPN_COMM_xch_halo_8, RPN_COMM_xch_halox,
+    !      RPN_COMM_propagate_pilot_circular) and the quiet end of a PE after a refusal
+    function rpncomm_xch_halo_8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
+                                periodx, periody, gni, npol_row) result(status) &
+             bind(C, name='rpncomm_xch_halo_8')
+      import :: C_INT
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+      type(*), dimension(*), intent(INOUT) :: g
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+      integer(C_INT), intent(IN), value :: periodx, periody, gni, npol_row
+      integer(C_INT) :: status
+    end function rpncomm_xch_halo_8
+
+    function rpncomm_xch_halox(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, &
+                               g2, minx2, maxx2, miny2, maxy2, gni, npol_row, n) result(status) &
+             bind(C, name='rpncomm_xch_halox')
+      import :: C_INT
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g, g2
+      type(*), dimension(*), intent(IN) :: g
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+      integer(C_INT), intent(IN), value :: periodx, periody
+      type(*), dimension(*), intent(INOUT) :: g2
+      integer(C_INT), intent(IN), value :: minx2, maxx2, miny2, maxy2, gni, npol_row, n
+      integer(C_INT) :: status
+    end function rpncomm_xch_halox
+
+    function rpncomm_propagate_pilot_circular(f, minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, hx, hy) &
+             result(status) bind(C, name='rpncomm_propagate_pilot_circular')
+      import :: C_INT
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: f
+      type(*), dimension(*), intent(INOUT) :: f
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, hx, hy
+      integer(C_INT) :: status
+    end function rpncomm_propagate_pilot_circular
+
+    ! never returns: flushes, then ends this PE with status (no ERROR STOP, no MPI_Abort)
+    subroutine rpncomm_stop_refused(status) bind(C, name='rpncomm_stop_refused')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: status
+    end subroutine rpncomm_stop_refused
+
   end interface
 
 end module rpn_comm_c_binding

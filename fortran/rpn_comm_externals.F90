@@ -88,49 +88,49 @@ subroutine RPN_COMM_size(com, size, ierr)
   size = n
 end subroutine RPN_COMM_size
 
-subroutine RPN_COMM_i_comm(name, com, mcom)
+subroutine RPN_COMM_i_comm(ctyp_c, ctyp, mcom)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
   implicit none
-  character(len=*), intent(IN) :: name
-  type(rpncomm_communicator), intent(OUT) :: com
+  character(len=*), intent(IN) :: ctyp_c
+  type(rpncomm_communicator), intent(OUT) :: ctyp
   integer, optional, intent(IN) :: mcom
   integer(C_INT) :: status
-  ! on a refused name the core itself stores the (invalid) handle returned
+  ! on a refused ctyp_c the core itself stores the (invalid) handle returned
   if (present(mcom)) then
-    status = rpncomm_comm_mpi(int(mcom, C_INT), com)
+    status = rpncomm_comm_mpi(int(mcom, C_INT), ctyp)
   else
-    status = rpncomm_comm(name, len(name, kind=C_SIZE_T), com)
+    status = rpncomm_comm(ctyp_c, len(ctyp_c, kind=C_SIZE_T), ctyp)
   endif
 end subroutine RPN_COMM_i_comm
 
-subroutine RPN_COMM_i_datyp(name, dtype)
+subroutine RPN_COMM_i_datyp(dtyp_c, dtyp)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
   implicit none
-  character(len=*), intent(IN) :: name
-  type(rpncomm_datatype), intent(OUT) :: dtype
+  character(len=*), intent(IN) :: dtyp_c
+  type(rpncomm_datatype), intent(OUT) :: dtyp
   integer(C_INT) :: status
-  status = rpncomm_datyp(name, len(name, kind=C_SIZE_T), dtype)
+  status = rpncomm_datyp(dtyp_c, len(dtyp_c, kind=C_SIZE_T), dtyp)
 end subroutine RPN_COMM_i_datyp
 
-subroutine RPN_COMM_i_oper(name, oper)
+subroutine RPN_COMM_i_oper(op, r_oper)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
   implicit none
-  character(len=*), intent(IN) :: name
-  type(rpncomm_operator), intent(OUT) :: oper
+  character(len=*), intent(IN) :: op
+  type(rpncomm_operator), intent(OUT) :: r_oper
   integer(C_INT) :: status
-  status = rpncomm_oper(name, len(name, kind=C_SIZE_T), oper)
+  status = rpncomm_oper(op, len(op, kind=C_SIZE_T), r_oper)
 end subroutine RPN_COMM_i_oper
 
-function RPN_COMM_i_valid_oper(oper) result(is_valid)
+function RPN_COMM_i_valid_oper(r_oper) result(is_valid)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
   implicit none
-  type(rpncomm_operator), intent(IN) :: oper
+  type(rpncomm_operator), intent(IN) :: r_oper
   logical :: is_valid
-  is_valid = rpncomm_valid_oper(oper) /= 0
+  is_valid = rpncomm_valid_oper(r_oper) /= 0
 end function RPN_COMM_i_valid_oper
 
 subroutine RPN_COMM_barrier(com, ierr)
@@ -251,7 +251,22 @@ function RPN_COMM_i_win_check(window, ierr) result(is_open)
   is_open = flag /= 0
 end function RPN_COMM_i_win_check
 
-function RPN_COMM_i_win_get_ptr(window, np, ierr) result(ptr)
+! The original's form (window, ierr), the primary window's memory; RPN_COMM_i_win_get_ptr(window,
+! np, ierr) resolves to RPN_COMM_i_win_get_ptr_np through the generic of the same name.
+! generic: RPN_COMM_i_win_get_ptr
+function RPN_COMM_i_win_get_ptr(window, ierr) result(ptr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(OUT) :: ierr
+  type(C_PTR) :: ptr
+  ptr = C_NULL_PTR
+  ierr = rpncomm_win_get_ptr(window, 1_C_INT, ptr)
+end function RPN_COMM_i_win_get_ptr
+
+! generic: RPN_COMM_i_win_get_ptr
+function RPN_COMM_i_win_get_ptr_np(window, np, ierr) result(ptr)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
   implicit none
@@ -261,7 +276,7 @@ function RPN_COMM_i_win_get_ptr(window, np, ierr) result(ptr)
   type(C_PTR) :: ptr
   ptr = C_NULL_PTR
   ierr = rpncomm_win_get_ptr(window, int(np, C_INT), ptr)
-end function RPN_COMM_i_win_get_ptr
+end function RPN_COMM_i_win_get_ptr_np
 
 function RPN_COMM_i_win_get_size(window, ierr) result(siz)
   use rpn_comm_windows_types
@@ -511,7 +526,7 @@ subroutine RPN_COMM_i_win_wait(req, ierr)
   ierr = rpncomm_win_wait(req)
 end subroutine RPN_COMM_i_win_wait
 
-subroutine RPN_COMM_i_win_test(req, flag, ierr)
+subroutine RPN_COMM_i_win_test_req(req, flag, ierr)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
   implicit none
@@ -521,7 +536,7 @@ subroutine RPN_COMM_i_win_test(req, flag, ierr)
   integer(C_INT) :: cflag
   ierr = rpncomm_win_test(req, cflag)
   flag = cflag /= 0
-end subroutine RPN_COMM_i_win_test
+end subroutine RPN_COMM_i_win_test_req
 
 subroutine RPN_COMM_i_win_flush(window, targetpe, ierr)
   use rpn_comm_windows_types
@@ -545,12 +560,13 @@ end subroutine RPN_COMM_i_win_flush_all
 ! ====================================================================== halo exchange
 
 ! The original's halo exchange of g(minx:maxx, miny:maxy, nk) (4-byte elements) with the
-! neighbours on the PE grid. It has no status argument: a refused call stops the program after
-! the library's message (every PE refuses together).
+! neighbours on the PE grid. It has no status argument: a refused call ends the PE with status 1
+! after the library's one-line message (every PE refuses together; no ERROR STOP).
 subroutine RPN_COMM_xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
                              periodx, periody, gni, npol_row)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
   implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: g
   type(*), dimension(*), intent(INOUT) :: g
@@ -560,7 +576,7 @@ subroutine RPN_COMM_xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
   if (rpncomm_xch_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
                        int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
                        merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
-                       int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) error stop 1
+                       int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_xch_halo
 
 ! As RPN_COMM_xch_halo, with elements of n 4-byte words (real*8: n = 2).
@@ -568,6 +584,7 @@ subroutine RPN_COMM_xch_halon(g, minx, maxx, miny, maxy, ni, nj, nk, halox, halo
                               periodx, periody, gni, npol_row, n)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
   implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: g
   type(*), dimension(*), intent(INOUT) :: g
@@ -577,7 +594,7 @@ subroutine RPN_COMM_xch_halon(g, minx, maxx, miny, maxy, ni, nj, nk, halox, halo
   if (rpncomm_xch_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
                        int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
                        merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
-                       int(gni, C_INT), int(npol_row, C_INT), int(n, C_INT)) /= RPN_COMM_OK) error stop 1
+                       int(gni, C_INT), int(npol_row, C_INT), int(n, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_xch_halon
 
 ! A new, empty list of halo fields (handle `list`), all on the grid and halo these arguments give
@@ -728,3 +745,68 @@ subroutine RPN_COMM_i_win_getacc_r_box(window, larray, garray, before, lshape, l
                                   int(lshape, C_INT), int(lstart, C_INT), int(count, C_INT), &
                                   int(targetpe, C_INT), int(tshape, C_INT), int(tstart, C_INT), oper)
 end subroutine RPN_COMM_i_win_getacc_r_box
+
+! ====================================================================== halo family
+!
+! The rest of the original's halo exchanges, with its arguments. Like RPN_COMM_xch_halo they have
+! no status argument: a refused call ends the PE with status 1 after the library's one-line
+! message.
+
+! RPN_COMM_xch_halo for elements of 8 bytes (integer*8, real*8): g(minx:maxx, miny:maxy, nk).
+! npol_row must be 0, as in the original.
+subroutine RPN_COMM_xch_halo_8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
+                               periodx, periody, gni, npol_row)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row
+  if (rpncomm_xch_halo_8(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                         int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                         merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                         int(gni, C_INT), int(npol_row, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_xch_halo_8
+
+! Copies the part 1:ni x 1:nj of g(minx:maxx, miny:maxy, nk) into g2(minx2:maxx2, miny2:maxy2, nk)
+! (an array with wider halos), then exchanges g2's halos as RPN_COMM_xch_halo. g is only read.
+subroutine RPN_COMM_xch_halox(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, &
+                              g2, minx2, maxx2, miny2, maxy2, gni, npol_row)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(IN) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g2
+  type(*), dimension(*), intent(INOUT) :: g2
+  integer, intent(IN) :: minx2, maxx2, miny2, maxy2, gni, npol_row
+  if (rpncomm_xch_halox(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                        int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                        merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                        g2, int(minx2, C_INT), int(maxx2, C_INT), int(miny2, C_INT), int(maxy2, C_INT), &
+                        int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_xch_halox
+
+! Limited-area domains: on the PEs at the edge of the grid, the halo points of f(minx:maxx,
+! miny:maxy, nk) (4-byte elements) next to the pilot zones (pilx columns along the west and east
+! edges, pily rows along the south and north edges; halos hx, hy) get the neighbours' values;
+! every other point is left as it was. Collective over the grid.
+subroutine RPN_COMM_propagate_pilot_circular(f, minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, hx, hy)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: f
+  type(*), dimension(*), intent(INOUT) :: f
+  integer, intent(IN) :: minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, hx, hy
+  if (rpncomm_propagate_pilot_circular(f, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                                       int(lni, C_INT), int(lnj, C_INT), int(nk, C_INT), int(pilx, C_INT), &
+                                       int(pily, C_INT), int(hx, C_INT), int(hy, C_INT)) /= RPN_COMM_OK) &
+    call rpn_comm_stop_refused()
+end subroutine RPN_COMM_propagate_pilot_circular

@@ -11,7 +11,7 @@ module rpn_comm_output_flush
   use ISO_C_BINDING
   implicit none
   private
-  public :: rpn_comm_flush_units
+  public :: rpn_comm_flush_units, rpn_comm_stop_refused
 
   ! Units inquired: the usual numbers and the negative ones of OPEN(NEWUNIT=) (gfortran from
   ! -10 down); 0.5 ms in all with gfortran.
@@ -33,5 +33,19 @@ contains
       if (action /= 'READ') flush(u, iostat=ios)
     enddo
   end subroutine rpn_comm_flush_units
+
+  ! Ends this PE with status 1 after a refused call that the library reported (the halo routines,
+  ! which have no status argument): standard output and error flushed here, the other units by
+  ! the Fortran runtime at the exit (rpncomm_stop_refused: no ERROR STOP, no MPI_Abort banner).
+  ! Not rpn_comm_flush_units: gfortran keeps the unit of an internal WRITE open among the negative
+  ! units, and FLUSH of it crashes (gfortran 12).
+  subroutine rpn_comm_stop_refused()
+    use ISO_FORTRAN_ENV, only: OUTPUT_UNIT, ERROR_UNIT
+    use rpn_comm_c_binding, only: rpncomm_stop_refused
+    integer :: ios
+    flush(OUTPUT_UNIT, iostat=ios)
+    flush(ERROR_UNIT, iostat=ios)
+    call rpncomm_stop_refused(1_C_INT)
+  end subroutine rpn_comm_stop_refused
 
 end module rpn_comm_output_flush

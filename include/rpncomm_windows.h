@@ -300,7 +300,9 @@ int rpncomm_win_post(const struct rpncomm_handle *win,
                      int nreq);
 
 /**
- * Collective over the grid: exchanges the halos of `g(minx:maxx, miny:maxy, nk)`, elements of
+ * Collective over the grid (`npol_row` <= 0: a plain exchange, then below -pe_ny with periodic y
+ * the pole flip, see runtime::original_halos; > 0 refused): exchanges the halos of
+ * `g(minx:maxx, miny:maxy, nk)`, elements of
  * `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
  * north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.
  * The halo beyond a non-periodic outer edge is left as it was. `npol_row` must be 0.
@@ -386,6 +388,80 @@ int rpncomm_limit(int my_id,
                   int *lmaxi,
                   int *count,
                   int *offset);
+
+/**
+ * RPN_COMM_xch_halo_8: RPN_COMM_xch_halo for elements of 8 bytes (integer*8, real*8).
+ * `npol_row` must be 0, as in the original (which prints an error and returns without
+ * exchanging); here the call is refused.
+ */
+int rpncomm_xch_halo_8(void *g,
+                       int minx,
+                       int maxx,
+                       int miny,
+                       int maxy,
+                       int ni,
+                       int nj,
+                       int nk,
+                       int halox,
+                       int haloy,
+                       int periodx,
+                       int periody,
+                       int gni,
+                       int npol_row);
+
+/**
+ * RPN_COMM_xch_halox (and, with `n` words per element, RPN_COMM_xch_haloxn): copies the part
+ * 1..ni x 1..nj of `g(minx:maxx, miny:maxy, nk)` into `g2(minx2:maxx2, miny2:maxy2, nk)`, then
+ * exchanges g2's halos as RPN_COMM_xch_halo (npol_row included). `g` is only read.
+ */
+int rpncomm_xch_halox(const void *g,
+                      int minx,
+                      int maxx,
+                      int miny,
+                      int maxy,
+                      int ni,
+                      int nj,
+                      int nk,
+                      int halox,
+                      int haloy,
+                      int periodx,
+                      int periody,
+                      void *g2,
+                      int minx2,
+                      int maxx2,
+                      int miny2,
+                      int maxy2,
+                      int gni,
+                      int npol_row,
+                      int n);
+
+/**
+ * RPN_COMM_propagate_pilot_circular: on the PEs at the edge of the grid (a limited-area
+ * domain, not periodic), the halo points next to the pilot zones (`pilx` columns along the
+ * west and east edges, `pily` rows along the south and north edges) get the neighbours'
+ * values; every other point of `f(minx:maxx, miny:maxy, nk)` (4-byte elements) is left as it
+ * was. Collective over the grid.
+ */
+int rpncomm_propagate_pilot_circular(void *f,
+                                     int minx,
+                                     int maxx,
+                                     int miny,
+                                     int maxy,
+                                     int lni,
+                                     int lnj,
+                                     int nk,
+                                     int pilx,
+                                     int pily,
+                                     int hx,
+                                     int hy);
+
+/**
+ * Ends this PE with `status` (1 if not positive) after a refused call whose one-line message
+ * the library printed: C streams flushed, no ERROR STOP, no backtrace, no
+ * MPI_Abort banner; the launcher ends the job on the non-zero exit. The Fortran routines
+ * without a status argument (the halo family) end this way, on the PEs that found the fault.
+ */
+void rpncomm_stop_refused(int status);
 
 /**
  * Called by RPN_COMM_init before it runs Userinit: `RPN_COMM_OK` when the PE grid is not set

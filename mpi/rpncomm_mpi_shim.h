@@ -46,6 +46,9 @@ typedef struct rpnmpi_win rpnmpi_win;
  * with MPI initialised and not finalized call MPI_Abort (atexit), which ends the whole job on
  * every node. */
 int rpnmpi_init(int required, int *started, int *provided);
+/* Ends this rank with `status` after a fault it reported, without MPI_Abort's banner: exit (Open MPI's
+ * mpirun ends the job), or on other MPIs MPI_Abort with this rank's stderr closed. Does not return. */
+void rpnmpi_exit_quietly(int status);
 /* MPI_Finalize (only call it when rpnmpi_init started MPI). */
 int rpnmpi_finalize(void);
 /* Text of an error code (MPI's or RPNMPI_E_*), NUL-terminated, truncated to len. */

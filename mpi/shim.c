@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "rpncomm_mpi_shim.h"
 
@@ -90,8 +92,11 @@ static void allow_osc_pt2pt(int *osc_set) {
  * finalized is a PE gone in the middle of the job. Open MPI ends the job then, but MPICH's hydra
  * does not when that PE is on another node than some others (it ends only the PEs of that node):
  * the rest would wait for it forever. MPI_Abort ends the whole job, on every node. */
+static int leaving_quietly = 0;
+
 static void abort_unless_finalized(void) {
     int initialized = 0, finalized = 0, rank = -1;
+    if (leaving_quietly) return;
     MPI_Initialized(&initialized);
     MPI_Finalized(&finalized);
     if (!initialized || finalized) return;
@@ -99,6 +104,25 @@ static void abort_unless_finalized(void) {
     fprintf(stderr, "RPN_COMM: PE %d: the program ends without MPI_Finalize (RPN_COMM_finalize): MPI_Abort ends the job\n", rank);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* A PE that found a fault (a refused halo exchange: it printed why) ends with `status` without
+ * MPI_Abort's banner. Open MPI's mpirun ends the whole job when a rank exits non-zero. MPICH's
+ * hydra ends only the ranks of that rank's node, so there MPI_Abort still ends the job, its own
+ * line silenced (this rank's stderr closed first). */
+void rpnmpi_exit_quietly(int status) {
+    fflush(NULL);
+#if defined(OPEN_MPI)
+    leaving_quietly = 1;
+    exit(status);
+#else
+    {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) dup2(null, 2);
+        MPI_Abort(MPI_COMM_WORLD, status);
+        exit(status);
+    }
+#endif
 }
 
 static const int thread_levels[4] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};

@@ -8,8 +8,12 @@
 #   ! EXPECT: fail        the run must exit non-zero (default: pass = exit status 0;
 #                         a number N means exactly exit status N)
 #   ! TIMEOUT: 60         seconds per run (default 60); the whole process group is killed after that
+#   ! OUTPUT_HAS@N: text  on N PEs, the run's output must hold this line of text (a header
+#                         of its own for each line; N is a PE count the test runs on)
 #   ! EACH_PE_WROTE: text  the run's output (a file) must hold the text once per PE, %P replaced by
 #                         its rank (0 to N-1): nothing a PE printed was lost when the job ended
+#   ! OUTPUT_LACKS: text   the run's output must not hold the text (every such line is checked,
+#                         e.g. the ERROR STOP, backtrace or MPI_Abort noise of a refused call)
 # A case passes when its exit status matches the expectation within the timeout, its job left no
 # /dev/shm/rpncomm* file behind and no process of the test program is still alive. Those leftovers
 # are removed (files by name, processes by id) so later cases start clean; files of other jobs
@@ -221,6 +225,18 @@ for src in "${tests[@]}"; do
             done
             ((${#lost[@]} == 0)) || reason="${reason:+$reason; }output of PE(s) ${lost[*]} lost: no '${each//%P/R}' in the log"
         fi
+
+        # lines the output must hold on this PE count (OUTPUT_HAS@N)
+        while IFS= read -r want; do
+            [[ -z "$want" ]] && continue
+            grep -qF -- "$want" "$log" || reason="${reason:+$reason; }no '$want' in the log"
+        done < <(sed -n -E "s/^[[:space:]]*![[:space:]]*OUTPUT_HAS@$np[[:space:]]*:[[:space:]]*(.*[^[:space:]])[[:space:]]*\$/\\1/Ip" "$src")
+
+        # output that must not be there (OUTPUT_LACKS, every occurrence of the header)
+        while IFS= read -r lacks; do
+            [[ -n "$lacks" ]] && grep -qF -- "$lacks" "$log" &&
+                reason="${reason:+$reason; }the log holds '$lacks'"
+        done < <(sed -n -E 's/^[[:space:]]*![[:space:]]*OUTPUT_LACKS[[:space:]]*:[[:space:]]*(.*[^[:space:]])[[:space:]]*$/\1/Ip' "$src")
 
         # stray processes of the test program
         mapfile -t strays < <(procs_of "$exe")

@@ -33,7 +33,8 @@ pub struct HaloCall {
     pub periody: bool,
     /// Global points along x (used by the polar path only).
     pub gni: i32,
-    /// The polar exchange row (0: none; the only value supported).
+    /// The original's polar rows: 0 or negative, a plain exchange; below -pe_ny with periodic
+    /// y, the pole flip follows (`core::halo_family`); positive values are refused.
     pub npol_row: i32,
     /// 4-byte words per element (1 for xch_halo, n for xch_halon).
     pub words: i32,
@@ -86,8 +87,13 @@ impl HaloCall {
     /// The checks this PE can make on its own arguments.
     pub fn validate_local(&self) -> Result<()> {
         let bad = |what: String| Err(Error::BadArgument(what));
-        if self.npol_row != 0 {
-            return bad(format!("npol_row = {}: only npol_row = 0 is supported (no polar exchange)", self.npol_row));
+        // As the original: npol_row <= 0 is a plain exchange (below -pe_ny with periodic y, plus
+        // the pole flip: runtime::original_halos); > 0 is its semi-Lagrangian polar exchange.
+        if self.npol_row > 0 {
+            return bad(format!(
+                "npol_row = {}: the semi-Lagrangian polar exchange (npol_row > 0) is not supported; 0 or negative is a plain exchange",
+                self.npol_row
+            ));
         }
         if self.words < 1 {
             return bad(format!("n = {}: an element is at least one 4-byte word", self.words));
@@ -608,6 +614,8 @@ mod tests {
         let mut c = call(4, 4, 2);
         c.npol_row = 1;
         assert!(c.validate_local().unwrap_err().to_string().contains("npol_row"));
+        c.npol_row = -999_999;
+        assert!(c.validate_local().is_ok(), "negative: no polar rows, a plain exchange");
         let mut c = call(4, 4, 2);
         c.maxx = 5;
         assert!(c.validate_local().unwrap_err().to_string().contains("minx:maxx"));

@@ -2,16 +2,19 @@
 //! state machine. Safe Rust only (the compiler holds it to that); unit-tested on its own.
 #![forbid(unsafe_code)]
 
+pub mod collective;
 pub mod communicator;
 pub mod datatype;
 pub mod grid;
 pub mod halo;
+pub mod halo_family;
 pub mod handle;
 pub mod operator;
 pub mod requests;
 pub mod subarray;
 pub mod window_state;
 
+pub use collective::CollectiveId;
 pub use communicator::{CommId, Communicator};
 pub use datatype::ElementType;
 pub use grid::{Blocks, Grid};

@@ -7,7 +7,9 @@ use super::{args, call};
 use crate::core::halo::HaloCall;
 use crate::runtime::{Runtime, with_runtime};
 
-/// Collective over the grid: exchanges the halos of `g(minx:maxx, miny:maxy, nk)`, elements of
+/// Collective over the grid (`npol_row` <= 0: a plain exchange, then below -pe_ny with periodic y
+/// the pole flip, see runtime::original_halos; > 0 refused): exchanges the halos of
+/// `g(minx:maxx, miny:maxy, nk)`, elements of
 /// `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
 /// north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.
 /// The halo beyond a non-periodic outer edge is left as it was. `npol_row` must be 0.
@@ -52,7 +54,7 @@ pub extern "C" fn rpncomm_xch_halo(
         };
         // SAFETY: the caller's array is g(minx:maxx, miny:maxy, nk) of n-word elements (the
         // routine's contract); the runtime checks the bounds hold the halo before touching it.
-        with_runtime(|rt| unsafe { rt.xch_halo(g as usize, &c) })
+        with_runtime(|rt| unsafe { rt.xch_halo_polar(g as usize, &c) })
     })
 }
 

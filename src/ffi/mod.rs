@@ -13,6 +13,7 @@
 
 mod args;
 pub mod halo;
+pub mod halo_family;
 pub mod init_once;
 mod requests;
 pub mod stop_flush;

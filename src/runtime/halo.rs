@@ -20,6 +20,7 @@ use std::collections::VecDeque;
 
 use super::Runtime;
 use crate::core::halo::{self, HaloBox, HaloCall, HaloField, Header, Side, Verdict};
+use crate::core::halo_family;
 use crate::diagnostics::{self, list_pes};
 use crate::error::{Error, Result};
 use crate::transport::channel::{Channels, Message, SLOTS};
@@ -344,6 +345,15 @@ impl Runtime {
     /// RPN_COMM_xch_halo_list_new: an empty list of fields on the grid and halo `grid` (its
     /// `nk` and `words` are ignored: each field gives its own); returns its handle.
     pub fn halo_list_new(&mut self, grid: HaloCall) -> Result<i32> {
+        let pey = self.grid_comms()?.grid.pey;
+        if halo_family::flip_requested(&grid, pey) {
+            return Err(Error::BadArgument(format!(
+                "npol_row = {} asks for the pole flip, which lists do not make: exchange such fields with RPN_COMM_xch_halo",
+                grid.npol_row
+            )));
+        }
+        // gni matters to the pole flip only: PEs may give different ones (as to RPN_COMM_xch_halo).
+        let grid = HaloCall { gni: 0, ..grid };
         self.halo.serials = (self.halo.serials % ((1 << (31 - LIST_INDEX_BITS)) - 1)) + 1;
         let serial = self.halo.serials;
         let list = HaloList { serial, grid, fields: Vec::new(), in_flight: false, outcome: None };

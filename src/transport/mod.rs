@@ -14,6 +14,17 @@ use crate::core::subarray::BoxTransfer;
 use crate::core::{Communicator, ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
 
+/// Ends this process with `status` (C streams flushed) after a fault it reported: the launcher
+/// (rpnrun, Open MPI's mpirun) ends the job on the non-zero exit, without the banner of the
+/// MPI_Abort a PE leaving unfinalized otherwise makes; on MPICH that MPI_Abort still ends the job
+/// (hydra would end only this node's PEs), silenced (`rpnmpi_exit_quietly`).
+pub fn exit_quietly(status: i32) -> ! {
+    #[cfg(feature = "mpi")]
+    mpi::shim::rpnmpi_exit_quietly(status);
+    #[cfg(not(feature = "mpi"))]
+    std::process::exit(status)
+}
+
 /// Where a fetching accumulate puts the target's values.
 #[derive(Debug, Clone, Copy)]
 pub struct Fetch {
@@ -59,7 +70,9 @@ pub unsafe fn run_each<W: TransportWindow + ?Sized>(w: &W, ops: &[(RemoteAccess,
 pub trait Transport: Send {
     /// The whole job as this PE sees it (what 'GRID', 'WORLD' and 'ALLGRIDS' designate).
     fn job(&self) -> &Communicator;
-    /// Blocks until every PE of `comm` has called it.
+    /// Blocks until every PE of `comm` has called it. (RPN_COMM_barrier is the runtime's
+    /// agreement step instead, which carries the routine: see `runtime::agreement`.)
+    #[allow(dead_code, reason = "an untagged barrier: for the transports' own steps and tests")]
     fn barrier(&mut self, comm: &Communicator) -> Result<()>;
     /// Every PE of `comm` contributes `mine` (same length everywhere); `all` receives the
     /// contributions in rank order.

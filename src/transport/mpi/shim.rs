@@ -112,6 +112,7 @@ pub const FLUSH: c_int = 3;
 unsafe extern "C" {
     pub fn rpnmpi_init(required: c_int, started: *mut c_int, provided: *mut c_int) -> c_int;
     pub safe fn rpnmpi_finalize() -> c_int;
+    pub safe fn rpnmpi_exit_quietly(status: c_int) -> !;
     pub fn rpnmpi_error_string(code: c_int, buf: *mut c_char, len: c_int);
     pub fn rpnmpi_library_version(buf: *mut c_char, len: c_int);
     pub fn rpnmpi_comm_world(comm: *mut *mut RawComm) -> c_int;
