@@ -4,8 +4,8 @@
 //!   hang close     PE 0 never closes the window (fence): the others wait in close
 //!   hang barrier   PE 0 skips a barrier: the others wait in RPN_COMM_barrier
 //!   hang open      PE 0 never opens the window: PE 1 waits in its put into PE 0
-//!   hang halo      PE 0 skips a halo exchange: the others wait in RPN_COMM_xch_halo (the
-//!                  second exchange of the same array, through the window kept over it)
+//!   hang halo      PE 0 skips a halo exchange: its neighbours wait in RPN_COMM_xch_halo (the
+//!                  second exchange of the same array, for PE 0's message)
 
 mod common;
 

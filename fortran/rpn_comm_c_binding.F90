@@ -409,6 +409,51 @@ module rpn_comm_c_binding
       integer(C_INT) :: status
     end function rpncomm_xch_halo
 
+    ! ---- lists of halo fields (RPN_COMM_xch_halo_list_new/_add/_free, RPN_COMM_xch_halo_list,
+    !      RPN_COMM_xch_halo_start, RPN_COMM_xch_halo_finish)
+    function rpncomm_xch_halo_list_new(minx, maxx, miny, maxy, ni, nj, halox, haloy, &
+                                       periodx, periody, gni, npol_row, list) result(status) &
+             bind(C, name='rpncomm_xch_halo_list_new')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, halox, haloy
+      integer(C_INT), intent(IN), value :: periodx, periody, gni, npol_row
+      integer(C_INT), intent(OUT) :: list
+      integer(C_INT) :: status
+    end function rpncomm_xch_halo_list_new
+
+    function rpncomm_xch_halo_list_add(list, g, nk, n) result(status) bind(C, name='rpncomm_xch_halo_list_add')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: list
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+      type(*), dimension(*), intent(INOUT) :: g
+      integer(C_INT), intent(IN), value :: nk, n
+      integer(C_INT) :: status
+    end function rpncomm_xch_halo_list_add
+
+    function rpncomm_xch_halo_list(list) result(status) bind(C, name='rpncomm_xch_halo_list')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: list
+      integer(C_INT) :: status
+    end function rpncomm_xch_halo_list
+
+    function rpncomm_xch_halo_start(list) result(status) bind(C, name='rpncomm_xch_halo_start')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: list
+      integer(C_INT) :: status
+    end function rpncomm_xch_halo_start
+
+    function rpncomm_xch_halo_finish(list) result(status) bind(C, name='rpncomm_xch_halo_finish')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: list
+      integer(C_INT) :: status
+    end function rpncomm_xch_halo_finish
+
+    function rpncomm_xch_halo_list_free(list) result(status) bind(C, name='rpncomm_xch_halo_list_free')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: list
+      integer(C_INT) :: status
+    end function rpncomm_xch_halo_list_free
+
     function rpncomm_limit(my_id, npe, gmin, gmax, lmini, lmaxi, count, offset) result(status) &
              bind(C, name='rpncomm_limit')
       import :: C_INT

@@ -597,6 +597,84 @@ subroutine RPN_COMM_xch_halon(g, minx, maxx, miny, maxy, ni, nj, nk, halox, halo
                        int(gni, C_INT), int(npol_row, C_INT), int(n, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_xch_halon
 
+! A new, empty list of halo fields (handle `list`), all on the grid and halo these arguments give
+! (as RPN_COMM_xch_halo's); fields are added by RPN_COMM_xch_halo_list_add. Local. ierr:
+! RPN_COMM_OK, or RPN_COMM_ERROR after one line saying why.
+subroutine RPN_COMM_xch_halo_list_new(list, minx, maxx, miny, maxy, ni, nj, halox, haloy, &
+                                      periodx, periody, gni, npol_row, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  integer, intent(OUT) :: list
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row
+  integer, intent(OUT) :: ierr
+  integer(C_INT) :: handle
+  handle = 0
+  ierr = rpncomm_xch_halo_list_new(int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                                   int(ni, C_INT), int(nj, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                                   merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                                   int(gni, C_INT), int(npol_row, C_INT), handle)
+  list = handle
+end subroutine RPN_COMM_xch_halo_list_new
+
+! Adds the field g(minx:maxx, miny:maxy, nk) of elements of n 4-byte words (1: integer, real;
+! 2: real*8) to the list. Local. The array must not move while the list is exchanged with it.
+subroutine RPN_COMM_xch_halo_list_add(list, g, nk, n, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  integer, intent(IN) :: list
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: nk, n
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_xch_halo_list_add(int(list, C_INT), g, int(nk, C_INT), int(n, C_INT))
+end subroutine RPN_COMM_xch_halo_list_add
+
+! Exchanges the halos of every field of the list: one message per neighbour for all of them.
+! Collective over the grid (neighbours only).
+subroutine RPN_COMM_xch_halo_list(list, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  integer, intent(IN) :: list
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_xch_halo_list(int(list, C_INT))
+end subroutine RPN_COMM_xch_halo_list
+
+! Starts the exchange of the list's halos and returns: until RPN_COMM_xch_halo_finish, the caller
+! may compute on the interior but neither write the points next to the edges nor touch the halos.
+subroutine RPN_COMM_xch_halo_start(list, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  integer, intent(IN) :: list
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_xch_halo_start(int(list, C_INT))
+end subroutine RPN_COMM_xch_halo_start
+
+! Waits for the neighbours' part of the list's exchange and fills its halos.
+subroutine RPN_COMM_xch_halo_finish(list, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  integer, intent(IN) :: list
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_xch_halo_finish(int(list, C_INT))
+end subroutine RPN_COMM_xch_halo_finish
+
+! Forgets the list (an exchange of it still in flight is finished first).
+subroutine RPN_COMM_xch_halo_list_free(list, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  integer, intent(IN) :: list
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_xch_halo_list_free(int(list, C_INT))
+end subroutine RPN_COMM_xch_halo_list_free
+
 ! The original's decomposition of gmin..gmax over npe PEs (strict mode): PE my_id gets
 ! lmini..lmaxi; count and offset (from gmin) of every PE. Returns 0, or -1 when it cannot be cut.
 function RPN_COMM_limit(my_id, npe, gmin, gmax, lmini, lmaxi, count, offset) result(status)

@@ -306,6 +306,8 @@ int rpncomm_win_post(const struct rpncomm_handle *win,
  * `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
  * north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.
  * The halo beyond a non-periodic outer edge is left as it was. `npol_row` must be 0.
+ * Neighbours only: one message to each (corners included), whose header the neighbour checks
+ * against its own arguments; refused (nothing written) on the PEs that find a disagreement.
  */
 int rpncomm_xch_halo(void *g,
                      int minx,
@@ -322,6 +324,56 @@ int rpncomm_xch_halo(void *g,
                      int gni,
                      int npol_row,
                      int n);
+
+/**
+ * RPN_COMM_xch_halo_list_new: a new, empty list of fields to exchange together, all on the
+ * grid and halo these arguments give (as RPN_COMM_xch_halo's); `*list` receives its handle.
+ * Local (no communication).
+ */
+int rpncomm_xch_halo_list_new(int minx,
+                              int maxx,
+                              int miny,
+                              int maxy,
+                              int ni,
+                              int nj,
+                              int halox,
+                              int haloy,
+                              int periodx,
+                              int periody,
+                              int gni,
+                              int npol_row,
+                              int *list);
+
+/**
+ * RPN_COMM_xch_halo_list_add: adds the array `g(minx:maxx, miny:maxy, nk)` of elements of `n`
+ * 4-byte words to the list (local). The array must stay where it is while the list is
+ * exchanged with it.
+ */
+int rpncomm_xch_halo_list_add(int list, void *g, int nk, int n);
+
+/**
+ * RPN_COMM_xch_halo_list: exchanges the halos of every field of the list, one message per
+ * neighbour for all of them (collective over the grid, neighbours only).
+ */
+int rpncomm_xch_halo_list(int list);
+
+/**
+ * RPN_COMM_xch_halo_start: sends the list's faces to the neighbours and returns; the caller
+ * may compute on the interior, but neither write the faces nor touch the halos, until
+ * RPN_COMM_xch_halo_finish with the same list fills them.
+ */
+int rpncomm_xch_halo_start(int list);
+
+/**
+ * RPN_COMM_xch_halo_finish: waits for the neighbours' faces of the list's exchange and fills
+ * its halos.
+ */
+int rpncomm_xch_halo_finish(int list);
+
+/**
+ * RPN_COMM_xch_halo_list_free: forgets the list (an exchange of it in flight is finished first).
+ */
+int rpncomm_xch_halo_list_free(int list);
 
 /**
  * RPN_COMM_limit: cuts `gmin..gmax` over `npe` PEs as the original (strict mode): tiles of

@@ -141,4 +141,15 @@ int rpnmpi_unlock_all(rpnmpi_win *win);
 int rpnmpi_win_unified(rpnmpi_win *win, int *unified);
 int rpnmpi_win_sync(rpnmpi_win *win);
 
+/* Point-to-point channels (src/transport/mpi/channel.rs): messages of `bytes` bytes on `comm`.
+ * rpnmpi_isend: MPI_Isend; *req is completed by rpnmpi_test (*done = 1, *req freed and NULL) or
+ * given up by rpnmpi_request_free (MPI_Request_free: the send still completes). rpnmpi_iprobe: is
+ * a message from `src` with `tag` there (*found), of *bytes bytes; rpnmpi_recv then takes it. */
+typedef struct rpnmpi_req rpnmpi_req;
+int rpnmpi_isend(const rpnmpi_comm *comm, const void *buf, int bytes, int dest, int tag, rpnmpi_req **req);
+int rpnmpi_test(rpnmpi_req **req, int *done);
+int rpnmpi_request_free(rpnmpi_req **req);
+int rpnmpi_iprobe(const rpnmpi_comm *comm, int src, int tag, int *found, int *bytes);
+int rpnmpi_recv(const rpnmpi_comm *comm, void *buf, int bytes, int src, int tag);
+
 #endif

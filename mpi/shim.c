@@ -567,3 +567,54 @@ int rpnmpi_win_unified(rpnmpi_win *w, int *unified) {
 int rpnmpi_win_sync(rpnmpi_win *w) {
     return MPI_Win_sync(w->win);
 }
+
+/* ---- Point-to-point channels (src/transport/mpi/channel.rs) ------------------------------------
+ * Messages of bytes on the job's communicator, one tag: nonblocking sends, receives by probe (the
+ * receiver learns a message's length before it takes it). */
+
+struct rpnmpi_req {
+    MPI_Request request;
+};
+
+int rpnmpi_isend(const rpnmpi_comm *c, const void *buf, int bytes, int dest, int tag, rpnmpi_req **out) {
+    rpnmpi_req *q = malloc(sizeof *q);
+    int rc;
+    *out = NULL;
+    if (!q) return RPNMPI_E_NOMEM;
+    rc = MPI_Isend(buf, bytes, MPI_BYTE, dest, tag, c->comm, &q->request);
+    if (rc != MPI_SUCCESS) { free(q); return rc; }
+    *out = q;
+    return MPI_SUCCESS;
+}
+
+int rpnmpi_test(rpnmpi_req **req, int *done) {
+    int flag = 0, rc;
+    *done = 0;
+    if (!*req) { *done = 1; return MPI_SUCCESS; }
+    rc = MPI_Test(&(*req)->request, &flag, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) return rc;
+    if (flag) { free(*req); *req = NULL; *done = 1; }
+    return MPI_SUCCESS;
+}
+
+int rpnmpi_request_free(rpnmpi_req **req) {
+    int rc = MPI_SUCCESS, finalized = 0;
+    if (!*req) return MPI_SUCCESS;
+    MPI_Finalized(&finalized);
+    if (!finalized) rc = MPI_Request_free(&(*req)->request);
+    free(*req);
+    *req = NULL;
+    return rc;
+}
+
+int rpnmpi_iprobe(const rpnmpi_comm *c, int src, int tag, int *found, int *bytes) {
+    MPI_Status status;
+    int rc = MPI_Iprobe(src, tag, c->comm, found, &status);
+    *bytes = 0;
+    if (rc == MPI_SUCCESS && *found) rc = MPI_Get_count(&status, MPI_BYTE, bytes);
+    return rc;
+}
+
+int rpnmpi_recv(const rpnmpi_comm *c, void *buf, int bytes, int src, int tag) {
+    return MPI_Recv(buf, bytes, MPI_BYTE, src, tag, c->comm, MPI_STATUS_IGNORE);
+}

@@ -3,19 +3,7 @@
 //! decomposition of a global dimension. Every refusal of a halo exchange happens here.
 
 use super::Grid;
-use super::subarray::{BoxArgs, BoxTransfer};
 use crate::error::{Error, Result};
-
-/// The integers every PE gives in a halo exchange's agreement step, in this order: the shape
-/// (`HaloCall::shape_payload`, 8), the array's bounds (`HaloCall::bounds_payload`, 4), then
-/// what it knows of the windows over its arrays (`FieldCache`, 3).
-pub const PAYLOAD_LEN: usize = 15;
-const BOUNDS_AT: usize = 8;
-const HIT_AT: usize = 12;
-const CONFLICTS_AT: usize = 13;
-const UNSHAREABLE_AT: usize = 14;
-/// "No window over this array" in the hit field.
-const NO_HIT: u32 = u32::MAX;
 
 /// The arguments of one RPN_COMM_xch_halo(n) call, as the caller gave them. The array is
 /// `g(minx:maxx, miny:maxy, nk)` of elements of `words` 4-byte words.
@@ -50,6 +38,15 @@ pub struct HaloCall {
     pub npol_row: i32,
     /// 4-byte words per element (1 for xch_halo, n for xch_halon).
     pub words: i32,
+}
+
+/// One field of a halo exchange: the caller's array (its address) and its arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HaloField {
+    /// The array's first element.
+    pub addr: usize,
+    /// Its bounds, levels and element size, with the exchange's grid and halo.
+    pub call: HaloCall,
 }
 
 /// Which direction a box of the array lies in: the 3-D index ranges (1-based, inclusive, as the
@@ -136,232 +133,409 @@ impl HaloCall {
         Ok(())
     }
 
-    /// What every PE tells the others (and what the others check against their own).
-    pub fn shape_payload(&self) -> [u32; 8] {
-        [
-            self.ni as u32,
-            self.nj as u32,
-            self.nk as u32,
-            self.halox as u32,
-            self.haloy as u32,
-            (self.periodx as u32) | ((self.periody as u32) << 1),
-            self.gni as u32,
-            self.words as u32,
-        ]
-    }
-}
-
-impl HaloCall {
-    /// The array's bounds (minx, maxx, miny, maxy): its neighbours need them to find its faces.
-    pub fn bounds_payload(&self) -> [u32; 4] {
-        [self.minx as u32, self.maxx as u32, self.miny as u32, self.maxy as u32]
-    }
-
-    /// Every integer this PE gives in the agreement step (see `PAYLOAD_LEN`).
-    pub fn payload(&self, cache: FieldCache) -> [u32; PAYLOAD_LEN] {
-        let mut p = [0u32; PAYLOAD_LEN];
-        p[..BOUNDS_AT].copy_from_slice(&self.shape_payload());
-        p[BOUNDS_AT..HIT_AT].copy_from_slice(&self.bounds_payload());
-        p[HIT_AT] = cache.hit.map_or(NO_HIT, |i| i as u32);
-        p[CONFLICTS_AT] = cache.conflicts;
-        p[UNSHAREABLE_AT] = cache.unshareable as u32;
-        p
-    }
-
-    /// The call of the PE that gave `row` (its `payload`), as far as its neighbours need it.
-    pub fn of_payload(row: &[u32]) -> HaloCall {
-        let i = |f: usize| row[f] as i32;
-        HaloCall {
-            minx: i(BOUNDS_AT),
-            maxx: i(BOUNDS_AT + 1),
-            miny: i(BOUNDS_AT + 2),
-            maxy: i(BOUNDS_AT + 3),
-            ni: i(0),
-            nj: i(1),
-            nk: i(2),
-            halox: i(3),
-            haloy: i(4),
-            periodx: row[5] & 1 != 0,
-            periody: row[5] & 2 != 0,
-            gni: i(6),
-            npol_row: 0,
-            words: i(7),
-        }
-    }
-
     /// 4-byte words of the whole array.
     pub fn total_words(&self) -> usize {
         self.level_points() * self.nk as usize * self.words as usize
     }
-
-    /// The box `b` (all levels) of this array, counted in 4-byte words: the array's shape and
-    /// the box's 0-based start, and the box's extents.
-    pub fn word_box(&self, b: &HaloBox) -> (BoxArgs, [i64; 3]) {
-        let w = i64::from(self.words);
-        let shape = [i64::from(self.maxx - self.minx + 1) * w, i64::from(self.maxy - self.miny + 1), i64::from(self.nk)];
-        let start = [i64::from(b.i.0 - self.minx) * w, i64::from(b.j.0 - self.miny), 0];
-        let count = [i64::from(b.i.1 - b.i.0 + 1).max(0) * w, i64::from(b.j.1 - b.j.0 + 1).max(0), i64::from(self.nk)];
-        (BoxArgs { shape, start }, count)
-    }
 }
 
-/// The transfer that fills the box `fill` of this PE's array (`mine`) from the box `face` of a
-/// neighbour's array (`theirs`), in 4-byte words. The boxes have the same extents (the shapes
-/// were checked by `check_shapes`).
-pub fn face_transfer(mine: &HaloCall, fill: &HaloBox, theirs: &HaloCall, face: &HaloBox) -> Result<BoxTransfer> {
-    let (local, count) = mine.word_box(fill);
-    let (remote, _) = theirs.word_box(face);
-    BoxTransfer::check(&local, &remote, count)
-}
-
-/// What a PE knows of the windows made over its halo arrays (cached between calls, the same
-/// slots on every PE).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FieldCache {
-    /// The slot whose window is over this call's array and still is its memory.
-    pub hit: Option<usize>,
-    /// The slots whose arrays overlap this one (a bit per slot): they must go before a new
-    /// window can be made over it.
-    pub conflicts: u32,
-    /// This array is known not to be shareable: a window over it is not the array itself (on
-    /// the stack, under another window, or a plain MPI window).
-    pub unshareable: bool,
-}
-
-/// What every PE does next, decided alike from every PE's payload.
+/// The eight sides of a PE's part, in the order of a halo message's parts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FieldPlan {
-    /// Every PE's array is the memory of the window in this slot: read the neighbours' faces
-    /// straight from their arrays.
-    Reuse(usize),
-    /// Free the windows of some slots, then make one over every PE's array.
-    Make {
-        /// The slots to free first, a bit per slot.
-        evict: u32,
-    },
-    /// Some PE's array cannot be shared: go through an internal window (pack, read, unpack).
-    Pack,
+pub enum Side {
+    /// Towards lower x.
+    West,
+    /// Towards higher x.
+    East,
+    /// Towards lower y.
+    South,
+    /// Towards higher y.
+    North,
+    /// Lower x, lower y (a corner).
+    SouthWest,
+    /// Higher x, lower y.
+    SouthEast,
+    /// Lower x, higher y.
+    NorthWest,
+    /// Higher x, higher y.
+    NorthEast,
 }
 
-/// The plan for every PE's payload (`rows[r]`: rank r's `HaloCall::payload`).
-pub fn plan_fields<R: AsRef<[u32]>>(rows: &[R]) -> FieldPlan {
-    let hit = rows[0].as_ref()[HIT_AT];
-    if hit != NO_HIT && rows.iter().all(|r| r.as_ref()[HIT_AT] == hit) {
-        return FieldPlan::Reuse(hit as usize);
+impl Side {
+    /// Every side, in message order.
+    pub const ALL: [Side; 8] =
+        [Side::West, Side::East, Side::South, Side::North, Side::SouthWest, Side::SouthEast, Side::NorthWest, Side::NorthEast];
+
+    /// The step along x and y towards this side.
+    pub fn step(self) -> (i32, i32) {
+        match self {
+            Side::West => (-1, 0),
+            Side::East => (1, 0),
+            Side::South => (0, -1),
+            Side::North => (0, 1),
+            Side::SouthWest => (-1, -1),
+            Side::SouthEast => (1, -1),
+            Side::NorthWest => (-1, 1),
+            Side::NorthEast => (1, 1),
+        }
     }
-    if rows.iter().any(|r| r.as_ref()[UNSHAREABLE_AT] != 0) {
-        return FieldPlan::Pack;
+
+    /// The side facing this one.
+    pub fn opposite(self) -> Side {
+        let (dx, dy) = self.step();
+        Side::ALL.into_iter().find(|s| s.step() == (-dx, -dy)).expect("every side has an opposite")
     }
-    FieldPlan::Make { evict: rows.iter().fold(0, |m, r| m | r.as_ref()[CONFLICTS_AT]) }
+
+    /// How messages name it.
+    pub fn name(self) -> &'static str {
+        ["west", "east", "south", "north", "south-west", "south-east", "north-west", "north-east"][self as usize]
+    }
 }
 
-/// One PE's view of its neighbours for a halo exchange.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Neighbours {
-    /// Neighbour towards lower x.
-    pub west: Option<usize>,
-    /// Neighbour towards higher x.
-    pub east: Option<usize>,
-    /// Neighbour towards lower y.
-    pub south: Option<usize>,
-    /// Neighbour towards higher y.
-    pub north: Option<usize>,
+/// The PE on each side of job rank `me` (`Side::ALL` order): the next along the row, column or
+/// diagonal, wrapping around in a periodic direction (one PE in a periodic direction is its
+/// own neighbour), none beyond a non-periodic outer edge (a corner needs both directions).
+pub fn neighbours8(grid: &Grid, me: usize, periodx: bool, periody: bool) -> [Option<usize>; 8] {
+    let (x, y) = grid.coords(me);
+    let step = |c: usize, n: usize, d: i32, periodic: bool| -> Option<usize> {
+        let to = c as i64 + i64::from(d);
+        match to {
+            _ if (0..n as i64).contains(&to) => Some(to as usize),
+            _ if periodic => Some(to.rem_euclid(n as i64) as usize),
+            _ => None,
+        }
+    };
+    Side::ALL.map(|s| {
+        let (dx, dy) = s.step();
+        Some(step(y, grid.pey, dy, periody)? * grid.pex + step(x, grid.pex, dx, periodx)?)
+    })
 }
 
-impl Neighbours {
-    /// The neighbours of job rank `me`: the next PE along the row or column, wrapping around
-    /// in a periodic direction (one PE in a periodic direction is its own neighbour), none
-    /// beyond a non-periodic outer edge.
-    pub fn of(grid: &Grid, me: usize, periodx: bool, periody: bool) -> Self {
-        let (x, y) = grid.coords(me);
-        let at = |x: usize, y: usize| y * grid.pex + x;
-        let step = |c: usize, n: usize, up: bool, periodic: bool| -> Option<usize> {
-            match (up, periodic) {
-                (false, _) if c > 0 => Some(c - 1),
-                (false, true) => Some(n - 1),
-                (true, _) if c + 1 < n => Some(c + 1),
-                (true, true) => Some(0),
-                _ => None,
-            }
+/// The distinct PEs among `sides`, in the order they first appear.
+pub fn distinct_peers(sides: &[Option<usize>; 8]) -> Vec<usize> {
+    let mut peers = Vec::with_capacity(8);
+    for pe in sides.iter().flatten() {
+        if !peers.contains(pe) {
+            peers.push(*pe);
+        }
+    }
+    peers
+}
+
+impl HaloCall {
+    /// The points this PE sends to its neighbour on `side`: its own, next to that side.
+    pub fn face(&self, side: Side) -> HaloBox {
+        let (dx, dy) = side.step();
+        let range = |d: i32, n: i32, h: i32| match d {
+            -1 => (1, h),
+            1 => (n - h + 1, n),
+            _ => (1, n),
         };
-        Neighbours {
-            west: step(x, grid.pex, false, periodx).map(|x| at(x, y)),
-            east: step(x, grid.pex, true, periodx).map(|x| at(x, y)),
-            south: step(y, grid.pey, false, periody).map(|y| at(x, y)),
-            north: step(y, grid.pey, true, periody).map(|y| at(x, y)),
-        }
+        HaloBox { i: range(dx, self.ni, self.halox), j: range(dy, self.nj, self.haloy) }
+    }
+
+    /// The halo points the neighbour on `side` fills.
+    pub fn halo(&self, side: Side) -> HaloBox {
+        let (dx, dy) = side.step();
+        let range = |d: i32, n: i32, h: i32| match d {
+            -1 => (1 - h, 0),
+            1 => (n + 1, n + h),
+            _ => (1, n),
+        };
+        HaloBox { i: range(dx, self.ni, self.halox), j: range(dy, self.nj, self.haloy) }
+    }
+
+    /// Bytes of the box `b` over every level.
+    pub fn box_bytes(&self, b: &HaloBox) -> usize {
+        b.points() * self.nk as usize * self.elem_bytes()
     }
 }
 
-/// Checks every PE's shape (`shapes[r]`: `HaloCall::shape_payload` of rank r) against its
-/// neighbours'. Every PE judges all of them, so every PE reaches the same verdict.
-pub fn check_shapes<R: AsRef<[u32]>>(grid: &Grid, shapes: &[R]) -> Result<()> {
-    let s = |r: usize, f: usize| shapes[r].as_ref()[f] as i32;
-    for f in 3..8 {
-        if let Some(pe) = (0..shapes.len()).find(|&r| s(r, f) != s(0, f)) {
-            let name = ["halox", "haloy", "periodx/periody", "gni", "n (words per element)"][f - 3];
-            return Err(Error::Collective(format!("PE {pe} gives {name} = {}, PE 0 {}", s(pe, f), s(0, f))));
+/// Words of a halo message's header before the fields' (`Header`).
+const HEADER_FIXED: usize = 12;
+/// The header's first word.
+const HEADER_MAGIC: u32 = u32::from_le_bytes(*b"HALO");
+
+/// The halo routines, as a message names the one its sender is in.
+pub const HALO_ROUTINES: [&str; 8] = [
+    "RPN_COMM_xch_halo",
+    "RPN_COMM_xch_halon",
+    "RPN_COMM_xch_halo_list",
+    "RPN_COMM_xch_halo_start",
+    "RPN_COMM_xch_halo_8",
+    "RPN_COMM_xch_halox",
+    "RPN_COMM_propagate_pilot_circular",
+    "another halo routine",
+];
+
+/// The code of a routine in messages (`HALO_ROUTINES`).
+pub fn routine_code(routine: &str) -> u32 {
+    HALO_ROUTINES.iter().position(|r| *r == routine).unwrap_or(HALO_ROUTINES.len() - 1) as u32
+}
+
+/// The shape arguments of a halo exchange of a list of fields, as every message of it carries
+/// them (so that a neighbour checks them against its own from the exchange itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// `routine_code` of the sender's routine.
+    pub routine: u32,
+    /// The sender's count of its halo exchanges (this one included).
+    pub seq: u32,
+    /// The sender refused its own arguments (the message carries no data).
+    pub refused: bool,
+    /// Points the sender owns along x and y.
+    pub ni: i32,
+    /// As above, along y.
+    pub nj: i32,
+    /// Halo widths.
+    pub halox: i32,
+    /// As above, along y.
+    pub haloy: i32,
+    /// Periodic along x and y.
+    pub periodx: bool,
+    /// As above, along y.
+    pub periody: bool,
+    /// The global points along x.
+    pub gni: i32,
+    /// The polar row argument.
+    pub npol_row: i32,
+    /// Levels and 4-byte words per element of each field.
+    pub fields: Vec<(i32, i32)>,
+}
+
+impl Header {
+    /// The header of an exchange of `fields` (their common arguments are the first's).
+    pub fn of(fields: &[HaloCall], routine: u32, seq: u32, refused: bool) -> Self {
+        let c = fields.first().copied().unwrap_or(HaloCall {
+            minx: 0,
+            maxx: 0,
+            miny: 0,
+            maxy: 0,
+            ni: 0,
+            nj: 0,
+            nk: 0,
+            halox: 0,
+            haloy: 0,
+            periodx: false,
+            periody: false,
+            gni: 0,
+            npol_row: 0,
+            words: 0,
+        });
+        Header {
+            routine,
+            seq,
+            refused,
+            ni: c.ni,
+            nj: c.nj,
+            halox: c.halox,
+            haloy: c.haloy,
+            periodx: c.periodx,
+            periody: c.periody,
+            gni: c.gni,
+            npol_row: c.npol_row,
+            fields: fields.iter().map(|f| (f.nk, f.words)).collect(),
         }
     }
-    let (periodx, periody) = (s(0, 5) & 1 != 0, s(0, 5) & 2 != 0);
-    for me in 0..shapes.len() {
-        let n = Neighbours::of(grid, me, periodx, periody);
-        if s(me, 2) != s(0, 2) {
-            return Err(Error::Collective(format!("PE {me} gives nk = {}, PE 0 nk = {}", s(me, 2), s(0, 2))));
+
+    /// Its bytes in a message.
+    pub fn bytes(&self) -> usize {
+        4 * (HEADER_FIXED + 2 * self.fields.len())
+    }
+
+    /// Writes it at the start of `out` (at least `bytes()` long).
+    pub fn write(&self, out: &mut [u8]) {
+        let fixed = [
+            HEADER_MAGIC,
+            self.routine,
+            self.seq,
+            u32::from(self.refused),
+            self.ni as u32,
+            self.nj as u32,
+            self.halox as u32,
+            self.haloy as u32,
+            u32::from(self.periodx) | (u32::from(self.periody) << 1),
+            self.gni as u32,
+            self.npol_row as u32,
+            self.fields.len() as u32,
+        ];
+        let words = fixed.into_iter().chain(self.fields.iter().flat_map(|&(nk, w)| [nk as u32, w as u32]));
+        for (at, w) in words.enumerate() {
+            out[4 * at..4 * at + 4].copy_from_slice(&w.to_ne_bytes());
         }
-        for other in [n.west, n.east].into_iter().flatten() {
-            if s(other, 1) != s(me, 1) {
-                return Err(Error::Collective(format!(
-                    "PEs {me} and {other} of one row disagree on nj ({} and {})",
-                    s(me, 1),
-                    s(other, 1)
-                )));
-            }
-            if s(me, 3) > s(other, 0) {
-                return Err(Error::Collective(format!("halox = {} is wider than PE {other}'s ni = {}", s(me, 3), s(other, 0))));
-            }
+    }
+
+    /// The header at the start of a message (None: not a halo message, or cut short).
+    pub fn read(message: &[u8]) -> Option<Header> {
+        let word = |at: usize| message.get(4 * at..4 * at + 4).map(|b| u32::from_ne_bytes(b.try_into().expect("4 bytes")));
+        if word(0)? != HEADER_MAGIC {
+            return None;
         }
-        for other in [n.south, n.north].into_iter().flatten() {
-            if s(other, 0) != s(me, 0) {
-                return Err(Error::Collective(format!(
-                    "PEs {me} and {other} of one column disagree on ni ({} and {})",
-                    s(me, 0),
-                    s(other, 0)
-                )));
-            }
-            if s(me, 4) > s(other, 1) {
-                return Err(Error::Collective(format!("haloy = {} is wider than PE {other}'s nj = {}", s(me, 4), s(other, 1))));
-            }
+        let n = word(11)? as usize;
+        let fields = (0..n)
+            .map(|f| Some((word(HEADER_FIXED + 2 * f)? as i32, word(HEADER_FIXED + 2 * f + 1)? as i32)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Header {
+            routine: word(1)?,
+            seq: word(2)?,
+            refused: word(3)? != 0,
+            ni: word(4)? as i32,
+            nj: word(5)? as i32,
+            halox: word(6)? as i32,
+            haloy: word(7)? as i32,
+            periodx: word(8)? & 1 != 0,
+            periody: word(8)? & 2 != 0,
+            gni: word(9)? as i32,
+            npol_row: word(10)? as i32,
+            fields,
+        })
+    }
+
+    fn routine_name(&self) -> &'static str {
+        HALO_ROUTINES.get(self.routine as usize).copied().unwrap_or("another halo routine")
+    }
+}
+
+/// The checks of a list of fields this PE can make on its own: each field's arguments, the
+/// same grid and halo for all (levels and element size may differ), and this PE's part at
+/// least as wide as the halo where a neighbour fills its halo from it (`sides`: the PEs on
+/// each side of this one).
+pub fn validate_list(fields: &[HaloCall], sides: &[Option<usize>; 8]) -> Result<()> {
+    let Some(first) = fields.first() else {
+        return Err(Error::BadArgument("a halo list without fields: RPN_COMM_xch_halo_list_add adds them".into()));
+    };
+    for (f, c) in fields.iter().enumerate() {
+        c.validate_local().map_err(|e| match (e, fields.len()) {
+            (Error::BadArgument(text), n) if n > 1 => Error::BadArgument(format!("field {}: {text}", f + 1)),
+            (e, _) => e,
+        })?;
+        let common = |c: &HaloCall| (c.ni, c.nj, c.halox, c.haloy, c.periodx, c.periody, c.gni, c.npol_row);
+        if common(c) != common(first) {
+            return Err(Error::BadArgument(format!(
+                "field {} of the list is not on field 1's grid and halo (ni, nj, halox, haloy, periodx, periody, gni, npol_row = {:?}, field 1 {:?})",
+                f + 1,
+                common(c),
+                common(first)
+            )));
+        }
+    }
+    let c = first;
+    for (s, pe) in Side::ALL.iter().zip(sides) {
+        let Some(pe) = pe else { continue };
+        let (dx, dy) = s.step();
+        if dx != 0 && c.halox > c.ni {
+            return Err(Error::BadArgument(format!(
+                "halox = {} is wider than this PE's part (ni = {}): its {} neighbour PE {pe} cannot fill its halo from it",
+                c.halox,
+                c.ni,
+                s.opposite().name()
+            )));
+        }
+        if dy != 0 && c.haloy > c.nj {
+            return Err(Error::BadArgument(format!(
+                "haloy = {} is wider than this PE's part (nj = {}): its {} neighbour PE {pe} cannot fill its halo from it",
+                c.haloy,
+                c.nj,
+                s.opposite().name()
+            )));
         }
     }
     Ok(())
 }
 
-/// The boxes of the east/west phase: what this PE sends west and east (its own columns next to
-/// those edges), and the halos it fills from its west and east neighbours, over rows 1..nj.
-pub fn east_west_boxes(c: &HaloCall) -> [HaloBox; 4] {
-    let rows = (1, c.nj);
-    [
-        HaloBox { i: (1, c.halox), j: rows },
-        HaloBox { i: (c.ni - c.halox + 1, c.ni), j: rows },
-        HaloBox { i: (1 - c.halox, 0), j: rows },
-        HaloBox { i: (c.ni + 1, c.ni + c.halox), j: rows },
-    ]
+/// What to do with a message from a neighbour (`Header::check`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Left over from an earlier exchange that ended in an error: dropped.
+    Stale,
+    /// This exchange's, in agreement: its data follow the header.
+    Agreed,
 }
 
-/// The boxes of the north/south phase, corners included: the rows next to the south and north
-/// edges, and the halos below and above, over the columns the east/west phase filled (the
-/// x halo beyond a non-periodic outer edge is not part of them: it is left as it was).
-pub fn north_south_boxes(c: &HaloCall, n: &Neighbours) -> [HaloBox; 4] {
-    let lo = if n.west.is_some() { 1 - c.halox } else { 1 };
-    let hi = if n.east.is_some() { c.ni + c.halox } else { c.ni };
-    let cols = (lo, hi);
-    [
-        HaloBox { i: cols, j: (1, c.haloy) },
-        HaloBox { i: cols, j: (c.nj - c.haloy + 1, c.nj) },
-        HaloBox { i: cols, j: (1 - c.haloy, 0) },
-        HaloBox { i: cols, j: (c.nj + 1, c.nj + c.haloy) },
-    ]
+impl Header {
+    /// Checks a neighbour's header against this PE's exchange (`mine`, exchange `seq`; `me` and
+    /// `peer` job ranks; `side`: the first side of this PE on which `peer` lies).
+    pub fn check(&self, mine: &Header, me: usize, peer: usize, side: Side) -> Result<Verdict> {
+        let who = format!("PE {peer} (the {} neighbour of PE {me})", side.name());
+        if self.seq != mine.seq {
+            if epoch_before(self.seq, mine.seq) {
+                return Ok(Verdict::Stale);
+            }
+            return Err(Error::Collective(format!(
+                "{who} is in its halo exchange {} and PE {me} in its {}: PE {me} skipped an exchange that its neighbour made",
+                self.seq, mine.seq
+            )));
+        }
+        let disagree = |what: &str, theirs: String, ours: String| {
+            Err(Error::Collective(format!("{who} gives {what} = {theirs}, PE {me} {what} = {ours} in {}", mine.routine_name())))
+        };
+        if (self.periodx, self.periody) != (mine.periodx, mine.periody) {
+            return disagree("periodx/periody", format!("{}/{}", self.periodx, self.periody), format!("{}/{}", mine.periodx, mine.periody));
+        }
+        for (what, t, o) in [
+            ("halox", self.halox, mine.halox),
+            ("haloy", self.haloy, mine.haloy),
+            ("gni", self.gni, mine.gni),
+            ("npol_row", self.npol_row, mine.npol_row),
+        ] {
+            if t != o && !self.refused {
+                return disagree(what, t.to_string(), o.to_string());
+            }
+        }
+        if self.fields.len() != mine.fields.len() && !self.refused {
+            return disagree("a list of fields of length", self.fields.len().to_string(), mine.fields.len().to_string());
+        }
+        for (f, (t, o)) in self.fields.iter().zip(&mine.fields).enumerate() {
+            let field = if mine.fields.len() > 1 { format!("field {}: ", f + 1) } else { String::new() };
+            if t.0 != o.0 {
+                return disagree(&format!("{field}nk"), t.0.to_string(), o.0.to_string());
+            }
+            if t.1 != o.1 {
+                return disagree(&format!("{field}n (4-byte words per element)"), t.1.to_string(), o.1.to_string());
+            }
+        }
+        let (dx, dy) = side.step();
+        if dx != 0 && dy == 0 && self.nj != mine.nj {
+            return disagree("nj", self.nj.to_string(), format!("{} (PEs of one row have the same nj)", mine.nj));
+        }
+        if dy != 0 && dx == 0 && self.ni != mine.ni {
+            return disagree("ni", self.ni.to_string(), format!("{} (PEs of one column have the same ni)", mine.ni));
+        }
+        if dx != 0 && mine.halox > self.ni {
+            return Err(Error::BadArgument(format!(
+                "halox = {} is wider than the part of {who}, ni = {}: a halo must fit in the neighbour's part",
+                mine.halox, self.ni
+            )));
+        }
+        if dy != 0 && mine.haloy > self.nj {
+            return Err(Error::BadArgument(format!(
+                "haloy = {} is wider than the part of {who}, nj = {}: a halo must fit in the neighbour's part",
+                mine.haloy, self.nj
+            )));
+        }
+        if self.refused {
+            return Err(Error::BadArgument(format!(
+                "{who} refused its arguments to {} (its own message says why); nothing written",
+                self.routine_name()
+            )));
+        }
+        Ok(Verdict::Agreed)
+    }
+}
+
+/// `a` comes before `b` in wrapping 32-bit order.
+fn epoch_before(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) < 0
+}
+
+/// The sides whose parts a message between this PE and `peer` carries, in message order: for
+/// the message this PE sends, the sides of this PE on which `peer` lies (this PE's face
+/// towards each); for the one it receives, the sides of `peer` on which this PE lies (the
+/// peer's face towards each, which fills this PE's halo on the opposite side).
+pub fn message_sides(sides: &[Option<usize>; 8], peer: usize, sending: bool) -> impl Iterator<Item = Side> + '_ {
+    Side::ALL.into_iter().filter(move |s| {
+        let on = if sending { *s } else { s.opposite() };
+        sides[on as usize] == Some(peer)
+    })
 }
 
 /// RPN_COMM_limit (the original's strict decomposition): `gmin..=gmax` cut over `npe` PEs in
@@ -421,18 +595,21 @@ mod tests {
     }
 
     #[test]
-    fn neighbours_wrap_only_when_periodic() {
+    fn neighbours_wrap_only_when_periodic_and_corners_need_both_directions() {
         let g = Grid { pex: 3, pey: 2 };
-        let n = Neighbours::of(&g, 0, false, false);
-        assert_eq!(n, Neighbours { west: None, east: Some(1), south: None, north: Some(3) });
-        let n = Neighbours::of(&g, 0, true, true);
-        assert_eq!(n, Neighbours { west: Some(2), east: Some(1), south: Some(3), north: Some(3) });
+        let n = neighbours8(&g, 0, false, false);
+        // W E S N SW SE NW NE
+        assert_eq!(n, [None, Some(1), None, Some(3), None, None, None, Some(4)]);
+        let n = neighbours8(&g, 0, true, true);
+        assert_eq!(n, [Some(2), Some(1), Some(3), Some(3), Some(5), Some(4), Some(5), Some(4)]);
+        assert_eq!(distinct_peers(&n), vec![2, 1, 3, 5, 4]);
         let one = Grid { pex: 1, pey: 1 };
-        assert_eq!(Neighbours::of(&one, 0, true, false).west, Some(0));
+        assert_eq!(neighbours8(&one, 0, true, false)[Side::West as usize], Some(0));
+        assert_eq!(neighbours8(&one, 0, true, false)[Side::NorthWest as usize], None);
     }
 
     #[test]
-    fn local_checks_refuse_npol_row_and_short_bounds() {
+    fn local_checks_refuse_npol_row_short_bounds_and_a_part_narrower_than_the_halo() {
         assert!(call(4, 4, 2).validate_local().is_ok());
         let mut c = call(4, 4, 2);
         c.npol_row = 1;
@@ -442,72 +619,69 @@ mod tests {
         let mut c = call(4, 4, 2);
         c.maxx = 5;
         assert!(c.validate_local().unwrap_err().to_string().contains("minx:maxx"));
+        let sides = [Some(1), Some(1), None, None, None, None, None, None];
+        let e = validate_list(&[call(2, 4, 3)], &sides).unwrap_err().to_string();
+        assert!(e.contains("halox = 3 is wider than this PE's part (ni = 2)") && e.contains("PE 1"), "{e}");
+        let mut other = call(4, 4, 2);
+        other.nj = 5;
+        assert!(validate_list(&[call(4, 4, 2), other], &sides).unwrap_err().to_string().contains("field 2"));
+        assert!(validate_list(&[], &sides).is_err());
     }
 
     #[test]
-    fn neighbours_must_agree_and_parts_hold_the_halo() {
-        let g = Grid { pex: 2, pey: 1 };
-        let ok = [call(4, 5, 2).shape_payload().to_vec(), call(3, 5, 2).shape_payload().to_vec()];
-        assert!(check_shapes(&g, &ok).is_ok());
-        let bad_nj = [call(4, 5, 2).shape_payload().to_vec(), call(4, 6, 2).shape_payload().to_vec()];
-        assert!(check_shapes(&g, &bad_nj).unwrap_err().to_string().contains("nj"));
-        let narrow = [call(4, 5, 3).shape_payload().to_vec(), call(2, 5, 3).shape_payload().to_vec()];
-        assert!(check_shapes(&g, &narrow).unwrap_err().to_string().contains("halox"));
-    }
-
-    #[test]
-    fn corners_stop_at_non_periodic_edges() {
-        let g = Grid { pex: 2, pey: 2 };
-        let c = call(4, 4, 1);
-        let b = north_south_boxes(&c, &Neighbours::of(&g, 0, false, false));
-        assert_eq!(b[3], HaloBox { i: (1, 5), j: (5, 5) });
+    fn faces_and_halos_have_the_same_extents_on_facing_sides() {
+        let c = call(5, 4, 2);
+        for s in Side::ALL {
+            let (f, h) = (c.face(s.opposite()), c.halo(s));
+            assert_eq!(f.points(), h.points(), "{s:?}");
+            // the face lies in the part, the halo outside it
+            assert!(f.i.0 >= 1 && f.i.1 <= c.ni && f.j.0 >= 1 && f.j.1 <= c.nj);
+            assert!(h.i.1 < 1 || h.i.0 > c.ni || h.j.1 < 1 || h.j.0 > c.nj);
+        }
+        assert_eq!(c.face(Side::NorthEast), HaloBox { i: (4, 5), j: (3, 4) });
+        assert_eq!(c.halo(Side::SouthWest), HaloBox { i: (-1, 0), j: (-1, 0) });
         assert_eq!(c.offset(c.minx, c.miny, 1), 0);
-        assert_eq!(c.offset(1, 1, 2), 36 + 7);
+        assert_eq!(c.offset(1, 1, 2), 9 * 8 + 2 * 9 + 2);
     }
 
     #[test]
-    fn payload_gives_the_neighbours_the_call_back() {
-        let mut c = call(5, 4, 2);
-        c.minx = -3;
-        c.periody = true;
-        c.words = 2;
-        let p = c.payload(FieldCache { hit: Some(3), conflicts: 0b1010, unshareable: true });
-        assert_eq!(HaloCall::of_payload(&p), c);
-        assert_eq!(c.total_words(), (c.maxx - c.minx + 1) as usize * (c.maxy - c.miny + 1) as usize * 2 * 2);
+    fn a_message_carries_the_sides_in_the_same_order_for_sender_and_receiver() {
+        for (pex, pey, px, py) in [(2, 2, true, true), (1, 1, true, true), (3, 2, false, true), (2, 1, true, false)] {
+            let g = Grid { pex, pey };
+            for me in 0..pex * pey {
+                let mine = neighbours8(&g, me, px, py);
+                for peer in distinct_peers(&mine) {
+                    let theirs = neighbours8(&g, peer, px, py);
+                    let sent: Vec<Side> = message_sides(&theirs, me, true).collect();
+                    let expected: Vec<Side> = message_sides(&mine, peer, false).collect();
+                    assert_eq!(sent, expected, "{pex}x{pey} {me} from {peer}");
+                }
+            }
+        }
     }
 
     #[test]
-    fn faces_are_read_from_the_neighbours_own_array() {
-        // PE 0 (ni 4) fills its east halo from the west face of PE 1 (ni 3, wider bounds).
-        let mine = call(4, 5, 2);
-        let mut theirs = call(3, 5, 2);
-        theirs.minx = -4;
-        let [_, _, _, east_halo] = east_west_boxes(&mine);
-        let [to_west, ..] = east_west_boxes(&theirs);
-        let t = face_transfer(&mine, &east_halo, &theirs, &to_west).unwrap();
-        assert_eq!(t.count, [2, 5, 2]);
-        assert_eq!(t.local.start, [(5 - mine.minx) as usize, (1 - mine.miny) as usize, 0]);
-        assert_eq!(t.remote.start, [(1 - theirs.minx) as usize, (1 - theirs.miny) as usize, 0]);
-        assert_eq!(t.remote.shape, [(theirs.maxx - theirs.minx + 1) as usize, 9, 2]);
-        // Elements of 2 words: the first dimension counts words.
-        let (mut m2, mut t2) = (mine, theirs);
-        m2.words = 2;
-        t2.words = 2;
-        let t = face_transfer(&m2, &east_halo, &t2, &to_west).unwrap();
-        assert_eq!(t.count[0], 4);
-        assert_eq!(t.local.shape[0], 2 * (mine.maxx - mine.minx + 1) as usize);
-    }
-
-    #[test]
-    fn kept_windows_serve_only_when_every_pe_has_its_array_there() {
-        let c = call(4, 4, 1);
-        let row = |hit: Option<usize>, conflicts: u32, unshareable: bool| c.payload(FieldCache { hit, conflicts, unshareable });
-        assert_eq!(plan_fields(&[row(Some(2), 4, false), row(Some(2), 4, false)]), FieldPlan::Reuse(2));
-        // One PE has a new array: every PE frees the windows over the arrays it overlaps.
-        assert_eq!(plan_fields(&[row(Some(2), 4, false), row(None, 1, false)]), FieldPlan::Make { evict: 5 });
-        // Different slots on two PEs: not the same window.
-        assert_eq!(plan_fields(&[row(Some(1), 2, false), row(Some(2), 4, false)]), FieldPlan::Make { evict: 6 });
-        // Somebody's array cannot be shared: packed.
-        assert_eq!(plan_fields(&[row(None, 0, true), row(Some(0), 1, false)]), FieldPlan::Pack);
+    fn headers_go_through_a_message_and_disagreements_are_named() {
+        let mine = Header::of(&[call(4, 5, 2)], routine_code("RPN_COMM_xch_halo"), 7, false);
+        let mut bytes = vec![0u8; mine.bytes()];
+        mine.write(&mut bytes);
+        assert_eq!(Header::read(&bytes), Some(mine.clone()));
+        assert_eq!(Header::read(&bytes[..8]), None);
+        assert_eq!(mine.check(&mine, 0, 1, Side::East), Ok(Verdict::Agreed));
+        let older = Header { seq: 6, ..mine.clone() };
+        assert_eq!(older.check(&mine, 0, 1, Side::East), Ok(Verdict::Stale));
+        let later = Header { seq: 8, ..mine.clone() };
+        assert!(later.check(&mine, 0, 1, Side::East).unwrap_err().to_string().contains("skipped"));
+        let other_nj = Header { nj: 6, ..mine.clone() };
+        let e = other_nj.check(&mine, 0, 1, Side::East).unwrap_err().to_string();
+        assert!(e.contains("PE 1 (the east neighbour of PE 0) gives nj = 6"), "{e}");
+        assert_eq!(other_nj.check(&mine, 0, 1, Side::North), Ok(Verdict::Agreed), "nj may differ along a column");
+        let narrow = Header { ni: 1, ..mine.clone() };
+        let e = narrow.check(&mine, 0, 1, Side::West).unwrap_err().to_string();
+        assert!(e.contains("halox = 2 is wider than the part of PE 1") && e.contains("ni = 1"), "{e}");
+        let other_nk = Header { fields: vec![(3, 1)], ..mine.clone() };
+        assert!(other_nk.check(&mine, 0, 1, Side::South).unwrap_err().to_string().contains("nk = 3"));
+        let refused = Header { refused: true, ..mine.clone() };
+        assert!(refused.check(&mine, 0, 1, Side::South).unwrap_err().to_string().contains("refused"));
     }
 }

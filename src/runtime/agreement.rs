@@ -68,26 +68,6 @@ impl Runtime {
         let gathered = inline.then(|| rows.iter().flat_map(|row| row[at..at + data.len()].iter().copied()).collect());
         Ok((rows.iter().map(|row| (0..payload.len()).map(|i| word(row, HEADER_WORDS + i)).collect()).collect(), gathered))
     }
-
-    /// `agree` for a fixed-size payload, into buffers the caller keeps between calls (`bytes`
-    /// for the gathered records, `rows` for every PE's payload in rank order), so that a call
-    /// made again and again allocates nothing once they have grown.
-    pub(super) fn agree_into<const N: usize>(
-        &mut self,
-        comm: &Communicator,
-        id: CollectiveId,
-        local: &Result<()>,
-        payload: &[u32; N],
-        bytes: &mut Vec<u8>,
-        rows: &mut Vec<[u32; N]>,
-    ) -> Result<()> {
-        bytes.resize(RECORD_BYTES * comm.size(), 0);
-        self.transport.allgather(comm, &record(id, local, payload, &[]), bytes)?;
-        judge(bytes, comm.rank(), id, local, N)?;
-        rows.clear();
-        rows.extend(bytes.chunks_exact(RECORD_BYTES).map(|row| std::array::from_fn(|i| word(row, HEADER_WORDS + i))));
-        Ok(())
-    }
 }
 
 #[cfg(test)]

@@ -1,380 +1,456 @@
-//! RPN_COMM_xch_halo / RPN_COMM_xch_halon over the grid: the east/west phase, then the
-//! north/south phase with the corners. The geometry and every refusal are in `core::halo`; a
-//! PE that does not call is reported by the transport's wait as a hang naming it.
+//! The halo exchanges (RPN_COMM_xch_halo, _halon, and lists of fields, blocking or split in a
+//! start and a finish) over the transport's point-to-point channels: neighbours only.
 //!
-//! The fast way (`exchange_direct`): a window over the caller's array itself, made on the
-//! first exchange of that array and kept (a model exchanges the same arrays every time step),
-//! through which every PE reads its neighbours' faces straight from their arrays into its own
-//! halo, one box get per neighbour and phase. On shared memory a halo point is copied once,
-//! with no system call and no allocation; to another node it is one MPI_Get per face. East/west
-//! faces whose runs (one per row and level) are shorter than a cache line are packed by their
-//! owner instead (see `exchange_direct`). Such a
-//! window serves only while it is the array's memory on every PE
-//! (`TransportWindow::is_caller_array`, asked at every call: the caller may have freed the
-//! array and allocated another at the same place). Where some PE's array cannot be shared (on
-//! the stack, already under another window, or a plain MPI window, which cannot be checked),
-//! `exchange_packed`: faces packed into an internal window, got from there into the halos.
+//! An exchange is one round: this PE packs, for each distinct neighbour (at most 8: the sides
+//! and the corners, a corner neighbour sending its corner directly), one message holding a
+//! header with the call's shape arguments and its faces towards that neighbour of every field,
+//! straight into the channel's room (on shared memory: memory the neighbour reads); then it
+//! takes each neighbour's message, checks its header against its own arguments, and only once
+//! every neighbour agreed unpacks the faces into its halos. Nothing is made per array, no page
+//! of the caller is touched but the halos written, and no PE but a neighbour is waited for: a
+//! call costs O(neighbours) whatever the array and the job's size. A PE that refuses its own
+//! arguments still sends its header (marked refused, no data), so its neighbours refuse too
+//! instead of waiting; a PE that skips an exchange is named by the neighbours that wait for it,
+//! and found out by the exchange number in the headers once it makes a later one. Messages of an
+//! exchange that ended in an error are dropped by the next one (older exchange number).
+//!
+//! The geometry and the checks are in `core::halo`.
+
+use std::collections::VecDeque;
 
 use super::Runtime;
-use crate::core::halo::{self, FieldCache, FieldPlan, HaloBox, HaloCall, Neighbours, PAYLOAD_LEN};
-use crate::core::subarray::{BoxArgs, BoxTransfer};
-use crate::core::{CollectiveId, ElementType, Grid, GroupSets, Mode, RemoteAccess};
+use crate::core::halo::{self, HaloBox, HaloCall, HaloField, Header, Side, Verdict};
+use crate::core::halo_family;
+use crate::diagnostics::{self, list_pes};
 use crate::error::{Error, Result};
-use crate::transport::TransportWindow;
+use crate::transport::channel::{Channels, Message, SLOTS};
 
-/// Internal windows kept for packed halo exchanges (one per distinct face size in use).
-const HALO_WINDOWS: usize = 4;
-/// Windows kept over callers' arrays (a model exchanges a handful of fields; at most 32, the
-/// bits of the agreement's conflict mask).
-const FIELD_WINDOWS: usize = 8;
-/// Bytes of a cache line: face runs shorter than that are packed rather than read in place.
-const CACHE_LINE: usize = 64;
-/// Arrays remembered as not shareable, so that their exchanges do not try again each call.
-const UNSHAREABLE_KEPT: usize = 8;
+/// Exchanges started and not finished at most (a further start finishes the oldest first): the
+/// channels hold `SLOTS` messages per neighbour, and a PE can be one exchange ahead of its
+/// neighbour, so two in flight never wait for a slot.
+const IN_FLIGHT: usize = SLOTS / 2;
+/// Index bits of a halo list handle (the rest is the entry's serial number).
+const LIST_INDEX_BITS: u32 = 12;
 
-/// An internal window the faces of one phase go through, and its exposures so far.
-struct HaloWindow {
-    part: usize,
-    memory: Box<dyn TransportWindow>,
-    epoch: u32,
-    /// The group sets of its last exposure (made again only for other neighbours).
-    group: Option<GroupSets>,
+/// A list of fields exchanged together (`RPN_COMM_xch_halo_list_new`), and the outcome of its
+/// last split exchange when it was finished early.
+struct HaloList {
+    serial: u32,
+    /// The grid and halo arguments of every field (`nk` and `words` are the fields' own).
+    grid: HaloCall,
+    fields: Vec<HaloField>,
+    in_flight: bool,
+    outcome: Option<Result<()>>,
 }
 
-/// A window over a caller's halo array (`addr`, `words` 4-byte words on this PE), its
-/// exposures so far, and the group sets of its exposures for the neighbours they were made for.
-struct FieldWindow {
-    addr: usize,
-    words: usize,
-    memory: Box<dyn TransportWindow>,
-    epoch: u32,
-    last_used: u64,
-    group: Option<(Neighbours, GroupSets)>,
+/// An exchange whose messages went out and whose neighbours' messages are not taken yet.
+struct Pending {
+    fields: Vec<HaloField>,
+    header: Header,
+    sides: [Option<usize>; 8],
+    peers: Vec<usize>,
+    list: Option<usize>,
 }
 
-/// What the halo exchanges keep between calls: their windows, the arrays known not to be
-/// shareable, and buffers reused so that the steady state allocates nothing.
+/// What the halo exchanges keep between calls.
 #[derive(Default)]
 pub(super) struct HaloState {
-    windows: Vec<HaloWindow>,
-    fields: Vec<FieldWindow>,
-    unshareable: Vec<(usize, usize)>,
-    calls: u64,
-    gathered: Vec<u8>,
-    rows: Vec<[u32; PAYLOAD_LEN]>,
+    /// This PE's halo exchanges so far (every message carries the number of its exchange).
+    seq: u32,
+    in_flight: VecDeque<Pending>,
+    lists: Vec<Option<HaloList>>,
+    serials: u32,
 }
 
-/// Writes the box `b` of levels 1..=nk of the array at `g` to `out`, row by row; returns the
-/// bytes written.
+/// Copies the box `b` of levels 1..=nk of the array at `base` (`c` describes it) to `buf`
+/// (`pack`) or from it; returns the bytes of the box.
 ///
 /// # Safety
-/// `g` holds the whole array `c` describes, `b` lies inside its bounds, and `out` is writable
-/// for the box's bytes.
-unsafe fn pack(g: usize, c: &HaloCall, b: &HaloBox, out: *mut u8) -> usize {
+/// The array at `base` holds what `c` describes and `b` lies inside its bounds; `buf` holds the
+/// box's bytes; array and buffer do not overlap.
+unsafe fn copy_box(c: &HaloCall, base: usize, b: &HaloBox, buf: *mut u8, pack: bool) -> usize {
     let e = c.elem_bytes();
     let row = (b.i.1 - b.i.0 + 1).max(0) as usize * e;
+    let rows = (b.j.1 - b.j.0 + 1).max(0) as usize;
+    if row == 0 || rows == 0 {
+        return 0;
+    }
+    let stride = (c.maxx - c.minx + 1) as usize * e;
     let mut at = 0;
     for k in 1..=c.nk {
-        for j in b.j.0..=b.j.1 {
-            let from = g + c.offset(b.i.0, j, k) * e;
-            // SAFETY: the row lies inside the array and `out` holds the box (caller's contract).
-            unsafe { std::ptr::copy_nonoverlapping(from as *const u8, out.add(at), row) };
+        let mut g = (base + c.offset(b.i.0, b.j.0, k) * e) as *mut u8;
+        for _ in 0..rows {
+            // SAFETY: the row lies in the array and `at..at + row` in the buffer (contract).
+            unsafe {
+                let here = buf.add(at);
+                let (from, to) = if pack { (g as *const u8, here) } else { (here as *const u8, g) };
+                copy_row(from, to, row);
+                g = g.add(stride);
+            }
             at += row;
         }
     }
     at
 }
 
+/// Copies `len` bytes (a multiple of 4). Short rows (an east/west face's: a few points) are
+/// copied word by word in place, without a call to memcpy for each.
+///
+/// # Safety
+/// `from` readable and `to` writable for `len` bytes, not overlapping.
+#[inline]
+unsafe fn copy_row(from: *const u8, to: *mut u8, len: usize) {
+    if len <= 64 && len.is_multiple_of(4) {
+        for w in 0..len / 4 {
+            // SAFETY: inside both ranges (contract); unaligned accesses are allowed.
+            unsafe { (to as *mut u32).add(w).write_unaligned((from as *const u32).add(w).read_unaligned()) };
+        }
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { std::ptr::copy_nonoverlapping(from, to, len) };
+    }
+}
+
 impl Runtime {
-    /// Collective over the grid: exchanges the halos of `g(minx:maxx, miny:maxy, nk)` with the
-    /// neighbours on the PE grid. Refused on every PE (nothing written) when any PE's
-    /// arguments are refused or neighbours' shapes disagree.
+    /// Exchanges the halos of `g(minx:maxx, miny:maxy, nk)` with the neighbours on the PE grid
+    /// (the entry of RPN_COMM_xch_halo and the routines built on it): a list of one field.
+    /// Refused (nothing written) where this PE's arguments are refused or a neighbour's disagree.
     ///
     /// # Safety
     /// `g` is the caller's array as `c` describes it, readable and writable.
     pub unsafe fn xch_halo(&mut self, g: usize, c: &HaloCall) -> Result<()> {
-        let grid = self.grid_comms()?.grid;
-        let local = c.validate_local().and_then(|()| match g {
-            0 => Err(Error::NullBuffer { what: "halo array", nelem: c.level_points() as i64 * c.nk as i64 }),
-            _ => Ok(()),
-        });
-        let cache = if local.is_ok() { self.field_cache(g, c.total_words()) } else { FieldCache::default() };
-        let job = self.transport.job().clone();
-        let (mut bytes, mut rows) = (std::mem::take(&mut self.halo.gathered), std::mem::take(&mut self.halo.rows));
-        let agreed = self.agree_into(&job, CollectiveId::XchHalo, &local, &c.payload(cache), &mut bytes, &mut rows);
-        let plan = agreed.and_then(|()| halo::check_shapes(&grid, &rows)).map(|()| halo::plan_fields(&rows));
-        self.halo.gathered = bytes;
-        self.halo.rows = rows;
-        let slot = match plan? {
-            FieldPlan::Reuse(slot) => Some(slot),
-            FieldPlan::Make { evict } => self.make_field_window(g, c.total_words(), evict)?,
-            FieldPlan::Pack => None,
-        };
-        match slot {
-            // SAFETY: the caller's contract; the window in `slot` is every PE's array.
-            Some(slot) => unsafe { self.exchange_direct(slot, g, c, &grid) },
-            // SAFETY: the caller's contract.
-            None => unsafe { self.exchange_packed(g, c, &grid) },
-        }
+        // SAFETY: the caller's contract.
+        unsafe { self.xch_halo_fields(vec![HaloField { addr: g, call: *c }]) }
     }
 
-    /// What this PE knows of windows over the array at `g` of `words` 4-byte words.
-    fn field_cache(&self, g: usize, words: usize) -> FieldCache {
-        let end = g + words * 4;
-        let mut cache = FieldCache { unshareable: self.halo.unshareable.contains(&(g, words)), ..FieldCache::default() };
-        for (i, f) in self.halo.fields.iter().enumerate() {
-            if f.addr < end && g < f.addr + f.words * 4 {
-                cache.conflicts |= 1 << i;
-            }
-            // SAFETY: the caller's array (a live one: this call's) is at the window's address.
-            if f.addr == g && f.words == words && unsafe { f.memory.is_caller_array() } {
-                cache.hit = Some(i);
-            }
-        }
-        cache
-    }
-
-    /// Collective: frees the windows of the `evict` slots (and the least recently used one if
-    /// all slots are taken), then makes a window over every PE's array. Its slot when it is
-    /// every PE's array itself; otherwise it is freed again, and this PE remembers its array
-    /// as not shareable if it was the one that could not share.
-    fn make_field_window(&mut self, g: usize, words: usize, evict: u32) -> Result<Option<usize>> {
-        for i in (0..self.halo.fields.len()).rev() {
-            if evict & (1 << i) != 0 {
-                self.halo.fields.remove(i).memory.free()?;
-            }
-        }
-        if self.halo.fields.len() >= FIELD_WINDOWS {
-            let oldest = (0..self.halo.fields.len()).min_by_key(|&i| self.halo.fields[i].last_used).unwrap_or(0);
-            self.halo.fields.remove(oldest).memory.free()?;
-        }
-        let job = self.transport.job().clone();
-        let sizes: Vec<usize> = self.halo.rows.iter().map(|r| HaloCall::of_payload(r).total_words()).collect();
-        // SAFETY: the caller's array holds `words` 4-byte words (validated bounds), and the
-        // window is freed before the call returns unless every PE's array is its memory, which
-        // each later call checks again before using it.
-        let memory = unsafe { self.transport.create_window(&job, ElementType::Int32, &sizes, Some(g)) }?;
-        // SAFETY: the window is over this call's array.
-        let mine = unsafe { memory.is_caller_array() };
-        let (mut bytes, mut rows) = (Vec::new(), Vec::new());
-        self.agree_into(&job, CollectiveId::XchHalo, &Ok(()), &[mine as u32], &mut bytes, &mut rows)?;
-        if rows.iter().all(|r| r[0] == 1) {
-            self.halo.fields.push(FieldWindow { addr: g, words, memory, epoch: 0, last_used: 0, group: None });
-            return Ok(Some(self.halo.fields.len() - 1));
-        }
-        memory.free()?;
-        if !mine {
-            if self.halo.unshareable.len() >= UNSHAREABLE_KEPT {
-                self.halo.unshareable.remove(0);
-            }
-            self.halo.unshareable.push((g, words));
-        }
-        Ok(None)
-    }
-
-    /// The exchange through the window in `slot`, over every PE's array: in each phase, one
-    /// exposure in group mode over the neighbours, in which this PE gets its
-    /// neighbours' faces straight into its halo. A neighbour's get waits for this PE's open
-    /// (its array is as the caller left it); the north/south phase opens after the east/west
-    /// one closed (the corners it reads are filled); each close waits for the neighbours'
-    /// closes, so no PE changes its array while a neighbour still reads it.
+    /// Exchanges the halos of every field of `fields` (same grid and halo) in one message per
+    /// neighbour, blocking.
     ///
     /// # Safety
-    /// As `xch_halo`; the window in `slot` is every PE's array (checked this call).
-    unsafe fn exchange_direct(&mut self, slot: usize, g: usize, c: &HaloCall, grid: &Grid) -> Result<()> {
-        let me = self.rank();
-        let n = Neighbours::of(grid, me, c.periodx, c.periody);
-        let npes = self.transport.job().size();
-        // East/west faces are columns: a run per row and level, `halox` elements long. Read in
-        // place, each short run costs a whole cache line from the neighbour's core; packed
-        // by their owner, the faces cross in whole lines (two copies, the strided ones local).
-        let pack_east_west = (c.halox * c.words) as usize * 4 < CACHE_LINE;
-        if pack_east_west {
-            let (ew_size, _) = self.phase_parts(c);
-            let [to_west, to_east, west_halo, east_halo] = halo::east_west_boxes(c);
-            // SAFETY: the boxes lie inside the validated bounds of the caller's array.
-            unsafe { self.halo_phase(g, c, ew_size, [to_west, to_east], [(n.west, west_halo), (n.east, east_halo)]) }?;
+    /// Each field's address is its array as its call describes it, readable and writable.
+    pub unsafe fn xch_halo_fields(&mut self, fields: Vec<HaloField>) -> Result<()> {
+        // SAFETY: the caller's contract.
+        unsafe { self.start_exchange(fields, None) }?;
+        self.finish_through(self.halo.in_flight.len())
+    }
+
+    /// The grid, this PE's sides and the channels, or why there are none.
+    fn halo_setup(&mut self, fields: &[HaloField]) -> Result<[Option<usize>; 8]> {
+        let grid = self.grid_comms()?.grid;
+        let Some(first) = fields.first() else {
+            return Err(Error::BadArgument("a halo list without fields: RPN_COMM_xch_halo_list_add adds them".into()));
+        };
+        if self.transport.channels().is_none() {
+            return Err(Error::Unsupported("halo exchanges need point-to-point channels"));
         }
-        self.halo.calls += 1;
-        let HaloState { fields, rows, calls, .. } = &mut *self.halo;
-        let field = &mut fields[slot];
-        field.last_used = *calls;
-        if field.group.as_ref().is_none_or(|(made_for, _)| *made_for != n) {
-            let mut pes: Vec<usize> = [n.west, n.east, n.south, n.north].into_iter().flatten().collect();
-            pes.sort_unstable();
-            pes.dedup();
-            field.group = Some((n, GroupSets::new(npes, pes.clone(), pes)));
+        Ok(halo::neighbours8(&grid, self.rank(), first.call.periodx, first.call.periody))
+    }
+
+    /// Sends this PE's faces of `fields` to its neighbours (one message each) and records the
+    /// exchange as in flight (of `list`, when it is a list's split exchange). Refused at once
+    /// where this PE's own arguments are (its neighbours are told, and refuse too).
+    ///
+    /// # Safety
+    /// As `xch_halo_fields`, until the exchange is finished.
+    unsafe fn start_exchange(&mut self, fields: Vec<HaloField>, list: Option<usize>) -> Result<()> {
+        let sides = self.halo_setup(&fields)?;
+        while self.halo.in_flight.len() >= IN_FLIGHT {
+            // The oldest exchange is a list's (a blocking one is finished before it returns):
+            // its outcome waits for its finish.
+            let _ = self.finish_through(1);
         }
-        let theirs = |pe: usize| HaloCall::of_payload(&rows[pe]);
-        let their_neighbours = |pe: usize| Neighbours::of(grid, pe, c.periodx, c.periody);
-        let [_, _, west_halo, east_halo] = halo::east_west_boxes(c);
-        let [_, _, south_halo, north_halo] = halo::north_south_boxes(c, &n);
-        // (neighbour, the halo box it fills, its face in its own array)
-        let phases = [
-            [
-                n.west.map(|pe| (pe, west_halo, halo::east_west_boxes(&theirs(pe))[1])),
-                n.east.map(|pe| (pe, east_halo, halo::east_west_boxes(&theirs(pe))[0])),
-            ],
-            [
-                n.south.map(|pe| (pe, south_halo, halo::north_south_boxes(&theirs(pe), &their_neighbours(pe))[1])),
-                n.north.map(|pe| (pe, north_halo, halo::north_south_boxes(&theirs(pe), &their_neighbours(pe))[0])),
-            ],
-        ];
-        // One group of every neighbour for both phases: the same sets at every epoch (an MPI
-        // window keeps the MPI groups of the last epoch), and a phase waits for the PEs it
-        // reads and those that read it.
-        let Some((_, group)) = &field.group else { unreachable!("made above") };
-        for fills in &phases[usize::from(pack_east_west)..] {
-            field.epoch = field.epoch.wrapping_add(1);
-            let epoch = field.epoch;
-            field.memory.open(epoch, Mode::Group, Some(group))?;
-            let mut result = Ok(());
-            for &(pe, fill, face) in fills.iter().flatten() {
-                let other = theirs(pe);
-                let acc = RemoteAccess { target: pe, offset: 0, nelem: other.total_words(), mode: Mode::Group, epoch };
-                result = result.and_then(|()| {
-                    let transfer = halo::face_transfer(c, &fill, &other, &face)?;
-                    // SAFETY: the transfer's local box lies in this PE's array (checked
-                    // against its shape), which `g` holds (caller's contract).
-                    unsafe { field.memory.get_box(&acc, &transfer, g as *mut u8, 4) }
-                });
+        let calls: Vec<HaloCall> = fields.iter().map(|f| f.call).collect();
+        let local = halo::validate_list(&calls, &sides).and_then(|()| match fields.iter().position(|f| f.addr == 0) {
+            Some(f) => Err(Error::NullBuffer { what: "halo array", nelem: calls[f].total_words() as i64 }),
+            None => Ok(()),
+        });
+        self.halo.seq = self.halo.seq.wrapping_add(1);
+        let header = Header::of(&calls, halo::routine_code(diagnostics::routine()), self.halo.seq, local.is_err());
+        let peers = halo::distinct_peers(&sides);
+        // Messages of exchanges that ended in an error before all came (or that this PE refused
+        // at once) are dropped first: they would hold the channels' slots. (Not those of the
+        // exchanges still in flight.)
+        let oldest = self.halo.in_flight.front().map_or(header.seq, |p| p.header.seq);
+        let channels = self.transport.channels().expect("checked by halo_setup");
+        for &peer in &peers {
+            drop_stale(channels, peer, oldest)?;
+        }
+        for &peer in &peers {
+            let data: usize = match local {
+                Ok(()) => {
+                    halo::message_sides(&sides, peer, true).map(|s| calls.iter().map(|c| c.box_bytes(&c.face(s))).sum::<usize>()).sum()
+                }
+                Err(_) => 0,
+            };
+            let len = header.bytes() + data;
+            let room = channels.reserve(peer, len)?;
+            // SAFETY: the room holds `len` bytes until the post.
+            header.write(unsafe { std::slice::from_raw_parts_mut(room, header.bytes()) });
+            let mut at = header.bytes();
+            if local.is_ok() {
+                for s in halo::message_sides(&sides, peer, true) {
+                    for f in &fields {
+                        // SAFETY: the face lies inside the array (validated bounds, halo no
+                        // wider than the part); the room holds the message (`len`).
+                        at += unsafe { copy_box(&f.call, f.addr, &f.call.face(s), room.add(at), true) };
+                    }
+                }
             }
-            let closed = field.memory.close(epoch, Mode::Group, Some(group));
-            result.and(closed)?;
+            debug_assert_eq!(at, len);
+            channels.post(peer, len)?;
         }
+        local?;
+        self.halo.in_flight.push_back(Pending { fields, header, sides, peers, list });
         Ok(())
     }
 
-    /// The exchange through internal windows: each phase packs this PE's faces, which its
-    /// neighbours get into their halos (see `halo_phase`).
-    ///
-    /// # Safety
-    /// As `xch_halo`.
-    unsafe fn exchange_packed(&mut self, g: usize, c: &HaloCall, grid: &Grid) -> Result<()> {
-        let me = self.rank();
-        let n = Neighbours::of(grid, me, c.periodx, c.periody);
-        let (ew_size, ns_size) = self.phase_parts(c);
-        let [to_west, to_east, west_halo, east_halo] = halo::east_west_boxes(c);
-        // SAFETY: the boxes lie inside the validated bounds of the caller's array.
-        unsafe { self.halo_phase(g, c, ew_size, [to_west, to_east], [(n.west, west_halo), (n.east, east_halo)]) }?;
-        let [to_south, to_north, south_halo, north_halo] = halo::north_south_boxes(c, &n);
-        // SAFETY: as above.
-        unsafe { self.halo_phase(g, c, ns_size, [to_south, to_north], [(n.south, south_halo), (n.north, north_halo)]) }
-    }
-
-    /// The bytes of every PE's part of the internal window of the east/west and the
-    /// north/south phase: the largest PE's two faces (every PE's part has the same size).
-    fn phase_parts(&self, c: &HaloCall) -> (usize, usize) {
-        let e = c.elem_bytes();
-        let (h, nk) = (c.halox as usize, c.nk as usize);
-        let ew = self.halo.rows.iter().map(|s| 2 * h * s[1] as usize * nk * e).max().unwrap_or(0);
-        let ns = self.halo.rows.iter().map(|s| 2 * c.haloy as usize * (s[0] as usize + 2 * h) * nk * e).max().unwrap_or(0);
-        (ew, ns)
-    }
-
-    /// One phase: every PE packs its two faces (`send`: towards the low, then the high side)
-    /// into its part of an internal window (`part` bytes on every PE), an exposure in group mode
-    /// over its neighbours makes them visible, and this PE gets its low neighbour's high face
-    /// and its high neighbour's low face from their parts straight into its halo (one box get
-    /// each: a point is copied twice, packed and got). Only neighbours are read and waited
-    /// for; the close (which waits for the neighbours to close) keeps a PE from overwriting its
-    /// faces while a neighbour still reads them.
-    ///
-    /// # Safety
-    /// As `xch_halo`; the boxes lie inside the array.
-    unsafe fn halo_phase(
-        &mut self,
-        g: usize,
-        c: &HaloCall,
-        part: usize,
-        send: [HaloBox; 2],
-        fill: [(Option<usize>, HaloBox); 2],
-    ) -> Result<()> {
-        let slot = self.halo_window(part)?;
-        let cached = &mut self.halo.windows[slot];
-        let out = cached.memory.local_base();
-        let mut packed = 0;
-        for b in &send {
-            // SAFETY: the box lies inside the array (caller's contract); this PE's part of the
-            // window holds `part` bytes, room for both faces, and is not exposed.
-            packed += unsafe { pack(g, c, b, out.add(packed)) };
-        }
-        debug_assert!(packed <= part);
-        cached.epoch = cached.epoch.wrapping_add(1);
-        let epoch = cached.epoch;
-        // Group mode over the neighbours: the PEs this one reads are exactly those that read it
-        // (a neighbour's neighbour on the other side is this PE), so the exposure synchronises
-        // neighbours only, not the whole job.
-        // (sorted, without repeats, on the stack: the sets are made again only when they change)
-        let mut pair = [fill[0].0, fill[1].0];
-        pair.sort_unstable();
-        let (mut neighbours, mut distinct) = ([0; 2], 0);
-        for pe in pair.into_iter().flatten() {
-            if distinct == 0 || neighbours[distinct - 1] != pe {
-                neighbours[distinct] = pe;
-                distinct += 1;
+    /// Finishes the `count` oldest exchanges in flight, in order; returns the last one's
+    /// outcome. Those of lists keep theirs for their finish.
+    fn finish_through(&mut self, count: usize) -> Result<()> {
+        let mut last = Ok(());
+        for _ in 0..count {
+            let Some(p) = self.halo.in_flight.pop_front() else { break };
+            // SAFETY: the fields' arrays are the caller's until the exchange is finished
+            // (contract of `start_exchange`).
+            last = unsafe { self.receive_exchange(&p) };
+            if let Some(l) = p.list.and_then(|l| self.halo.lists.get_mut(l)).and_then(Option::as_mut) {
+                l.in_flight = false;
+                l.outcome = Some(last.clone());
             }
         }
-        let neighbours = &neighbours[..distinct];
-        let npes = self.transport.job().size();
-        let cached = &mut self.halo.windows[slot];
-        if cached.group.as_ref().is_none_or(|g| g.to != neighbours) {
-            cached.group = Some(GroupSets::new(npes, neighbours.to_vec(), neighbours.to_vec()));
-        }
-        let Some(group) = &cached.group else { unreachable!("made above") };
-        cached.memory.open(epoch, Mode::Group, Some(group))?;
-        let mut result = Ok(());
-        for (side, (from, b)) in fill.iter().enumerate() {
-            let Some(pe) = from else { continue };
-            // The neighbour's two faces have the extents of the box they fill (shapes checked),
-            // packed one after the other: seen as a box of two faces stacked along the levels,
-            // its high face (read by its high-side neighbour, our side 0) the second one.
-            let (local, count) = c.word_box(b);
-            let remote = BoxArgs { shape: [count[0], count[1], 2 * count[2]], start: [0, 0, if side == 0 { count[2] } else { 0 }] };
-            let acc =
-                RemoteAccess { target: *pe, offset: 0, nelem: (remote.shape.iter().product::<i64>()) as usize, mode: Mode::Group, epoch };
-            result = result.and_then(|()| {
-                let transfer = BoxTransfer::check(&local, &remote, count)?;
-                // SAFETY: the transfer's local box lies in the array `g` holds (checked against
-                // its shape); the remote box lies in the neighbour's packed faces, inside its part.
-                unsafe { cached.memory.get_box(&acc, &transfer, g as *mut u8, 4) }
-            });
-        }
-        let closed = cached.memory.close(epoch, Mode::Group, Some(group));
-        result.and(closed)
+        last
     }
 
-    /// The index of the cached internal window of `part` bytes per PE, made (collectively; every
-    /// PE asks for the same sizes in the same order) on first use. At most `HALO_WINDOWS` stay:
-    /// the least recently made one is freed first.
-    fn halo_window(&mut self, part: usize) -> Result<usize> {
-        if let Some(i) = self.halo.windows.iter().position(|w| w.part == part) {
-            return Ok(i);
+    /// Takes every neighbour's message of the exchange `p`, checks each header, and once all
+    /// agree unpacks them into the halos. On an error nothing is written; the messages taken
+    /// are given back (those still to come are dropped by the next exchange).
+    ///
+    /// # Safety
+    /// The fields' arrays are as `p` describes them, writable.
+    unsafe fn receive_exchange(&mut self, p: &Pending) -> Result<()> {
+        let me = self.rank();
+        let channels = self.transport.channels().ok_or(Error::Internal("halo exchange without channels".into()))?;
+        let mut waiting = p.peers.clone();
+        let mut held: Vec<(usize, Message)> = Vec::with_capacity(waiting.len());
+        let outcome = loop {
+            match take_arrived(channels, p, me, &mut waiting, &mut held) {
+                Ok(()) if waiting.is_empty() => break Ok(()),
+                Ok(()) => {}
+                Err(e) => break Err(e),
+            }
+            let what = || {
+                let sides: Vec<String> =
+                    waiting.iter().map(|&pe| format!("PE {pe} is its {} neighbour", side_of(&p.sides, pe).name())).collect();
+                format!(
+                    "{} to reach the same collective call (halo exchange {} of PE {me}; {})",
+                    list_pes(&waiting),
+                    p.header.seq,
+                    sides.join(", ")
+                )
+            };
+            if let Err(e) = channels.wait_any(&waiting, &what) {
+                break Err(e);
+            }
+        };
+        if outcome.is_ok() {
+            for (peer, m) in &held {
+                let mut at = p.header.bytes();
+                for s in halo::message_sides(&p.sides, *peer, false) {
+                    for f in &p.fields {
+                        // SAFETY: the halo box lies inside the array (validated bounds); the
+                        // message holds every box (its length was checked against them).
+                        at += unsafe { copy_box(&f.call, f.addr, &f.call.halo(s.opposite()), m.data.add(at) as *mut u8, false) };
+                    }
+                }
+            }
         }
-        if self.halo.windows.len() >= HALO_WINDOWS {
-            let old = self.halo.windows.remove(0);
-            old.memory.free()?;
+        let mut released = Ok(());
+        for (peer, _) in held {
+            released = released.and(channels.release(peer));
         }
-        let job = self.transport.job().clone();
-        let sizes = vec![part.div_ceil(4).max(1); job.size()];
-        // SAFETY: no user array: the transport allocates the memory.
-        let memory = unsafe { self.transport.create_window(&job, ElementType::Int32, &sizes, None) }?;
-        self.halo.windows.push(HaloWindow { part, memory, epoch: 0, group: None });
-        Ok(self.halo.windows.len() - 1)
+        outcome.and(released)
+    }
+}
+
+/// Drops the messages from `peer` of exchanges before `seq`.
+fn drop_stale(channels: &mut dyn Channels, peer: usize, seq: u32) -> Result<()> {
+    while let Some(m) = channels.poll(peer)? {
+        // SAFETY: the message stays until its release.
+        match Header::read(unsafe { m.bytes() }) {
+            Some(h) if (h.seq.wrapping_sub(seq) as i32) < 0 => channels.release(peer)?,
+            _ => break,
+        }
+    }
+    Ok(())
+}
+
+/// The first side of this PE on which `peer` lies.
+fn side_of(sides: &[Option<usize>; 8], peer: usize) -> Side {
+    Side::ALL.into_iter().find(|s| sides[*s as usize] == Some(peer)).unwrap_or(Side::West)
+}
+
+/// Takes the messages of `waiting` peers that have come: those of earlier exchanges are
+/// dropped, this exchange's are checked and held (their peers leave `waiting`). The first
+/// disagreement ends it with its error.
+fn take_arrived(
+    channels: &mut dyn Channels,
+    p: &Pending,
+    me: usize,
+    waiting: &mut Vec<usize>,
+    held: &mut Vec<(usize, Message)>,
+) -> Result<()> {
+    let mut i = 0;
+    while i < waiting.len() {
+        let peer = waiting[i];
+        let Some(m) = channels.poll(peer)? else {
+            i += 1;
+            continue;
+        };
+        // SAFETY: the message stays until its release.
+        let bytes = unsafe { m.bytes() };
+        let Some(h) = Header::read(bytes) else {
+            channels.release(peer)?;
+            return Err(Error::Internal(format!("a message from PE {peer} that is not a halo exchange's")));
+        };
+        match h.check(&p.header, me, peer, side_of(&p.sides, peer)) {
+            Ok(Verdict::Stale) => channels.release(peer)?,
+            Ok(Verdict::Agreed) => {
+                let expected = p.header.bytes()
+                    + halo::message_sides(&p.sides, peer, false)
+                        .map(|s| p.fields.iter().map(|f| f.call.box_bytes(&f.call.halo(s.opposite()))).sum::<usize>())
+                        .sum::<usize>();
+                if m.len != expected {
+                    channels.release(peer)?;
+                    return Err(Error::Collective(format!(
+                        "PE {peer} sent {} bytes of halo, PE {me} expects {expected} from it (the PE grid or the decomposition differ)",
+                        m.len
+                    )));
+                }
+                held.push((peer, m));
+                waiting.swap_remove(i);
+            }
+            Err(e) => {
+                // A message of a later exchange (the peer is ahead) stays for that exchange.
+                if h.seq == p.header.seq {
+                    channels.release(peer)?;
+                }
+                return Err(e);
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Runtime {
+    /// RPN_COMM_xch_halo_list_new: an empty list of fields on the grid and halo `grid` (its
+    /// `nk` and `words` are ignored: each field gives its own); returns its handle.
+    pub fn halo_list_new(&mut self, grid: HaloCall) -> Result<i32> {
+        let pey = self.grid_comms()?.grid.pey;
+        if halo_family::flip_requested(&grid, pey) {
+            return Err(Error::BadArgument(format!(
+                "npol_row = {} asks for the pole flip, which lists do not make: exchange such fields with RPN_COMM_xch_halo",
+                grid.npol_row
+            )));
+        }
+        // gni matters to the pole flip only: PEs may give different ones (as to RPN_COMM_xch_halo).
+        let grid = HaloCall { gni: 0, ..grid };
+        self.halo.serials = (self.halo.serials % ((1 << (31 - LIST_INDEX_BITS)) - 1)) + 1;
+        let serial = self.halo.serials;
+        let list = HaloList { serial, grid, fields: Vec::new(), in_flight: false, outcome: None };
+        let index = match self.halo.lists.iter().position(Option::is_none) {
+            Some(i) => {
+                self.halo.lists[i] = Some(list);
+                i
+            }
+            None if self.halo.lists.len() < (1 << LIST_INDEX_BITS) - 1 => {
+                self.halo.lists.push(Some(list));
+                self.halo.lists.len() - 1
+            }
+            None => {
+                return Err(Error::Limit(format!("{} halo lists at once: free some (RPN_COMM_xch_halo_list_free)", self.halo.lists.len())));
+            }
+        };
+        Ok(((serial << LIST_INDEX_BITS) | (index as u32 + 1)) as i32)
     }
 
-    /// Collective (at finalize): frees every window the halo exchanges made; the callers'
-    /// arrays get private pages again, with their contents.
+    /// The index of the list `handle` designates.
+    fn halo_list(&self, handle: i32) -> Result<usize> {
+        let h = handle as u32;
+        let index = (h & ((1 << LIST_INDEX_BITS) - 1)) as usize;
+        match self.halo.lists.get(index.wrapping_sub(1)) {
+            Some(Some(l)) if handle > 0 && l.serial == h >> LIST_INDEX_BITS => Ok(index - 1),
+            _ => Err(Error::InvalidHandle { what: "halo list" }),
+        }
+    }
+
+    /// RPN_COMM_xch_halo_list_add: adds the array at `g` of `nk` levels of `words`-word elements.
+    pub fn halo_list_add(&mut self, handle: i32, g: usize, nk: i32, words: i32) -> Result<()> {
+        let i = self.halo_list(handle)?;
+        let list = self.halo.lists[i].as_mut().expect("checked");
+        if list.in_flight {
+            return Err(Error::CallOrder("this halo list is being exchanged: RPN_COMM_xch_halo_finish it first".into()));
+        }
+        list.fields.push(HaloField { addr: g, call: HaloCall { nk, words, ..list.grid } });
+        Ok(())
+    }
+
+    /// RPN_COMM_xch_halo_list: exchanges the halos of every field of the list, blocking.
+    ///
+    /// # Safety
+    /// Every field added is still the caller's array, readable and writable.
+    pub unsafe fn xch_halo_list(&mut self, handle: i32) -> Result<()> {
+        // SAFETY: the caller's contract.
+        unsafe { self.xch_halo_start(handle) }?;
+        self.xch_halo_finish(handle)
+    }
+
+    /// RPN_COMM_xch_halo_start: sends the list's faces; the halos are filled by the finish.
+    ///
+    /// # Safety
+    /// Every field added is the caller's array, readable and writable, until the finish; the
+    /// caller neither writes the faces nor reads or writes the halos until then.
+    pub unsafe fn xch_halo_start(&mut self, handle: i32) -> Result<()> {
+        let i = self.halo_list(handle)?;
+        let list = self.halo.lists[i].as_mut().expect("checked");
+        if list.in_flight {
+            return Err(Error::CallOrder("this halo list is already being exchanged: RPN_COMM_xch_halo_finish it first".into()));
+        }
+        list.outcome = None;
+        let fields = list.fields.clone();
+        // SAFETY: the caller's contract.
+        unsafe { self.start_exchange(fields, Some(i)) }?;
+        self.halo.lists[i].as_mut().expect("checked").in_flight = true;
+        Ok(())
+    }
+
+    /// RPN_COMM_xch_halo_finish: waits for the neighbours' faces of the list's exchange and
+    /// fills its halos (exchanges started before it are finished first).
+    pub fn xch_halo_finish(&mut self, handle: i32) -> Result<()> {
+        let i = self.halo_list(handle)?;
+        let list = self.halo.lists[i].as_mut().expect("checked");
+        if !list.in_flight {
+            return list
+                .outcome
+                .take()
+                .unwrap_or_else(|| Err(Error::CallOrder("this halo list was not started (RPN_COMM_xch_halo_start)".into())));
+        }
+        let position =
+            self.halo.in_flight.iter().position(|p| p.list == Some(i)).ok_or(Error::Internal("a started list not in flight".into()))?;
+        self.finish_through(position + 1)?;
+        self.halo.lists[i].as_mut().expect("checked").outcome.take().unwrap_or(Ok(()))
+    }
+
+    /// RPN_COMM_xch_halo_list_free: forgets the list (finished first if in flight).
+    pub fn halo_list_free(&mut self, handle: i32) -> Result<()> {
+        let i = self.halo_list(handle)?;
+        let finished = if self.halo.lists[i].as_ref().is_some_and(|l| l.in_flight) { self.xch_halo_finish(handle) } else { Ok(()) };
+        self.halo.lists[i] = None;
+        finished
+    }
+
+    /// At finalize: exchanges still in flight are finished (the channels go with the transport).
     pub(super) fn release_halo_windows(&mut self) -> Result<()> {
-        let state = std::mem::take(&mut *self.halo);
-        let internal = state.windows.into_iter().map(|w| w.memory);
-        let fields = state.fields.into_iter().map(|f| f.memory);
-        // Every one is freed (collective) even after a failure; the first error is reported.
-        let mut result = Ok(());
-        for memory in internal.chain(fields) {
-            result = result.and(memory.free());
-        }
-        result
+        self.finish_through(self.halo.in_flight.len())
     }
 
     /// RPN_COMM_limit: see `core::halo::limit`.

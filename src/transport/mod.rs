@@ -1,6 +1,7 @@
 //! Transports: how PEs synchronise and move window data. The window logic in `core` and
 //! the API in `runtime` only talk to these traits.
 
+pub mod channel;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 // With MPI, the shared-memory windows, collectives and groups are created and used for the PEs
@@ -10,6 +11,7 @@ pub mod mpi;
 #[cfg_attr(feature = "mpi", allow(dead_code))]
 pub mod shm;
 
+use self::channel::Channels;
 use crate::core::subarray::BoxTransfer;
 use crate::core::{Communicator, ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
@@ -94,6 +96,12 @@ pub trait Transport: Send {
     /// Leaves the job (after a final barrier).
     fn finalize(&mut self) -> Result<()>;
 
+    /// This PE's point-to-point channels to the others (`channel`), None where the transport
+    /// has none.
+    fn channels(&mut self) -> Option<&mut dyn Channels> {
+        None
+    }
+
     /// Collective over the job: every PE passes `part`, the job ranks (in rank order) of the
     /// part of the job it belongs to, or None where it belongs to none (the parts are disjoint:
     /// the rows of the PE grid, the masters of its blocks); returns this PE's part as a new
@@ -126,18 +134,6 @@ pub trait TransportWindow: Send + Sync {
     }
     /// Address of this PE's elements as the caller sees them while the window is closed.
     fn local_base(&self) -> *mut u8;
-    /// Whether this PE's part of the window is the caller's array itself, for this PE and for
-    /// every PE that reaches it (nothing copied at open or close), checked now: false for a
-    /// window on memory of its own, one that stages the array, or one whose array's pages the
-    /// caller has since given back (freed and allocated again).
-    ///
-    /// # Safety
-    /// For a window on a caller's array, memory is mapped at the array's address now (the
-    /// caller has not freed it, or has allocated another array there): it is read and written
-    /// back.
-    unsafe fn is_caller_array(&self) -> bool {
-        false
-    }
     fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()>;
     fn close(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()>;
     /// # Safety

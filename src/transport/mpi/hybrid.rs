@@ -78,12 +78,6 @@ impl TransportWindow for HybridWindow {
         self.node.local_base()
     }
 
-    /// The MPI window is over the node window's memory, which then is the caller's array.
-    unsafe fn is_caller_array(&self) -> bool {
-        // SAFETY: this function's contract, passed on.
-        unsafe { self.node.is_caller_array() }
-    }
-
     fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {
         // The node window first: it copies a staged array in before any PE can reach it.
         match (mode, group) {

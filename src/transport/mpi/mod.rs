@@ -4,6 +4,7 @@
 //! MPI's handle ABI. 'GRID', 'WORLD' and 'ALLGRIDS' are (a duplicate of) MPI_COMM_WORLD; the
 //! caller's own communicators can be wrapped from their Fortran handles.
 
+pub mod channel;
 pub mod comm;
 pub mod hybrid;
 pub mod logical;
@@ -15,12 +16,14 @@ pub mod window;
 use std::ffi::c_int;
 use std::sync::{Arc, Mutex};
 
+use self::channel::MpiChannels;
 use self::comm::Comm;
 use self::hybrid::HybridWindow;
 use self::node::Placement;
 use self::window::{MpiWindow, SharedRegistry, WindowRegistry};
 use crate::core::{CommId, Communicator, ElementType};
 use crate::error::{Error, Result};
+use crate::transport::channel::Channels;
 use crate::transport::shm::window::ShmWindow;
 use crate::transport::{Transport, TransportWindow};
 
@@ -53,6 +56,8 @@ pub struct MpiTransport {
     placements: node::Placements,
     /// Windows created so far over each communicator (they are named "window N [over EW]").
     windows_created: std::collections::HashMap<CommId, u32>,
+    /// Point-to-point channels to the other PEs (`channel`).
+    channels: MpiChannels,
 }
 
 /// Whether windows over the caller's array are staged through MPI-allocated memory (copied in at
@@ -191,9 +196,11 @@ impl MpiTransport {
         };
         let window_hint = window_failure_hint(&library, start, std::env::var("OMPI_MCA_osc").ok().as_deref());
         let job = Communicator::job(world.size, world.rank)?;
+        let world = Arc::new(world);
         Ok(MpiTransport {
             job,
-            world: Arc::new(world),
+            channels: MpiChannels::new(Arc::clone(&world)),
+            world,
             wrapped: Vec::new(),
             split: Vec::new(),
             registry: Arc::new(Mutex::new(WindowRegistry::default())),
@@ -311,8 +318,15 @@ impl Transport for MpiTransport {
         Ok(Box::new(HybridWindow::new(node, mpi, sizes.len(), &members)))
     }
 
+    fn channels(&mut self) -> Option<&mut dyn Channels> {
+        Some(&mut self.channels)
+    }
+
     fn finalize(&mut self) -> Result<()> {
         self.world.barrier()?;
+        // Every PE took its messages (its exchanges are finished): the sends are complete or
+        // about to be, and their requests can go before MPI_Finalize.
+        self.channels.release_requests();
         // Windows left over are freed here: MPI_Finalize with live windows aborts in some MPIs.
         let freed = self.registry.lock().unwrap_or_else(|p| p.into_inner()).free_all();
         self.wrapped.clear();

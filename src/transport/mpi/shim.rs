@@ -180,6 +180,21 @@ unsafe extern "C" {
     pub safe fn rpnmpi_progress() -> c_int;
 }
 
+/// An MPI request held by the shim (point-to-point channels).
+#[repr(C)]
+pub struct RawReq {
+    _opaque: [u8; 0],
+}
+
+// Point-to-point channels (channel.rs).
+unsafe extern "C" {
+    pub fn rpnmpi_isend(comm: *const RawComm, buf: *const c_void, bytes: c_int, dest: c_int, tag: c_int, req: *mut *mut RawReq) -> c_int;
+    pub fn rpnmpi_test(req: *mut *mut RawReq, done: *mut c_int) -> c_int;
+    pub fn rpnmpi_request_free(req: *mut *mut RawReq) -> c_int;
+    pub fn rpnmpi_iprobe(comm: *const RawComm, src: c_int, tag: c_int, found: *mut c_int, bytes: *mut c_int) -> c_int;
+    pub fn rpnmpi_recv(comm: *const RawComm, buf: *mut c_void, bytes: c_int, src: c_int, tag: c_int) -> c_int;
+}
+
 // Emulated logical accumulates (logical.rs).
 unsafe extern "C" {
     pub fn rpnmpi_lock(win: *mut RawWin, exclusive: c_int, target: c_int) -> c_int;

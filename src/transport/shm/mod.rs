@@ -3,6 +3,7 @@
 
 pub mod atomic_ops;
 pub mod barrier;
+pub mod channel;
 pub mod collectives;
 pub mod copy;
 pub mod cpus;
@@ -22,12 +23,14 @@ pub mod window;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use self::channel::ShmChannels;
 use self::collectives::Collectives;
 use self::group::Group;
 use self::job::{ENV_NPES, ENV_RANK, ENV_SEGMENT, JobSegment, PeState};
 use self::window::ShmWindow;
 use crate::core::{CommId, Communicator, ElementType};
 use crate::error::{Error, Result};
+use crate::transport::channel::Channels;
 use crate::transport::{Transport, TransportWindow};
 
 /// The shared-memory transport of one PE: the job's collectives, the communicators it made
@@ -44,6 +47,8 @@ pub struct ShmTransport {
     prefix: String,
     /// Windows created so far over each communicator (every member creates the same ones).
     windows_created: HashMap<CommId, u32>,
+    /// Point-to-point channels to the other PEs, made on first use.
+    channels: ShmChannels,
 }
 
 /// A name nobody can guess: the launcher's pid (for stale-job cleanup) and 64 random bits.
@@ -87,7 +92,16 @@ impl ShmTransport {
         };
         let coll = Arc::new(Collectives::new(Arc::new(job), rank));
         let groups = HashMap::from([(CommId::JOB, Arc::new(Group::job(Arc::clone(&coll))))]);
-        Ok(ShmTransport { job: Communicator::job(coll.npes, rank)?, coll, groups, splits: 0, prefix, windows_created: HashMap::new() })
+        let channels = ShmChannels::new(Arc::clone(&coll), prefix.clone());
+        Ok(ShmTransport {
+            job: Communicator::job(coll.npes, rank)?,
+            coll,
+            groups,
+            splits: 0,
+            prefix,
+            windows_created: HashMap::new(),
+            channels,
+        })
     }
 
     /// The group of `comm`, refused unless this transport made it (with those members).
@@ -149,8 +163,14 @@ impl Transport for ShmTransport {
         Ok(Some(comm))
     }
 
+    fn channels(&mut self) -> Option<&mut dyn Channels> {
+        Some(&mut self.channels)
+    }
+
     fn finalize(&mut self) -> Result<()> {
         self.coll.barrier()?;
+        // Every PE is done with the channels: their memory goes.
+        self.channels = ShmChannels::new(Arc::clone(&self.coll), self.prefix.clone());
         self.coll.job.set_state(self.coll.rank, PeState::Finalized);
         Ok(())
     }

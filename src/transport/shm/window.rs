@@ -356,23 +356,6 @@ impl ShmWindow {
     }
 }
 
-/// Whether `a` and `b` are one memory word (two mappings of one page): a value written through
-/// `b` is read through `a`. The word's value is put back.
-///
-/// # Safety
-/// Both are valid, aligned words that no other thread or process uses meanwhile.
-unsafe fn same_memory(a: *mut u32, b: *mut u32) -> bool {
-    // SAFETY: the caller's contract; volatile keeps the compiler from assuming that the two
-    // pointers do not alias.
-    unsafe {
-        let v = a.read_volatile();
-        b.write_volatile(!v);
-        let seen = a.read_volatile();
-        b.write_volatile(v);
-        seen == !v
-    }
-}
-
 impl TransportWindow for ShmWindow {
     fn label(&self) -> &str {
         &self.label
@@ -383,27 +366,6 @@ impl TransportWindow for ShmWindow {
             LocalMemory::Staged(addr) | LocalMemory::Shared { addr, .. } => addr as *mut u8,
             LocalMemory::Internal => self.element(self.rank(), 0),
         }
-    }
-
-    unsafe fn is_caller_array(&self) -> bool {
-        let LocalMemory::Shared { addr, span } = self.local else { return false };
-        let end = addr + self.local_bytes();
-        // The region's view of the caller's address u is at the same distance from our first
-        // element. One word of the first, the middle and the last page is probed: a freed
-        // array's pages go back whole (munmap of the allocation) or from the top (a heap
-        // trimmed), and a new allocation at the same place is private memory.
-        let region = self.element(self.rank(), 0) as usize;
-        let last = span.1 - PAGE;
-        let middle = span.0 + (span.1 - span.0) / PAGE / 2 * PAGE;
-        [span.0, middle, last].into_iter().all(|page| {
-            let u = page.max(addr).next_multiple_of(4);
-            // SAFETY: u is a 4-byte aligned word of the caller's array (u + 4 <= end, since
-            // the array is whole 4- or 8-byte elements from an element-aligned addr), mapped
-            // (this function's contract); region + (u - addr) is the same word of our part of
-            // the region, mapped for the window's life. No other PE touches either now: they
-            // reach our part only between our open and our close.
-            u + 4 > end || unsafe { same_memory(u as *mut u32, (region + (u - addr)) as *mut u32) }
-        })
     }
 
     fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {

@@ -1,0 +1,393 @@
+//! Point-to-point channels (`transport::channel`) in shared memory, made between two PEs when
+//! one first talks to the other, with no collective.
+//!
+//! Each pair of PEs shares a control page (`<job>.ch<lo>-<hi>`, made by whichever of the two
+//! comes first, opened by the other, which then removes its name): per direction a count of
+//! the messages posted (written by the sender), one of the messages released (by the
+//! receiver), and for each of the last `SLOTS` messages its generation, slot, slot size and
+//! length. The messages themselves lie in a data region of the sender
+//! (`<job>.ch<from>-<to>.<generation>`, `SLOTS` slots of one size): the sender writes a message
+//! into a free slot, then publishes the count; the receiver reads it
+//! there (one copy across cores) and counts it released. A message larger than a slot makes a
+//! new generation, twice as large as needed; the old one stays mapped by the sender until the
+//! receiver released its last message, and the receiver maps a generation when it meets its
+//! first message (and removes its name). So what is kept is bounded by twice the largest
+//! message per direction and slot, and every mapping goes at finalize. A message takes the lowest
+//! free slot (its descriptor says which), so that in the steady state one slot is used again
+//! and again and stays in the caches.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use std::time::{Duration, Instant};
+
+use super::collectives::Collectives;
+use super::job::Awaited;
+use super::region::{self, SharedRegion};
+use super::sync::{AtomicU32, Ordering};
+use super::wait::{Signal, epoch_reached, wait_until};
+use crate::error::{Error, Result};
+use crate::transport::channel::{Channels, Loopback, Message, SLOTS};
+
+const PAGE: usize = 4096;
+/// Offsets of the two directions in the control page (low rank to high, high to low).
+const DIRECTION_AT: [usize; 2] = [0, 1024];
+/// How long two PEs may take to make their control page before the wait says so.
+const SETUP_SLICE: Duration = Duration::from_micros(200);
+
+/// One word others wait on, alone on its cache line.
+#[repr(C, align(64))]
+struct Counter {
+    signal: Signal,
+}
+
+/// What the receiver needs to find message m (this descriptor is the (m % SLOTS)th): in slot
+/// `index` of generation `generation` (slots of `size` bytes), `len` bytes long.
+#[repr(C)]
+struct Slot {
+    generation: AtomicU32,
+    index: AtomicU32,
+    size: AtomicU64,
+    len: AtomicU64,
+}
+
+/// One direction of a pair's control page.
+#[repr(C)]
+struct Direction {
+    posted: Counter,
+    released: Counter,
+    slots: [Slot; SLOTS],
+}
+
+const _: () = assert!(size_of::<Direction>() <= DIRECTION_AT[1] && DIRECTION_AT[1] + size_of::<Direction>() <= PAGE);
+
+/// A data region of a sender: `SLOTS` slots of `size` bytes.
+struct Data {
+    generation: u32,
+    size: usize,
+    region: SharedRegion,
+    name: String,
+}
+
+/// The sending side of one direction.
+#[derive(Default)]
+struct Sender {
+    /// Messages posted so far.
+    posted: u64,
+    /// The message each slot of the current generation holds (None: free), and the slot of the
+    /// message reserved and not yet posted.
+    held: [Option<u64>; SLOTS],
+    reserved: usize,
+    current: Option<Data>,
+    /// Older generations and the number of the last message each holds.
+    retired: Vec<(Data, u64)>,
+}
+
+/// The receiving side of one direction.
+#[derive(Default)]
+struct Receiver {
+    /// Messages released so far.
+    released: u64,
+    mapped: Option<Data>,
+}
+
+/// The channels of this PE with one other PE.
+struct Link {
+    control: SharedRegion,
+    control_name: String,
+    /// Index of our sending direction in the control page (the other is the peer's).
+    out: usize,
+    send: Sender,
+    receive: Receiver,
+}
+
+impl Link {
+    fn direction(&self, which: usize) -> &Direction {
+        // SAFETY: the control page is a page long, zero-filled at creation (a valid Direction:
+        // atomics of zero), and both directions lie inside it (checked above); it lives as long
+        // as `self`, and its fields are only accessed through atomics.
+        unsafe { &*(self.control.as_ptr().add(DIRECTION_AT[which]) as *const Direction) }
+    }
+    fn outgoing(&self) -> &Direction {
+        self.direction(self.out)
+    }
+    fn incoming(&self) -> &Direction {
+        self.direction(1 - self.out)
+    }
+    /// Whether the message after those released has been posted.
+    fn arrived(&self) -> bool {
+        epoch_reached(self.incoming().posted.signal.load(), (self.receive.released + 1) as u32)
+    }
+}
+
+/// This PE's shared-memory channels (ranks of `coll`'s job).
+pub struct ShmChannels {
+    coll: Arc<Collectives>,
+    prefix: String,
+    links: HashMap<usize, Link>,
+    looped: Loopback,
+}
+
+impl ShmChannels {
+    /// The channels of PE `coll.rank` of the job whose regions are named after `prefix`.
+    pub fn new(coll: Arc<Collectives>, prefix: String) -> Self {
+        ShmChannels { coll, prefix, links: HashMap::new(), looped: Loopback::default() }
+    }
+
+    fn me(&self) -> usize {
+        self.coll.rank
+    }
+
+    /// The link with `peer`, made (its control page made or opened) on first use.
+    fn link(&mut self, peer: usize) -> Result<&mut Link> {
+        if peer >= self.coll.npes {
+            return Err(Error::Internal(format!("channel to PE {peer} of a job of {}", self.coll.npes)));
+        }
+        if !self.links.contains_key(&peer) {
+            let me = self.me();
+            let name = format!("{}.ch{}-{}", self.prefix, me.min(peer), me.max(peer));
+            let control = self.control_page(peer, &name)?;
+            let link =
+                Link { control, control_name: name, out: usize::from(me > peer), send: Sender::default(), receive: Receiver::default() };
+            self.links.insert(peer, link);
+        }
+        Ok(self.links.get_mut(&peer).expect("inserted above"))
+    }
+
+    /// The control page `name` shared with `peer`: opened if the peer made it (then its name is
+    /// removed: both have it mapped), else made. Two PEs that try at once: one makes it, the
+    /// other finds it (once sized) on its next try.
+    fn control_page(&self, peer: usize, name: &str) -> Result<SharedRegion> {
+        let start = Instant::now();
+        loop {
+            if let Ok(page) = SharedRegion::open(name, PAGE) {
+                region::unlink(name);
+                return Ok(page);
+            }
+            if let Ok(page) = SharedRegion::create(name, PAGE) {
+                return Ok(page);
+            }
+            self.coll.job.check_alive(Awaited::One(peer))?;
+            if start.elapsed() > Duration::from_secs(30) {
+                return Err(Error::SharedMemory(format!("cannot make or open {name}, the channel with PE {peer}")));
+            }
+            std::thread::sleep(SETUP_SLICE);
+        }
+    }
+
+    /// Waits until `done` holds for `signal` (of a pair's page), watching `peers`.
+    fn wait(&self, signal: &Signal, peers: &[usize], waiting_for: &dyn Fn() -> String, done: impl Fn(u32) -> bool) -> Result<()> {
+        self.coll.with_wait(Awaited::Members(peers), waiting_for, None, |ctx| wait_until(signal, ctx, done))
+    }
+}
+
+/// The size of the slots of a new generation for a message of `len` bytes: twice as large (so
+/// that a few larger messages do not each make one), whole pages.
+fn slot_size(len: usize) -> usize {
+    (2 * len).max(PAGE).next_multiple_of(PAGE)
+}
+
+impl Channels for ShmChannels {
+    fn reserve(&mut self, peer: usize, len: usize) -> Result<*mut u8> {
+        if peer == self.me() {
+            return Ok(self.looped.reserve(len));
+        }
+        let (me, prefix) = (self.me(), self.prefix.clone());
+        self.link(peer)?;
+        let link = &self.links[&peer];
+        let m = link.send.posted;
+        // Message m takes the slot of message m - SLOTS: it must have been released.
+        if m >= SLOTS as u64 {
+            let needed = (m + 1 - SLOTS as u64) as u32;
+            let released = &link.outgoing().released.signal;
+            if !epoch_reached(released.load(), needed) {
+                let what = || format!("PE {peer} to take the halo or channel messages this PE sent it (message {})", m + 1 - SLOTS as u64);
+                self.wait(released, &[peer], &what, |v| epoch_reached(v, needed))?;
+            }
+        }
+        let link = self.links.get_mut(&peer).expect("made above");
+        let released = u64::from(link.outgoing().released.signal.load());
+        // Generations whose last message the receiver released are unmapped (wrapping counts:
+        // compared as the 32-bit numbers the page holds).
+        link.send.retired.retain(|(_, last)| !epoch_reached(released as u32, (*last + 1) as u32));
+        if link.send.current.as_ref().is_none_or(|d| d.size < len) {
+            let generation = link.send.current.as_ref().map_or(1, |d| d.generation.wrapping_add(1));
+            let size = slot_size(len);
+            let name = format!("{prefix}.ch{me}-{peer}.{generation}");
+            let region = SharedRegion::create(&name, SLOTS * size)?;
+            if let Some(old) = link.send.current.replace(Data { generation, size, region, name }) {
+                link.send.retired.push((old, m.wrapping_sub(1)));
+            }
+            link.send.held = [None; SLOTS];
+        }
+        // The lowest free slot: with one exchange in flight, always the same one, whose lines
+        // stay in the caches (a rotation over the slots would bring cold memory every time).
+        let free = |h: &Option<u64>| h.is_none_or(|held| epoch_reached(released as u32, (held + 1) as u32));
+        let index = link.send.held.iter().position(free).ok_or_else(|| Error::Internal(format!("no free slot to PE {peer}")))?;
+        link.send.held[index] = Some(m);
+        link.send.reserved = index;
+        let data = link.send.current.as_ref().expect("made above");
+        // SAFETY: slot `index` lies inside the region (SLOTS slots of `size` >= len bytes).
+        Ok(unsafe { data.region.as_ptr().add(index * data.size) })
+    }
+
+    fn post(&mut self, peer: usize, len: usize) -> Result<()> {
+        if peer == self.me() {
+            self.looped.post(len);
+            return Ok(());
+        }
+        let link = self.links.get(&peer).ok_or_else(|| Error::Internal(format!("post to PE {peer} without reserve")))?;
+        let m = link.send.posted;
+        let data = link.send.current.as_ref().ok_or_else(|| Error::Internal("post without reserve".into()))?;
+        let slot = &link.outgoing().slots[m as usize % SLOTS];
+        slot.generation.store(data.generation, Ordering::Relaxed);
+        slot.index.store(link.send.reserved as u32, Ordering::Relaxed);
+        slot.size.store(data.size as u64, Ordering::Relaxed);
+        slot.len.store(len as u64, Ordering::Relaxed);
+        // The message and its slot are published by the count (a SeqCst store: a release).
+        link.outgoing().posted.signal.store((m + 1) as u32);
+        self.links.get_mut(&peer).expect("found above").send.posted = m + 1;
+        Ok(())
+    }
+
+    fn poll(&mut self, peer: usize) -> Result<Option<Message>> {
+        if peer == self.me() {
+            return Ok(self.looped.poll());
+        }
+        let (me, prefix) = (self.me(), self.prefix.clone());
+        let link = self.link(peer)?;
+        if !link.arrived() {
+            return Ok(None);
+        }
+        let m = link.receive.released;
+        let slot = &link.incoming().slots[m as usize % SLOTS];
+        let (generation, size, len) = (
+            slot.generation.load(Ordering::Relaxed),
+            slot.size.load(Ordering::Relaxed) as usize,
+            slot.len.load(Ordering::Relaxed) as usize,
+        );
+        let index = slot.index.load(Ordering::Relaxed) as usize;
+        if link.receive.mapped.as_ref().is_none_or(|d| d.generation != generation) {
+            // The first message of a new generation: every message of the older one was released.
+            let name = format!("{prefix}.ch{peer}-{me}.{generation}");
+            let region = SharedRegion::open(&name, SLOTS * size)?;
+            region::unlink(&name);
+            link.receive.mapped = Some(Data { generation, size, region, name });
+        }
+        let data = link.receive.mapped.as_ref().expect("mapped above");
+        if len > data.size || index >= SLOTS {
+            return Err(Error::Internal(format!("message of {len} bytes from PE {peer} in slot {index} of {} bytes", data.size)));
+        }
+        // SAFETY: the slot lies inside the mapped region (SLOTS slots of `size` bytes).
+        Ok(Some(Message { data: unsafe { data.region.as_ptr().add(index * data.size) }, len }))
+    }
+
+    fn wait_any(&mut self, peers: &[usize], waiting_for: &dyn Fn() -> String) -> Result<()> {
+        if peers.contains(&self.me()) && self.looped.poll().is_some() {
+            return Ok(());
+        }
+        let others: Vec<usize> = peers.iter().copied().filter(|&p| p != self.me()).collect();
+        if others.is_empty() {
+            return Err(Error::Internal("waiting for a message this PE never sent itself".into()));
+        }
+        for &p in &others {
+            self.link(p)?;
+        }
+        let links: Vec<&Link> = others.iter().map(|p| &self.links[p]).collect();
+        if links.iter().any(|l| l.arrived()) {
+            return Ok(());
+        }
+        // Asleep on the first peer's count; the others are seen while spinning or after a
+        // sleep's slice (a wait for one peer whose message never comes still sees the others').
+        self.wait(&links[0].incoming().posted.signal, &others, waiting_for, |_| links.iter().any(|l| l.arrived()))
+    }
+
+    fn release(&mut self, peer: usize) -> Result<()> {
+        if peer == self.me() {
+            self.looped.release();
+            return Ok(());
+        }
+        let link = self.link(peer)?;
+        link.receive.released += 1;
+        link.incoming().released.signal.store(link.receive.released as u32);
+        Ok(())
+    }
+}
+
+impl Drop for ShmChannels {
+    /// At finalize: the names still in /dev/shm (of messages never received) go with the mappings.
+    fn drop(&mut self) {
+        for link in self.links.values() {
+            region::unlink(&link.control_name);
+            for data in link.send.current.iter().chain(link.send.retired.iter().map(|(d, _)| d)) {
+                region::unlink(&data.name);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::shm::job::JobSegment;
+
+    /// Two PEs of one job as two threads: PE 0 sends messages of growing sizes (new
+    /// generations), more than SLOTS of them, PE 1 checks each and sends it back.
+    #[test]
+    fn messages_arrive_in_order_across_generations_and_slots() {
+        let name = format!("rpncomm-test-{}-channels", std::process::id());
+        let job = Arc::new(JobSegment::create(&name, 2, std::process::id()).unwrap());
+        let pe = |rank: usize| {
+            job.claim(rank).unwrap();
+            ShmChannels::new(Arc::new(Collectives::with_cores(Arc::clone(&job), rank, false)), name.clone())
+        };
+        let (mut a, mut b) = (pe(0), pe(1));
+        let sizes: Vec<usize> = (0..3 * SLOTS).map(|i| 1 + i * 3000).collect();
+        let echo = std::thread::spawn({
+            let sizes = sizes.clone();
+            move || {
+                for (i, &len) in sizes.iter().enumerate() {
+                    b.wait_any(&[0], &|| "PE 0".into()).unwrap();
+                    let m = b.poll(0).unwrap().expect("arrived");
+                    // SAFETY: held until the release below.
+                    let got = unsafe { m.bytes() }.to_vec();
+                    assert_eq!(got.len(), len);
+                    assert!(got.iter().all(|&v| v == i as u8), "message {i}");
+                    b.release(0).unwrap();
+                    let room = b.reserve(0, len).unwrap();
+                    // SAFETY: the room holds len bytes until post.
+                    unsafe { std::ptr::copy_nonoverlapping(got.as_ptr(), room, len) };
+                    b.post(0, len).unwrap();
+                }
+                // (kept until PE 0 has its messages: dropping it is PE 1's finalize)
+                b
+            }
+        });
+        // Two messages ahead of the echoes (as an exchange in flight and the next one): the
+        // slots of both directions are reused, and every generation is met in the middle.
+        let mut received = 0;
+        for (i, &len) in sizes.iter().enumerate() {
+            let room = a.reserve(1, len).unwrap();
+            // SAFETY: as above.
+            unsafe { std::ptr::write_bytes(room, i as u8, len) };
+            a.post(1, len).unwrap();
+            while received + 2 <= i || (i + 1 == sizes.len() && received < sizes.len()) {
+                a.wait_any(&[1], &|| "PE 1".into()).unwrap();
+                let m = a.poll(1).unwrap().expect("arrived");
+                assert_eq!(m.len, sizes[received]);
+                // SAFETY: held until the release below.
+                assert_eq!(unsafe { m.bytes() }[m.len - 1], received as u8);
+                a.release(1).unwrap();
+                received += 1;
+            }
+        }
+        let b = echo.join().unwrap();
+        assert!(a.poll(1).unwrap().is_none());
+        drop(b);
+        region::unlink(&name);
+        drop(a);
+        let left: Vec<_> =
+            std::fs::read_dir("/dev/shm").unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with(&name)).collect();
+        assert!(left.is_empty(), "left in /dev/shm: {left:?}");
+    }
+}
