@@ -4,6 +4,7 @@
 
 pub mod communicator;
 pub mod datatype;
+pub mod decomp;
 pub mod grid;
 pub mod halo;
 pub mod handle;

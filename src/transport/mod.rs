@@ -97,6 +97,12 @@ pub trait Transport: Send {
     fn wrap_mpi_communicator(&mut self, _fortran_handle: i32) -> Result<Communicator> {
         Err(Error::Unsupported("an MPI communicator (mcom) needs the MPI transport (build with MPI=1)"))
     }
+
+    /// The Fortran MPI handle of `comm` for the caller's own MPI calls (RPN_COMM_comm), or
+    /// MPI_COMM_NULL's for None (not collective).
+    fn fortran_comm(&self, _comm: Option<&Communicator>) -> Result<i32> {
+        Err(Error::Unsupported("an MPI communicator handle (RPN_COMM_comm) needs the MPI build (make MPI=1)"))
+    }
 }
 
 /// One PE's view of one window. Arguments have been validated by `core::WindowState`.

@@ -8,6 +8,7 @@ pub mod comm;
 pub mod hybrid;
 pub mod logical;
 pub mod node;
+pub mod p2p;
 pub mod shim;
 pub mod watchdog;
 pub mod window;
@@ -35,8 +36,6 @@ pub struct MpiTransport {
     /// Communicators split from the job: CommId SPLIT_BASE + i is split[i].
     split: Vec<Arc<Comm>>,
     registry: SharedRegistry,
-    /// MPI_Init was called by us (then finalize calls MPI_Finalize).
-    started_mpi: bool,
     /// Windows over user arrays go through MPI-allocated memory (see `stage_user_arrays`).
     force_staged: bool,
     /// What to tell the user when MPI cannot make a window (see `window_failure_hint`).
@@ -197,7 +196,6 @@ impl MpiTransport {
             wrapped: Vec::new(),
             split: Vec::new(),
             registry: Arc::new(Mutex::new(WindowRegistry::default())),
-            started_mpi: started != 0,
             force_staged,
             window_hint,
             emulate_logical,
@@ -317,10 +315,9 @@ impl Transport for MpiTransport {
         let freed = self.registry.lock().unwrap_or_else(|p| p.into_inner()).free_all();
         self.wrapped.clear();
         self.split.clear();
-        if self.started_mpi {
-            self.started_mpi = false;
-            shim::check(shim::rpnmpi_finalize(), "MPI_Finalize")?;
-        }
+        // As the original's RPN_COMM_finalize: MPI_Finalize whoever initialised MPI (a program
+        // that called MPI_Init itself, as GEM does, ends MPI through RPN_COMM_finalize).
+        p2p::finalize_once()?;
         freed
     }
 
@@ -349,6 +346,13 @@ impl Transport for MpiTransport {
         let id = CommId(SPLIT_BASE + self.split.len() as u32);
         self.split.push(Arc::new(comm));
         Ok(Some(Communicator::new(id, members.to_vec(), me)?.named(name)))
+    }
+
+    fn fortran_comm(&self, comm: Option<&Communicator>) -> Result<i32> {
+        match comm {
+            Some(c) => p2p::comm_handle(self.comm(c)?.raw()),
+            None => p2p::comm_null(),
+        }
     }
 
     fn wrap_mpi_communicator(&mut self, fortran_handle: i32) -> Result<Communicator> {
