@@ -141,6 +141,56 @@ module rpn_comm_gem_binding
       integer(C_INT), dimension(*), intent(INOUT) :: requests
       integer(C_INT) :: status
     end function rpncomm_waitall_nostat
+
+    function rpncomm_create_io_set(npes, method, setno) result(status) bind(C, name='rpncomm_create_io_set')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: npes, method
+      integer(C_INT), intent(OUT) :: setno
+      integer(C_INT) :: status
+    end function rpncomm_create_io_set
+
+    function rpncomm_free_io_set(setno, freed) result(status) bind(C, name='rpncomm_free_io_set')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: setno
+      integer(C_INT), intent(OUT) :: freed
+      integer(C_INT) :: status
+    end function rpncomm_free_io_set
+
+    function rpncomm_is_io_pe(setno, ordinal) result(status) bind(C, name='rpncomm_is_io_pe')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: setno
+      integer(C_INT), intent(OUT) :: ordinal
+      integer(C_INT) :: status
+    end function rpncomm_is_io_pe
+
+    function rpncomm_io_pe_gridid(setno, n, ordinal) result(status) bind(C, name='rpncomm_io_pe_gridid')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: setno, n
+      integer(C_INT), intent(OUT) :: ordinal
+      integer(C_INT) :: status
+    end function rpncomm_io_pe_gridid
+
+    function rpncomm_io_pe_size(setno, population) result(status) bind(C, name='rpncomm_io_pe_size')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: setno
+      integer(C_INT), intent(OUT) :: population
+      integer(C_INT) :: status
+    end function rpncomm_io_pe_size
+
+    function rpncomm_io_pe_comm(setno, fcomm) result(status) bind(C, name='rpncomm_io_pe_comm')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: setno
+      integer(C_INT), intent(INOUT) :: fcomm
+      integer(C_INT) :: status
+    end function rpncomm_io_pe_comm
+
+    function rpncomm_io_pe_valid_set(x, y, npes, penx, peny, diag, method) result(status) &
+             bind(C, name='rpncomm_io_pe_valid_set')
+      import :: C_INT
+      integer(C_INT), dimension(*), intent(OUT) :: x, y
+      integer(C_INT), intent(IN), value :: npes, penx, peny, diag, method
+      integer(C_INT) :: status
+    end function rpncomm_io_pe_valid_set
   end interface
 end module rpn_comm_gem_binding
 
@@ -369,3 +419,96 @@ subroutine RPN_COMM_waitall_nostat(nreq, req, ierr)
   ierr = rpncomm_waitall_nostat(int(nreq, C_INT), r)
   if (nreq > 0) req(1:nreq) = r(1:nreq)
 end subroutine RPN_COMM_waitall_nostat
+
+! ==================================================================== I/O PE sets
+
+function RPN_COMM_create_io_set(npes, method) result(setno)
+  use rpn_comm_gem_binding
+  implicit none
+  integer, intent(IN) :: npes
+  integer, intent(IN) :: method
+  integer :: setno
+  integer(C_INT) :: n
+  n = -1
+  if (rpncomm_create_io_set(int(npes, C_INT), int(method, C_INT), n) /= 0) n = -1
+  setno = n
+end function RPN_COMM_create_io_set
+
+function RPN_COMM_free_io_set(setno) result(freed)
+  use rpn_comm_gem_binding
+  implicit none
+  integer, intent(IN) :: setno
+  integer :: freed
+  integer(C_INT) :: n
+  n = -1
+  if (rpncomm_free_io_set(int(setno, C_INT), n) /= 0) n = -1
+  freed = n
+end function RPN_COMM_free_io_set
+
+function RPN_COMM_is_io_pe(setno) result(ordinal)
+  use rpn_comm_gem_binding
+  implicit none
+  integer, intent(IN) :: setno
+  integer :: ordinal
+  integer(C_INT) :: n
+  n = -1
+  if (rpncomm_is_io_pe(int(setno, C_INT), n) /= 0) n = -1
+  ordinal = n
+end function RPN_COMM_is_io_pe
+
+function RPN_COMM_io_pe_gridid(setno, n) result(ordinal)
+  use rpn_comm_gem_binding
+  implicit none
+  integer, intent(IN) :: setno
+  integer, intent(IN) :: n
+  integer :: ordinal
+  integer(C_INT) :: r
+  r = -1
+  if (rpncomm_io_pe_gridid(int(setno, C_INT), int(n, C_INT), r) /= 0) r = -1
+  ordinal = r
+end function RPN_COMM_io_pe_gridid
+
+function RPN_COMM_io_pe_size(setno) result(population)
+  use rpn_comm_gem_binding
+  implicit none
+  integer, intent(IN) :: setno
+  integer :: population
+  integer(C_INT) :: n
+  n = -1
+  if (rpncomm_io_pe_size(int(setno, C_INT), n) /= 0) n = -1
+  population = n
+end function RPN_COMM_io_pe_size
+
+function RPN_COMM_io_pe_comm(setno) result(communicator)
+  use rpn_comm_gem_binding
+  implicit none
+  integer, intent(IN) :: setno
+  integer :: communicator
+  integer(C_INT) :: f, status
+  f = -1      ! stays so where there is no MPI handle (the shared-memory build: refused)
+  status = rpncomm_io_pe_comm(int(setno, C_INT), f)
+  communicator = f
+end function RPN_COMM_io_pe_comm
+
+function RPN_COMM_io_pe_valid_set(x, y, npes, penx, peny, diag, method) result(status)
+  use rpn_comm_gem_binding
+  implicit none
+  integer, intent(IN) :: npes
+  integer, dimension(npes), intent(OUT) :: x
+  integer, dimension(npes), intent(OUT) :: y
+  integer, intent(IN) :: penx, peny
+  integer, intent(IN) :: method
+  logical, intent(IN) :: diag
+  integer :: status
+  integer(C_INT), dimension(max(npes, 1)) :: cx, cy
+  integer(C_INT) :: d
+  d = 0
+  if (diag) d = 1
+  cx = -1
+  cy = -1
+  status = rpncomm_io_pe_valid_set(cx, cy, int(npes, C_INT), int(penx, C_INT), int(peny, C_INT), d, int(method, C_INT))
+  if (npes > 0) then
+    x(1:npes) = cx(1:npes)
+    y(1:npes) = cy(1:npes)
+  endif
+end function RPN_COMM_io_pe_valid_set

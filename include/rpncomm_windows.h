@@ -459,6 +459,48 @@ int rpncomm_irecv(void *buf,
 int rpncomm_waitall_nostat(int nreq, int *requests);
 
 /**
+ * RPN_COMM_create_io_set, collective over the grid: `*setno` receives the number (1 to 16) of a
+ * new set of `npes` I/O PEs placed by `method` (0), -1 when it cannot be made.
+ */
+int rpncomm_create_io_set(int npes, int method, int *setno);
+
+/**
+ * RPN_COMM_free_io_set: forgets set `setno`; `*freed` receives `setno`, -1 for no such set.
+ */
+int rpncomm_free_io_set(int setno, int *freed);
+
+/**
+ * RPN_COMM_is_io_pe: `*ordinal` receives this PE's rank in set `setno`, -1 where it is no
+ * member (or there is no such set: then also an error).
+ */
+int rpncomm_is_io_pe(int setno, int *ordinal);
+
+/**
+ * RPN_COMM_io_pe_gridid: `*ordinal` receives the grid rank of member `n` (from 0) of set
+ * `setno`, -1 when there is no such member.
+ */
+int rpncomm_io_pe_gridid(int setno, int n, int *ordinal);
+
+/**
+ * RPN_COMM_io_pe_size: `*population` receives the number of PEs of set `setno`, -1 for no
+ * such set.
+ */
+int rpncomm_io_pe_size(int setno, int *population);
+
+/**
+ * RPN_COMM_io_pe_comm (MPI build only): `*fcomm` receives the Fortran MPI communicator of set
+ * `setno` on its members, MPI_COMM_NULL's elsewhere.
+ */
+int rpncomm_io_pe_comm(int setno, int *fcomm);
+
+/**
+ * RPN_COMM_io_pe_valid_set: `x` and `y` (room for `npes` integers each) receive the grid
+ * coordinates of a set of `npes` PEs placed by `method` on a `penx` x `peny` grid, -1 everywhere
+ * when no such set is possible (then also an error); `diag` != 0 prints the set's map.
+ */
+int rpncomm_io_pe_valid_set(int *x, int *y, int npes, int penx, int peny, int diag, int method);
+
+/**
  * Collective over the grid: exchanges the halos of `g(minx:maxx, miny:maxy, nk)`, elements of
  * `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
  * north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.

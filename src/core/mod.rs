@@ -8,6 +8,7 @@ pub mod decomp;
 pub mod grid;
 pub mod halo;
 pub mod handle;
+pub mod io_sets;
 pub mod operator;
 pub mod requests;
 pub mod subarray;

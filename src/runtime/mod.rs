@@ -23,6 +23,7 @@ pub mod gate;
 pub mod gem;
 mod grid;
 mod halo;
+pub mod io_sets;
 mod names;
 pub mod p2p;
 mod requests;

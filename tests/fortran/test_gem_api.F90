@@ -11,7 +11,12 @@
 ! - RPN_COMM_rank of every kind of name, in any case, the name in a variable;
 ! - RPN_COMM_reduce (SUM, MAX, MIN, BOR on GRID, EW, NS, BLOC; root anywhere; the others'
 !   buffers untouched; a bad root refused on every PE) and RPN_COMM_gather, with names in any case;
-! - shared memory: RPN_COMM_comm, RPN_COMM_datyp and point-to-point refused (ierr = -1 and one line
+! - RPN_COMM_io_pe_valid_set: every case of io_pe_reference.inc, the original's figures
+!   (tests/reference/io_pe_reference.F90);
+! - I/O PE sets on the grid: RPN_COMM_create_io_set places them as io_pe_valid_set does (the
+!   reference), is_io_pe, io_pe_gridid, io_pe_size agree with it; free_io_set, then the number is
+!   given again; 16 sets at most; a set of more PEs than the grid refused;
+! - shared memory: RPN_COMM_comm, RPN_COMM_io_pe_comm, RPN_COMM_datyp and point-to-point refused (ierr = -1 and one line
 !   each), RPN_COMM_waitall_nostat of no request accepted. The MPI build's handles and messages
 !   are tested in tests/fortran_mpi/test_gem_mpi.F90.
 program test_gem_api
@@ -21,8 +26,9 @@ program test_gem_api
   integer :: me, npes, nerr
   integer :: pex, pey, mex, mey, ierr, status
   logical :: mpi_build
-  integer :: ref(28, 240)
+  integer :: ref(28, 240), ioref(20, 247)
   include 'limit_2_reference.inc'
+  include 'io_pe_reference.inc'
   ! The original's include leaves the routines with buffers of any type undeclared (GEM calls them
   ! through implicit interfaces, compiled with -fallow-argument-mismatch); declared here as the
   ! library's own collectives are, so that the test compiles without that flag.
@@ -69,6 +75,10 @@ program test_gem_api
   call reductions()
   call section('RPN_COMM_gather')
   call gathers()
+  call section('RPN_COMM_io_pe_valid_set against the original')
+  if (me == 0) call valid_sets()
+  call section('I/O PE sets')
+  call io_sets()
   if (.not. mpi_build) then
     call section('shared memory: MPI handles and point-to-point refused')
     call refusals()
@@ -293,9 +303,68 @@ contains
     if (mex == pex - 1) call check(all(row == [(i + 0.5d0, i = 0, pex - 1)]), 'gather along the row')
   end subroutine gathers
 
+  subroutine valid_sets()
+    integer :: c, n, st, x(8), y(8)
+    do c = 1, size(ioref, 2)
+      n = ioref(3, c)
+      x = -5
+      y = -5
+      st = RPN_COMM_io_pe_valid_set(x, y, n, ioref(1, c), ioref(2, c), .false., 0)
+      call check(st == ioref(4, c), 'io_pe_valid_set of '//str(n)//' PEs on '//str(ioref(1, c))//' x '// &
+                 str(ioref(2, c))//': status '//str(st))
+      if (st == 0 .and. ioref(4, c) == 0) then
+        call check(all(x(1:n) == ioref(5:4 + n, c)) .and. all(y(1:n) == ioref(13:12 + n, c)), &
+                   'io_pe_valid_set of '//str(n)//' PEs on '//str(ioref(1, c))//' x '//str(ioref(2, c))//': the PEs')
+      endif
+    enddo
+    st = RPN_COMM_io_pe_valid_set(x, y, 2, 2, 2, .false., 1)
+    call check(st == RPN_COMM_ERROR, 'io_pe_valid_set with method 1 refused')
+  end subroutine valid_sets
+
+  subroutine io_sets()
+    integer :: n, setno, set2, i, st, mine, sets(16), extra
+    integer, allocatable :: x(:), y(:)
+    n = min(npes, min(pex, pey) + 1)
+    allocate(x(n), y(n))
+    st = RPN_COMM_io_pe_valid_set(x, y, n, pex, pey, .false., 0)
+    call check(st == RPN_COMM_OK, 'a set of '//str(n)//' on the grid is possible')
+    setno = RPN_COMM_create_io_set(n, 0)
+    call check(setno == 1, 'the first set is number 1: '//str(setno))
+    call check(RPN_COMM_io_pe_size(setno) == n, 'io_pe_size')
+    mine = -1
+    do i = 1, n
+      call check(RPN_COMM_io_pe_gridid(setno, i - 1) == y(i) * pex + x(i), 'io_pe_gridid of member '//str(i - 1))
+      if (x(i) == mex .and. y(i) == mey) mine = i - 1
+    enddo
+    call check(RPN_COMM_is_io_pe(setno) == mine, 'is_io_pe: '//str(RPN_COMM_is_io_pe(setno))//', expected '//str(mine))
+    call check(RPN_COMM_io_pe_gridid(setno, n) == -1, 'io_pe_gridid past the set: -1')
+    set2 = RPN_COMM_create_io_set(1, 0)
+    call check(set2 == 2 .and. RPN_COMM_is_io_pe(set2) == merge(0, -1, me == 0), 'a set of PE 0 alone, number 2')
+    call check(RPN_COMM_free_io_set(setno) == setno, 'free_io_set')
+    call check(RPN_COMM_is_io_pe(setno) == -1 .and. RPN_COMM_io_pe_size(setno) == -1, 'a freed set is no set')
+    call check(RPN_COMM_free_io_set(setno) == -1, 'a freed set cannot be freed again')
+    setno = RPN_COMM_create_io_set(n, 0)
+    call check(setno == 1, 'the freed number is given again: '//str(setno))
+    call check(RPN_COMM_create_io_set(npes + 1, 0) == -1, 'a set of more PEs than the grid refused')
+    ! 16 sets at most at once (2 exist)
+    do i = 1, 14
+      sets(i) = RPN_COMM_create_io_set(1, 0)
+    enddo
+    call check(all(sets(1:14) == [(i, i = 3, 16)]), 'sets 3 to 16')
+    extra = RPN_COMM_create_io_set(1, 0)
+    call check(extra == -1, 'a 17th set refused')
+    do i = 1, 14
+      st = RPN_COMM_free_io_set(sets(i))
+    enddo
+    call check(RPN_COMM_free_io_set(set2) == set2 .and. RPN_COMM_free_io_set(setno) == setno, 'all freed')
+  end subroutine io_sets
+
   subroutine refusals()
     integer :: buf(4), e, st, req(2)
     call check(RPN_COMM_comm('GRID') == -1, 'RPN_COMM_comm refused (-1) without MPI')
+    e = RPN_COMM_create_io_set(1, 0)
+    call check(RPN_COMM_io_pe_comm(e) == -1, 'RPN_COMM_io_pe_comm refused (-1) without MPI')
+    call check(RPN_COMM_free_io_set(e) == e, 'free')
     buf = me
     call RPN_COMM_send(buf, 4, 'MPI_INTEGER', 0, 1, 'GRID', e)
     call check(e == RPN_COMM_ERROR, 'RPN_COMM_send refused')

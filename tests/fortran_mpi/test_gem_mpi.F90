@@ -13,6 +13,8 @@
 ! - RPN_COMM_send/recv around a ring of 'GRID' (the count received in status), RPN_COMM_isend/
 !   irecv + RPN_COMM_waitall_nostat along the rows, and mixed with raw MPI (RPN_COMM_isend with
 !   MPI_Recv, MPI_Isend with RPN_COMM_waitall_nostat);
+! - RPN_COMM_io_pe_comm: the members of an I/O PE set get a communicator of the set's size where
+!   their rank is RPN_COMM_is_io_pe's, the others MPI_COMM_NULL;
 ! - after RPN_COMM_finalize MPI is finalized, and the program ends with status 0.
 program test_gem_mpi
   use ISO_C_BINDING
@@ -41,6 +43,8 @@ program test_gem_mpi
   call rows()
   call section('mixed with raw MPI')
   call mixed()
+  call section('RPN_COMM_io_pe_comm')
+  call io_comm()
 
   call finish('test_gem_mpi')
   call MPI_Finalized(flag, mierr)
@@ -176,4 +180,22 @@ contains
     call check(e == RPN_COMM_OK .and. rbuf(1) == 2000 + left .and. req(1) == MPI_REQUEST_NULL, &
                'MPI_Irecv completed by RPN_COMM_waitall_nostat')
   end subroutine mixed
+  subroutine io_comm()
+    integer :: setno, n, c, sz, r, e, total
+    n = min(npes, min(pex, pey) + 1)
+    setno = RPN_COMM_create_io_set(n, 0)
+    call check(setno > 0, 'create_io_set: '//str(setno))
+    c = RPN_COMM_io_pe_comm(setno)
+    if (RPN_COMM_is_io_pe(setno) >= 0) then
+      call MPI_Comm_size(c, sz, e)
+      call MPI_Comm_rank(c, r, e)
+      call check(e == MPI_SUCCESS .and. sz == n .and. r == RPN_COMM_is_io_pe(setno), &
+                 'the set''s communicator: '//str(sz)//' PEs, rank '//str(r))
+      call MPI_Allreduce(1, total, 1, MPI_INTEGER, MPI_SUM, c, e)
+      call check(e == MPI_SUCCESS .and. total == n, 'MPI_Allreduce over the set')
+    else
+      call check(c == MPI_COMM_NULL, 'off the set: MPI_COMM_NULL')
+    endif
+    call check(RPN_COMM_free_io_set(setno) == setno, 'free_io_set')
+  end subroutine io_comm
 end program test_gem_mpi
