@@ -191,6 +191,13 @@ module rpn_comm_gem_binding
       integer(C_INT), intent(IN), value :: npes, penx, peny, diag, method
       integer(C_INT) :: status
     end function rpncomm_io_pe_valid_set
+
+    function rpncomm_mydomain(ndomains, offset, err, domain) result(status) bind(C, name='rpncomm_mydomain')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: ndomains, offset, err
+      integer(C_INT), intent(OUT) :: domain
+      integer(C_INT) :: status
+    end function rpncomm_mydomain
   end interface
 end module rpn_comm_gem_binding
 
@@ -512,3 +519,49 @@ function RPN_COMM_io_pe_valid_set(x, y, npes, penx, peny, diag, method) result(s
     y(1:npes) = cy(1:npes)
   endif
 end function RPN_COMM_io_pe_valid_set
+
+! ======================================================================== domains
+
+subroutine RPN_COMM_mydomain(call_back, mydomain)
+  use rpn_comm_gem_binding
+  implicit none
+  external :: call_back
+  integer, intent(OUT) :: mydomain
+  integer :: ndomains, offset, err, ierr
+  integer(C_INT) :: d
+  ndomains = 1
+  offset = 0
+  err = 0
+  call call_back(ndomains, offset, err)
+  d = -1
+  if (rpncomm_mydomain(int(ndomains, C_INT), int(offset, C_INT), int(err, C_INT), d) /= 0) then
+    ! the library has said why (on every PE); as the original, the job ends
+    call RPN_COMM_finalize(ierr)
+    error stop 1
+  endif
+  mydomain = d
+end subroutine RPN_COMM_mydomain
+
+function RPN_COMM_get_my_domain_1(call_back) result(domain)
+  implicit none
+  external :: call_back
+  integer :: domain
+  integer :: d
+  call RPN_COMM_mydomain(call_back, d)
+  domain = d
+end function RPN_COMM_get_my_domain_1
+
+function RPN_COMM_get_my_domain_2(ndomains, offset) result(domain)
+  use rpn_comm_gem_binding
+  implicit none
+  integer, intent(IN) :: ndomains, offset
+  integer :: domain
+  integer :: ierr
+  integer(C_INT) :: d
+  d = -1
+  if (rpncomm_mydomain(int(ndomains, C_INT), int(offset, C_INT), 0_C_INT, d) /= 0) then
+    call RPN_COMM_finalize(ierr)
+    error stop 1
+  endif
+  domain = d
+end function RPN_COMM_get_my_domain_2

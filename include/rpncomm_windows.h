@@ -501,6 +501,13 @@ int rpncomm_io_pe_comm(int setno, int *fcomm);
 int rpncomm_io_pe_valid_set(int *x, int *y, int npes, int penx, int peny, int diag, int method);
 
 /**
+ * RPN_COMM_mydomain / RPN_COMM_get_my_domain (collective over the job, before RPN_COMM_init):
+ * `*domain` receives this PE's domain, numbered from `offset`, among `ndomains` (1: several
+ * domains in one job are not supported), once every PE's `err` (its call_back's) is not negative.
+ */
+int rpncomm_mydomain(int ndomains, int offset, int err, int *domain);
+
+/**
  * Collective over the grid: exchanges the halos of `g(minx:maxx, miny:maxy, nk)`, elements of
  * `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
  * north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.

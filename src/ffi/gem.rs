@@ -469,3 +469,16 @@ pub extern "C" fn rpncomm_io_pe_valid_set(
         list.map(|_| ())
     })
 }
+
+/// RPN_COMM_mydomain / RPN_COMM_get_my_domain (collective over the job, before RPN_COMM_init):
+/// `*domain` receives this PE's domain, numbered from `offset`, among `ndomains` (1: several
+/// domains in one job are not supported), once every PE's `err` (its call_back's) is not negative.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_mydomain(ndomains: c_int, offset: c_int, err: c_int, domain: *mut c_int) -> c_int {
+    call("RPN_COMM_mydomain", || {
+        let d = with_runtime(|rt| rt.my_domain(ndomains, offset, err))?;
+        // SAFETY: out-parameter from the caller.
+        unsafe { args::put(domain, d) };
+        Ok(())
+    })
+}

@@ -130,6 +130,27 @@ impl Runtime {
         }
     }
 
+    /// RPN_COMM_mydomain (collective over the job, before RPN_COMM_init): this PE's domain among
+    /// `ndomains` cutting the job into equal consecutive parts, numbered from `offset`, once every
+    /// PE's `err` (what the caller's call_back returned) is not negative. One domain only: a job
+    /// of several domains is refused (RPN_COMM_init makes one grid of the whole job).
+    pub fn my_domain(&mut self, ndomains: i32, offset: i32, err: i32) -> Result<i32> {
+        self.refuse_second_init()?;
+        let job = self.transport.job().clone();
+        let mut all = vec![0u8; 4 * job.size()];
+        self.transport.allgather(&job, &err.to_le_bytes(), &mut all)?;
+        if let Some(pe) = all.chunks_exact(4).position(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]) < 0) {
+            return Err(Error::BadArgument(format!("the call_back of PE {pe} returned an error")));
+        }
+        match ndomains {
+            1 => Ok(offset),
+            n if n > 1 && n as usize <= job.size() => Err(Error::Limit(
+                "several domains in one job (ndomains > 1) are not supported: RPN_COMM_init makes one grid of the whole job".into(),
+            )),
+            n => Err(Error::BadArgument(format!("{n} domains for {} PEs", job.size()))),
+        }
+    }
+
     /// RPN_COMM_carac: the grid and block coordinates of this PE (one grid: 'DOMM' is the job).
     pub fn carac(&self) -> Result<Carac> {
         let (grid, blocks) = self.grid_and_blocks()?;

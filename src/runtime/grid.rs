@@ -41,8 +41,9 @@ impl Runtime {
         // PE 0's RPN_COMM_set_petopo places the PEs, as in the original.
         let fill = (rows[0][2] as i32, rows[0][3] as i32);
         if !super::gem::petopo_is_default(grid.pex, grid.pey, fill) {
-            return Err(Error::Unsupported(
-                "RPN_COMM_set_petopo: PEs placed on the grid other than x first (blocks taller than one PE and narrower than the grid) are not supported yet",
+            return Err(Error::Limit(
+                "RPN_COMM_set_petopo: PEs placed on the grid other than x first (blocks taller than one PE and narrower than the grid) are not supported yet"
+                    .into(),
             ));
         }
         let mine = match (pex, pey) {
