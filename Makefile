@@ -2,6 +2,9 @@
 #
 #   make                   build everything into build/ (same layout as an installation)
 #   make install PREFIX=d  install into d/{lib,include,bin,lib/pkgconfig,lib/cmake/rpncomm_windows}
+#   make ... BUILD=dir RUST_TARGET=dir  the build tree and cargo's target directory outside the
+#                          source tree, for make, install and demo (MPI=1 too: mpi/mpi.mk); see
+#                          docs/building.md for every variable
 #   make demo              build and run the request/reply demo on 4 PEs
 #   make check             run every test; last line "N passed, N failed"
 #   make stress            the reliability tests at full size (tests/stress/stress.mk)

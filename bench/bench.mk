@@ -7,6 +7,9 @@
 #                     Knobs: BENCH_TRIALS=11 BENCH_MS=10 (trial length, ms) BENCH_SCALE_PES="1 8 16".
 #                     bench/halo.sh: the halo section (RPN_COMM_xch_halo against raw MPI and the
 #                     copy floor, 2 and 4 PEs, and across 2 simulated nodes).
+#                     bench/halo_models.sh: the exchange as a model calls it (same array, 24 fields,
+#                     4-D slices, automatic, allocated, alternating) against the original RPN_COMM
+#                     GEM ships, when RPNCOMM_ORIGINAL=<prefix> or RPNCOMM_SRC=<checkout> is given.
 #                     bench/atomics.sh: cas_r and fetchop_r against the cache-line round trip (and
 #                     raw MPI_Compare_and_swap / MPI_Fetch_and_op where an MPI build exists).
 #                     bench/requests.sh: 64 rput_r + flush against 64 put_r (issue 20).
@@ -21,6 +24,7 @@ bench: all
 	@MAKE="$(MAKE)" FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/stats.sh
 	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/threads.sh
 	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" BUILD_DIR="$(BUILD)" bash bench/halo.sh
+	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" BUILD_DIR="$(BUILD)" bash bench/halo_models.sh
 	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/subarray.sh
 	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/atomics.sh
 	@FC="$(FC)" NATIVE_LIBS="$(NATIVE_LIBS)" bash bench/requests.sh

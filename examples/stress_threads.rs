@@ -1,4 +1,4 @@
-//! Threads of every PE calling the operations at the same time (README, "Threads"), checked:
+//! Threads of every PE calling the operations at the same time (docs/windows.md, "Threads"), checked:
 //! - hot element: every thread of every PE fetch-and-adds 1 to element 0 of PE 0 (passive);
 //!   the fetched values over all threads and PEs are exactly 0, 1, ..., total-1 (a ticket seen
 //!   twice or missing is a lost update) and the element ends at the total;

@@ -32,11 +32,27 @@ MPIRUN_mpich   ?= mpiexec.mpich
 MPI_PKGS_openmpi := openmpi-bin libopenmpi-dev
 MPI_PKGS_mpich   := mpich libmpich-dev
 
+# BUILD= and RUST_TARGET= given to make (command line; RUST_TARGET also from the environment, as
+# without MPI=1) replace the build tree and cargo target directory of the MPI built, so that
+# `make install MPI=1 BUILD=/tmp/b RUST_TARGET=/tmp/t` writes nothing into the source tree. They
+# name the tree of one MPI: refused without MPI_IMPL (both MPIs), and for check and bench, whose
+# scripts build their own trees.
+USER_BUILD       := $(if $(filter command line,$(origin BUILD)),$(BUILD))
+USER_RUST_TARGET := $(if $(filter command line environment,$(origin RUST_TARGET)),$(RUST_TARGET))
+USER_TREES       := $(strip $(if $(USER_BUILD),BUILD=$(USER_BUILD)) $(if $(USER_RUST_TARGET),RUST_TARGET=$(USER_RUST_TARGET)))
+ifneq ($(USER_TREES),)
+ifneq ($(words $(IMPLS)),1)
+$(error $(USER_TREES) names the tree of one MPI: add MPI_IMPL=openmpi or MPI_IMPL=mpich)
+endif
+endif
+mpi_build_dir  = $(or $(USER_BUILD),build-mpi-$(1))
+mpi_target_dir = $(or $(USER_RUST_TARGET),target-mpi-$(1))
+
 # make variables of the build for one MPI (the rules are the Makefile's own)
-mpi_build_vars = MPI= BUILD=build-mpi-$(1) RUST_TARGET=target-mpi-$(1) CARGO_FEATURES=mpi \
+mpi_build_vars = MPI= BUILD=$(call mpi_build_dir,$(1)) RUST_TARGET=$(call mpi_target_dir,$(1)) CARGO_FEATURES=mpi \
                  MPICC=$(MPICC_$(1)) FC=$(MPIFORT_$(1))
 
-.PHONY: all mpi-deps install demo check check-full clean bench
+.PHONY: all mpi-deps install demo check check-full clean bench no-user-trees
 
 all: mpi-deps
 	@set -e; for impl in $(IMPLS); do \
@@ -82,7 +98,7 @@ demo: all
 	@set -e; for impl in $(IMPLS); do \
 	  case $$impl in openmpi) run="$(MPIRUN_openmpi) --oversubscribe $$( [ "$$(id -u)" = 0 ] && echo --allow-run-as-root )"; fc=$(MPIFORT_openmpi) ;; \
 	                 mpich) run="$(MPIRUN_mpich)"; fc=$(MPIFORT_mpich) ;; esac; \
-	  b=build-mpi-$$impl; mkdir -p $$b/demo; \
+	  b=$(or $(USER_BUILD),build-mpi-$$impl); mkdir -p $$b/demo; \
 	  $$fc -O2 -I$$b/include demo/req_test.F90 -o $$b/demo/req_test $$b/lib/librpncomm_windows.a $(NATIVE_LIBS); \
 	  echo "==== $$run -n 4 $$b/demo/req_test"; \
 	  $$run -n 4 $$b/demo/req_test; \
@@ -96,7 +112,12 @@ check check-full:
 	  bash mpi/check_mpi.sh
 
 clean:
-	rm -rf $(foreach i,$(IMPLS),build-mpi-$(i) target-mpi-$(i))
+	rm -rf $(foreach i,$(IMPLS),$(call mpi_build_dir,$(i)) $(call mpi_target_dir,$(i)))
+
+# make check/bench MPI=1 build their own trees (mpi/check_mpi.sh, bench/mpi_bench.sh)
+check check-full bench: no-user-trees
+no-user-trees:
+	@if [ -n "$(USER_TREES)" ]; then echo "make $(MAKECMDGOALS) MPI=1 builds its own trees: $(USER_TREES) is for make, make install and make demo" >&2; exit 1; fi
 
 # MPI transport vs shared memory vs raw MPI-3 in one run (bench/mpi_bench.sh)
 bench: all

@@ -70,7 +70,7 @@ pub enum Error {
     Unsupported(&'static str),
     #[error(
         "another thread of this PE is in a configuration call on this window (open, close, free, group, oper, create_secondary): \
-         operations may not overlap those calls (README, \"Threads\")"
+         operations may not overlap those calls (docs/windows.md, \"Threads\")"
     )]
     WindowBusy,
     #[error("internal error: {0}")]

@@ -18,6 +18,11 @@
 # project whose Fortran compiler is another (gfortran for an LLVM Flang install, $FLANG_FC,
 # default flang-new-19, for any other) is refused in one line naming the compiler the install
 # needs and the `make install FC=... PREFIX=...` to run (one test; SKIP without that compiler).
+# BUILD= and RUST_TARGET= are honoured by every install (three tests): `make -n install` with both
+# names only those trees, without MPI and with MPI=1 MPI_IMPL=openmpi (a dry run: no MPI needed),
+# and MPI=1 with both MPIs refuses them in one line; and `make install BUILD=<tmp>` (run for real,
+# RUST_TARGET left at target/) writes nothing into the source tree outside target*/ and the check
+# logs (one test).
 # INSTALL_WAYS (default "pkg-config cmake fpm") chooses the ways built (CI's quick pass for a
 # second compiler: cmake).
 # cmake is installed with apt-get when missing (as root), fpm with pip; when that cannot be done
@@ -81,11 +86,60 @@ run_demo() {
     fi
 }
 
+# ------------------------------------------------------------- BUILD= and RUST_TARGET= honoured
+# dry_run NAME ARGS...: `make -n install ARGS BUILD=$TMP/dry-build RUST_TARGET=$TMP/dry-target`
+# must build with those trees only: cargo's --target-dir, the archive in BUILD, and no path into
+# the source tree's build*/ or target*/
+dry_run() {
+    local name=$1 log="$LOG/dry-run-$1.log" b="$TMP/dry-build" t="$TMP/dry-target" stray
+    shift
+    if ! "$MAKE" --no-print-directory -n install "$@" BUILD="$b" RUST_TARGET="$t" PREFIX="$TMP/dry-prefix" > "$log" 2>&1; then
+        fail "make -n install $* BUILD=<tmp> RUST_TARGET=<tmp>: exit status $?" "$log"
+        return
+    fi
+    stray=$(grep -v '^#' "$log" | grep -o -E '(^|[ =:;"'"'"'])(\./)?(build|build-[A-Za-z0-9._-]+|target|target-[A-Za-z0-9._-]+)/[^ ]*' | sort -u | head -n 5 | paste -sd ' ')
+    if [[ -n "$stray" ]]; then
+        fail "make install $* BUILD=<tmp> RUST_TARGET=<tmp> still uses the source tree: $stray" "$log"
+    elif ! grep -q -- "--target-dir $t " "$log" || ! grep -q -- "$b/lib/librpncomm_windows.a" "$log"; then
+        fail "make install $* BUILD=<tmp> RUST_TARGET=<tmp>: no cargo --target-dir $t or no $b/lib/librpncomm_windows.a in the commands" "$log"
+    else
+        pass "make install $name honours BUILD= and RUST_TARGET= (dry run: only those trees)"
+    fi
+}
+dry_run "(shared memory)"
+dry_run "MPI=1 MPI_IMPL=openmpi" MPI=1 MPI_IMPL=openmpi
+refusal=$("$MAKE" --no-print-directory -n install MPI=1 MPI_IMPL= MPI_IMPLS="openmpi mpich" BUILD="$TMP/dry-build" PREFIX="$TMP/dry-prefix" 2>&1 > /dev/null)
+status=$?
+if ((status != 0)) && [[ $(grep -c . <<< "$refusal") == 1 && "$refusal" == *MPI_IMPL=* ]]; then
+    pass "make install MPI=1 BUILD=<tmp> for both MPIs is refused in one line: $refusal"
+else
+    fail "make install MPI=1 BUILD=<tmp> for both MPIs: exit status $status, not a one-line refusal: $refusal"
+fi
+
 echo "install builds: make install PREFIX=$PREFIX"
 if ! "$MAKE" --no-print-directory install PREFIX="$PREFIX" > "$LOG/install.log" 2>&1; then
-    fail "make install PREFIX=$PREFIX (6 tests counted as failed)" "$LOG/install.log"
-    failed=$((failed + 5))
+    fail "make install PREFIX=$PREFIX (7 tests counted as failed)" "$LOG/install.log"
+    failed=$((failed + 6))
     finish
+fi
+
+# the same install with BUILD= outside the source tree (the Rust build, up to date in target/, is
+# reused): nothing new in the source tree but target*/ and this script's logs
+marker="$TMP/before-build-install"
+touch "$marker"
+B="$TMP/build-elsewhere"
+if ! "$MAKE" --no-print-directory install BUILD="$B" PREFIX="$TMP/prefix-build" > "$LOG/install-build.log" 2>&1; then
+    fail "make install BUILD=$B PREFIX=<tmp>" "$LOG/install-build.log"
+else
+    written=$(find "$ROOT" -path "$ROOT/.git" -prune -o -path "$ROOT/target*" -prune -o -path "${LOG%/*}" -prune \
+        -o -newer "$marker" ! -type d -print | head -n 5 | paste -sd ' ')
+    if [[ -n "$written" ]]; then
+        fail "make install BUILD=$B wrote into the source tree: $written" "$LOG/install-build.log"
+    elif [[ ! -s "$B/lib/librpncomm_windows.a" || ! -s "$TMP/prefix-build/lib/pkgconfig/rpncomm-windows.pc" ]]; then
+        fail "make install BUILD=$B: no $B/lib/librpncomm_windows.a or no installed .pc" "$LOG/install-build.log"
+    else
+        pass "make install BUILD=<tmp>: built in <tmp>, nothing written into the source tree"
+    fi
 fi
 export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
 if ! pc_cflags=$(pkg-config --cflags rpncomm-windows) || ! pc_libs=$(pkg-config --libs rpncomm-windows); then

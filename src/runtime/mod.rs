@@ -12,7 +12,7 @@
 //! - `stop_flush`: a stopped PE flushes its output first.
 //! - `window_table`, `gate`: the windows, which threads operate on without a common lock.
 //!
-//! Locking (README, "Threads"): collective and configuration calls take the process's lock
+//! Locking (docs/windows.md, "Threads"): collective and configuration calls take the process's lock
 //! (`with_runtime`); the operations (get/put/getacc, local get/put, post) take none: they
 //! reach the window table directly (`with_windows`) and pass the window's gate.
 

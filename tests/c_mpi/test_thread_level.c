@@ -1,4 +1,4 @@
-/* Which threads may call the MPI transport (README "Threads"), over MPI only. Every PE puts into
+/* Which threads may call the MPI transport (docs/windows.md, "Threads"), over MPI only. Every PE puts into
  * its right neighbour's window in a passive epoch from a second thread (pthread, no OpenMP); the
  * neighbour checks what landed after the close. Exits 0 when every check passed on this PE.
  *   RPNCOMM_NODE_SPLIT=1 mpirun -n 2 ./test_thread_level refused

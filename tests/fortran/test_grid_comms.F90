@@ -399,7 +399,7 @@ contains
   ! Collective over the grid: the parts of a split (rows or columns) create their windows over
   ! `com` one after the other. Open MPI 4.1's one-sided components name a window's shared memory
   ! after its communicator's context id, which the parts of one split share, so windows created
-  ! at the same moment by two parts on one node may get the same memory (see the README, MPI
+  ! at the same moment by two parts on one node may get the same memory (see docs/design.md, MPI
   ! transport). The windows are then used at the same time.
   subroutine create_in_turns(w, n, com, array, part, nparts)
     type(rpncomm_window), intent(OUT) :: w

@@ -2,7 +2,7 @@
 ! FFLAGS: -fopenmp
 ! TIMEOUT: 120
 !
-! OpenMP threads of every PE call the operations at the same time on one window (README,
+! OpenMP threads of every PE call the operations at the same time on one window (docs/windows.md,
 ! "Threads"), in passive mode:
 !   - every thread of every PE takes K tickets with getacc_r SUM 1 (garray before) on element 0
 !     of PE 0: the tickets of one PE are distinct, all in 0..T-1 (T = all tickets), their sum

@@ -29,7 +29,7 @@ program test_comm_split
 
   ! The halves take turns: Open MPI 4.1.4 (osc/rdma) intermittently fails MPI_Win_allocate with
   ! "open(2): No such file or directory" when the two halves of one split create windows at the
-  ! same time on one node (their shared backing files collide); see README, MPI differences.
+  ! same time on one node (their shared backing files collide); see docs/design.md, MPI differences.
   do turn = 0, 1
     if (mod(me, 2) == turn) then
       do wkind = 1, 2

@@ -198,7 +198,7 @@ for impl in $MPI_IMPLS; do
             SKIP_WHY="$skip_why" \
             bash tests/run_fortran_tests.sh 2>&1 | tee "$logs/summary.log"
         # tests/fortran_mpi call MPI_Init themselves: Open MPI 4 then needs osc/pt2pt allowed by
-        # the user (RPN_COMM only allows it when it starts MPI), as the README says
+        # the user (RPN_COMM only allows it when it starts MPI), as docs/launcher-stats.md says
         extra=()
         [[ $impl == openmpi ]] && extra=(OMPI_MCA_osc=^ucx)
         env "${extra[@]}" BUILD_DIR=$b FC=$fc LAUNCHER="${mn[*]} --nodes $nodes --map-by $map -n" TEST_DIRS="tests/fortran_mpi" \

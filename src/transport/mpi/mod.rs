@@ -119,7 +119,7 @@ fn window_failure_hint(library: &str, start: MpiStart, osc_setting: Option<&str>
 }
 
 /// The thread level to ask MPI for. MPI_THREAD_MULTIPLE where threads of a PE may call the
-/// operations at the same time (README "Threads"): `RPNCOMM_MPI_THREADS=multiple`, or by default
+/// operations at the same time (docs/windows.md, "Threads"): `RPNCOMM_MPI_THREADS=multiple`, or by default
 /// when OMP_NUM_THREADS asks for more than one thread (not always MULTIPLE: some one-sided
 /// components refuse windows at that level, Open MPI 4.1's osc/pt2pt for nodes joined by TCP).
 /// Else MPI_THREAD_SERIALIZED when the program has an OpenMP runtime (`openmp`: its threads may
