@@ -10,7 +10,7 @@
 !   masters, 'RPN_COMM_NULL' and an unknown name are MPI_COMM_NULL;
 ! - RPN_COMM_datyp: names in any case give MPI's own Fortran datatypes; an unknown one
 !   MPI_DATATYPE_NULL; raw MPI_Allreduce with them agrees with RPN_COMM_allreduce;
-! - RPN_COMM_send/recv around a ring of 'GRID' (the count received in status), RPN_COMM_isend/
+! - RPN_COMM_send/recv around a ring of 'GRID', in turn (the count received in status), RPN_COMM_isend/
 !   irecv + RPN_COMM_waitall_nostat along the rows, and mixed with raw MPI (RPN_COMM_isend with
 !   MPI_Recv, MPI_Isend with RPN_COMM_waitall_nostat);
 ! - RPN_COMM_io_pe_comm: the members of an I/O PE set get a communicator of the set's size where
@@ -125,16 +125,30 @@ contains
   end subroutine datatypes
 
   subroutine ring()
-    integer :: sbuf(3), rbuf(5), st, e, right, left
+    integer :: sbuf(3), rbuf(5), st, e, right, left, req(1)
     right = mod(me + 1, npes)
     left = mod(me + npes - 1, npes)
     sbuf = [me, 10 * me, -me]
     rbuf = -1
     st = -1
-    ! small messages: a blocking send completes before the matching receive is posted
-    call RPN_COMM_send(sbuf, 3, 'mpi_integer', right, 7, 'grid', e)
-    call check(e == RPN_COMM_OK, 'RPN_COMM_send: ierr '//str(e))
-    call RPN_COMM_recv(rbuf, 5, 'MPI_INTEGER', left, 7, RPN_COMM_GRID, st, e)
+    ! in turn around the ring (PE 0 sends first, every other PE receives first): no blocking send
+    ! waits for a receive that is not coming (an MPI need not buffer a message: MPICH does not, to
+    ! itself); on one PE, the receive is posted first
+    if (npes == 1) then
+      call RPN_COMM_irecv(rbuf, 5, 'MPI_INTEGER', left, 7, 'GRID', req(1), e)
+      call RPN_COMM_send(sbuf, 3, 'mpi_integer', right, 7, 'grid', e)
+      call check(e == RPN_COMM_OK, 'RPN_COMM_send: ierr '//str(e))
+      call RPN_COMM_waitall_nostat(1, req, e)
+      st = 3
+    else if (me == 0) then
+      call RPN_COMM_send(sbuf, 3, 'mpi_integer', right, 7, 'grid', e)
+      call check(e == RPN_COMM_OK, 'RPN_COMM_send: ierr '//str(e))
+      call RPN_COMM_recv(rbuf, 5, 'MPI_INTEGER', left, 7, RPN_COMM_GRID, st, e)
+    else
+      call RPN_COMM_recv(rbuf, 5, 'MPI_INTEGER', left, 7, RPN_COMM_GRID, st, e)
+      call RPN_COMM_send(sbuf, 3, 'mpi_integer', right, 7, 'grid', e)
+      call check(e == RPN_COMM_OK, 'RPN_COMM_send: ierr '//str(e))
+    endif
     call check(e == RPN_COMM_OK .and. st == 3, 'RPN_COMM_recv: ierr '//str(e)//', count '//str(st))
     call check(all(rbuf == [left, 10 * left, -left, -1, -1]), 'the left neighbour''s message')
   end subroutine ring
