@@ -158,6 +158,10 @@ int rpnmpi_waitall(int n, int *freqs);
 int rpnmpi_testall(int n, int *freqs, int *done);
 /* MPI_Test of a receive's Fortran request: *done = 1 when complete, *received = its element count */
 int rpnmpi_test_count(int *freq, int code, int *done, int *received);
+/* MPI_Reduce of n elements (datatype and operator codes as rpnmpi_rma's; not REPLACE or NO_OP) into
+ * `result` on `root`; MPI_Gather of `bytes` bytes per rank into `all` on `root` */
+int rpnmpi_reduce(const rpnmpi_comm *comm, const void *mine, void *result, int n, int dtype, int op, int root);
+int rpnmpi_gather(const rpnmpi_comm *comm, const void *mine, void *all, int bytes, int root);
 /* MPI_Finalize unless MPI is finalized already (RPN_COMM_finalize, as the original: whoever
  * initialised MPI) */
 int rpnmpi_finalize_once(void);

@@ -681,3 +681,16 @@ int rpnmpi_test_count(int *freq, int code, int *done, int *received) {
     if (rc != MPI_SUCCESS || !*done) return rc;
     return MPI_Get_count(&status, t, received);
 }
+
+/* RPN_COMM_reduce and RPN_COMM_gather as the original makes them (MPI_Reduce, MPI_Gather), so that a
+ * reduction combines the PEs' values in the same order as there. Codes as rpnmpi_rma's. */
+int rpnmpi_reduce(const rpnmpi_comm *c, const void *mine, void *result, int n, int dtype, int op, int root) {
+    MPI_Datatype t = datatype_of(dtype);
+    MPI_Op o = op_of(op);
+    if (t == MPI_DATATYPE_NULL || o == MPI_OP_NULL || o == MPI_REPLACE || o == MPI_NO_OP || n < 0) return RPNMPI_E_BAD_ARG;
+    return MPI_Reduce(mine, result, n, t, o, root, c->comm);
+}
+
+int rpnmpi_gather(const rpnmpi_comm *c, const void *mine, void *all, int bytes, int root) {
+    return MPI_Gather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, root, c->comm);
+}

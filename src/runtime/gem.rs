@@ -188,30 +188,27 @@ impl Runtime {
         Ok(decomp::topo(me, npe, nglobal, halo, fill, relax))
     }
 
-    /// Every PE of `com` contributes `bytes` bytes with `root` in front; checks that they name
-    /// the same root, a rank of `com`. Returns the communicator and the contributions (root
-    /// first, then each PE's bytes) where this PE is the root, None elsewhere and off `com`.
-    fn rooted_gather(&mut self, com: &str, mine: &[u8], root: i32, what: &str) -> Result<Option<(Communicator, Vec<u8>)>> {
-        let Some(comm) = self.named(com)? else { return Ok(None) };
-        // The root travels with the data: PEs that disagree on it all fail, none hangs.
-        let block = 4 + mine.len();
+    /// Collective over `comm`: every PE tells its `root` and whether its own arguments were
+    /// accepted (`mine`); unless all were and all name the same root, a rank of `comm`, every PE
+    /// fails (none hangs in a collective another PE left). Returns the root.
+    fn agree_on_root(&mut self, comm: &Communicator, root: i32, mine: Result<()>, what: &str) -> Result<usize> {
         let mut send = root.to_le_bytes().to_vec();
-        send.extend_from_slice(mine);
-        let mut all = vec![0u8; block * comm.size()];
-        self.transport.allgather(&comm, &send, &mut all)?;
-        let roots: Vec<i32> = all.chunks_exact(block).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-        if let Some(pe) = roots.iter().position(|&r| r != roots[0]) {
-            return Err(Error::Collective(format!("{what}: PE {pe} gives root {}, PE 0 root {}", roots[pe], roots[0])));
+        send.push(mine.is_ok() as u8);
+        let mut all = vec![0u8; 5 * comm.size()];
+        self.transport.allgather(comm, &send, &mut all)?;
+        mine?;
+        let rows: Vec<(i32, bool)> = all.chunks_exact(5).map(|b| (i32::from_le_bytes([b[0], b[1], b[2], b[3]]), b[4] != 0)).collect();
+        if let Some(pe) = rows.iter().position(|&(_, ok)| !ok) {
+            return Err(Error::Collective(format!("{what}: PE {pe} refused its arguments")));
         }
-        let root = usize::try_from(root).ok().filter(|&r| r < comm.size()).ok_or_else(|| Error::BadRank {
+        if let Some(pe) = rows.iter().position(|&(r, _)| r != rows[0].0) {
+            return Err(Error::Collective(format!("{what}: PE {pe} gives root {}, PE 0 root {}", rows[pe].0, rows[0].0)));
+        }
+        usize::try_from(root).ok().filter(|&r| r < comm.size()).ok_or_else(|| Error::BadRank {
             rank: root as i64,
             npes: comm.size(),
-            comm: format!(" '{}'", comm.name().unwrap_or(com.trim())),
-        })?;
-        if comm.rank() != root {
-            return Ok(None);
-        }
-        Ok(Some((comm, all)))
+            comm: comm.name().map_or(String::new(), |n| format!(" '{n}'")),
+        })
     }
 
     /// RPN_COMM_reduce: `count` elements of `dtype` from every PE of `com`, combined with `op`
@@ -221,30 +218,26 @@ impl Runtime {
     /// `send` holds `count` elements of `dtype`; on the root `recv` has room for as many.
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn reduce(&mut self, send: usize, recv: usize, count: i32, dtype: &str, op: &str, root: i32, com: &str) -> Result<()> {
-        if self.named(com)?.is_none() {
-            return Ok(());
-        }
-        let t = ElementType::from_name(dtype)?;
-        let op = Operator::from_name(op)?;
-        op.check_type(t)?;
-        let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
-        let bytes = n * t.size();
-        if bytes > 0 && send == 0 {
-            return Err(Error::NullBuffer { what: "reduce send", nelem: count as i64 });
-        }
+        let Some(comm) = self.named(com)? else { return Ok(()) };
+        let checked = (|| {
+            let t = ElementType::from_name(dtype)?;
+            let op = Operator::from_name(op)?;
+            op.check_type(t)?;
+            let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
+            let bytes = n * t.size();
+            if bytes > 0 && (send == 0 || (recv == 0 && comm.rank() as i64 == root as i64)) {
+                return Err(Error::NullBuffer { what: "reduce", nelem: count as i64 });
+            }
+            Ok((t, op, bytes))
+        })();
+        let root = self.agree_on_root(&comm, root, checked.as_ref().map(|_| ()).map_err(Clone::clone), "RPN_COMM_reduce")?;
+        let (t, op, bytes) = checked?;
         // SAFETY: caller's contract: send holds `bytes` bytes.
         let mine = unsafe { read_caller_bytes(send, bytes) };
-        let Some((comm, all)) = self.rooted_gather(com, &mine, root, "RPN_COMM_reduce")? else { return Ok(()) };
-        if bytes > 0 && recv == 0 {
-            return Err(Error::NullBuffer { what: "reduce receive", nelem: count as i64 });
+        if let Some(result) = self.transport.reduce_to(&comm, &mine, t, op, root)? {
+            // SAFETY: caller's contract: on the root recv has room for `bytes` bytes.
+            unsafe { write_caller_bytes(&result, recv) };
         }
-        let mut blocks = all.chunks_exact(4 + bytes).map(|b| &b[4..]);
-        let mut result = blocks.next().map(<[u8]>::to_vec).unwrap_or_default();
-        for other in blocks.take(comm.size() - 1) {
-            op.apply_bytes(t, &mut result, other);
-        }
-        // SAFETY: caller's contract: on the root recv has room for `bytes` bytes.
-        unsafe { write_caller_bytes(&result, recv) };
         Ok(())
     }
 
@@ -266,31 +259,31 @@ impl Runtime {
         root: i32,
         com: &str,
     ) -> Result<()> {
-        if self.named(com)?.is_none() {
-            return Ok(());
-        }
+        let Some(comm) = self.named(com)? else { return Ok(()) };
         let size = |count: i32, dtype: &str| -> Result<usize> {
             let t = ElementType::from_name(dtype)?;
             let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
             Ok(n * t.size())
         };
-        let sbytes = size(sendcount, sendtype)?;
-        let rbytes = size(reccount, rectype)?;
-        if sbytes != rbytes {
-            return Err(Error::BadArgument(format!("sends {sbytes} bytes per PE but receives {rbytes}")));
-        }
-        if sbytes > 0 && send == 0 {
-            return Err(Error::NullBuffer { what: "gather send", nelem: sendcount as i64 });
-        }
+        let checked = (|| {
+            let sbytes = size(sendcount, sendtype)?;
+            let rbytes = size(reccount, rectype)?;
+            if sbytes != rbytes {
+                return Err(Error::BadArgument(format!("sends {sbytes} bytes per PE but receives {rbytes}")));
+            }
+            if sbytes > 0 && (send == 0 || (recv == 0 && comm.rank() as i64 == root as i64)) {
+                return Err(Error::NullBuffer { what: "gather", nelem: sendcount as i64 });
+            }
+            Ok(sbytes)
+        })();
+        let root = self.agree_on_root(&comm, root, checked.as_ref().map(|_| ()).map_err(Clone::clone), "RPN_COMM_gather")?;
+        let sbytes = checked?;
         // SAFETY: caller's contract: send holds sbytes bytes.
         let mine = unsafe { read_caller_bytes(send, sbytes) };
-        let Some((_, all)) = self.rooted_gather(com, &mine, root, "RPN_COMM_gather")? else { return Ok(()) };
-        if sbytes > 0 && recv == 0 {
-            return Err(Error::NullBuffer { what: "gather receive", nelem: reccount as i64 });
+        if let Some(data) = self.transport.gather_to(&comm, &mine, root)? {
+            // SAFETY: caller's contract: on the root recv has room for all the PEs' bytes.
+            unsafe { write_caller_bytes(&data, recv) };
         }
-        let data: Vec<u8> = all.chunks_exact(4 + sbytes).flat_map(|b| b[4..].iter().copied()).collect();
-        // SAFETY: caller's contract: on the root recv has room for all the PEs' bytes.
-        unsafe { write_caller_bytes(&data, recv) };
         Ok(())
     }
 }

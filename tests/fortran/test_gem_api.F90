@@ -10,7 +10,8 @@
 ! - RPN_COMM_set_petopo with a placement equal to the default (accepted);
 ! - RPN_COMM_rank of every kind of name, in any case, the name in a variable;
 ! - RPN_COMM_reduce (SUM, MAX, MIN, BOR on GRID, EW, NS, BLOC; root anywhere; the others'
-!   buffers untouched; a bad root refused on every PE) and RPN_COMM_gather, with names in any case;
+!   buffers untouched; a bad root, or a bad datatype on one PE, refused on every PE) and
+!   RPN_COMM_gather (two roots refused), with names in any case;
 ! - RPN_COMM_io_pe_valid_set: every case of io_pe_reference.inc, the original's figures
 !   (tests/reference/io_pe_reference.F90);
 ! - I/O PE sets on the grid: RPN_COMM_create_io_set places them as io_pe_valid_set does (the
@@ -278,6 +279,12 @@ contains
     irecv = -9
     call RPN_COMM_reduce(isend, irecv, 1, 'MPI_INTEGER', 'MPI_SUM', npes, 'GRID', e)
     call check(e == RPN_COMM_ERROR .and. all(irecv == -9), 'reduce to root npes refused')
+    ! one PE's bad datatype: every PE refused, none waits for it
+    call RPN_COMM_reduce(isend, irecv, 1, merge('MPI_NOTYPE ', 'MPI_INTEGER', me == npes - 1), 'MPI_SUM', 0, 'GRID', e)
+    call check(e == RPN_COMM_ERROR .and. all(irecv == -9), 'reduce with a bad datatype on the last PE refused everywhere')
+    call RPN_COMM_gather(isend, 1, 'MPI_INTEGER', irecv, 1, 'MPI_INTEGER', merge(1, 0, me == npes - 1 .and. npes > 1), &
+                         'GRID', e)
+    if (npes > 1) call check(e == RPN_COMM_ERROR, 'gather with two roots refused everywhere')
   end subroutine reductions
 
   subroutine gathers()

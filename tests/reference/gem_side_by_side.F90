@@ -1,6 +1,7 @@
 ! gem_side_by_side.F90 -- the grid queries and I/O PE sets as GEM calls them, printed one line per
 ! result; side_by_side.sh builds it against the original RPN_COMM and against this library and
-! compares the outputs (they must be identical). A grid of (npes / 2) x 2 PEs, blocks 1 x 2.
+! compares the outputs (they must be identical). A grid of (npes / 2) x 2 PEs, blocks 1 x 2. Also
+! an RPN_COMM_reduce of doubles (the sum depends on the order MPI combines the PEs' values in).
 program gem_side_by_side
   use ISO_C_BINDING
   implicit none
@@ -10,6 +11,7 @@ program gem_side_by_side
   integer :: b(5), minx, maxx, nxl, nxlmax, nx0, k, relax, r, setno, i
   integer :: xs(3), ys(3)
   character(len=8) :: dn
+  real(kind=8) :: v(4), w(4)
   external :: ushape
   pex = 0; pey = 0
   call RPN_COMM_init(ushape, me, npes, pex, pey)
@@ -33,6 +35,10 @@ program gem_side_by_side
   setno = RPN_COMM_create_io_set(3, 0)
   write(*, '(A,I0,A,4I4)') 'pe ', me, ' ioset', setno, RPN_COMM_is_io_pe(setno), RPN_COMM_io_pe_size(setno), &
         RPN_COMM_io_pe_gridid(setno, 1)
+  v = [1d0 / (me + 3), 0.1d0 * (me + 1), 1d0 / (7 * me + 1), 1d16 * (-1)**me + 1d0 / (me + 1)]
+  w = 0
+  call RPN_COMM_reduce(v, w, 4, 'MPI_DOUBLE_PRECISION', 'MPI_SUM', 0, 'GRID', ierr)
+  if (me == 0) write(*, '(A,I0,A,4ES26.17)') 'pe ', me, ' reduce', w
   call RPN_COMM_finalize(ierr)
 end program gem_side_by_side
 subroutine ushape(px, py)

@@ -20,7 +20,7 @@ use self::comm::Comm;
 use self::hybrid::HybridWindow;
 use self::node::Placement;
 use self::window::{MpiWindow, SharedRegistry, WindowRegistry};
-use crate::core::{CommId, Communicator, ElementType};
+use crate::core::{CommId, Communicator, ElementType, Operator};
 use crate::error::{Error, Result};
 use crate::transport::shm::window::ShmWindow;
 use crate::transport::{Transport, TransportWindow};
@@ -346,6 +346,14 @@ impl Transport for MpiTransport {
         let id = CommId(SPLIT_BASE + self.split.len() as u32);
         self.split.push(Arc::new(comm));
         Ok(Some(Communicator::new(id, members.to_vec(), me)?.named(name)))
+    }
+
+    fn reduce_to(&mut self, comm: &Communicator, mine: &[u8], dtype: ElementType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
+        p2p::reduce(self.comm(comm)?, mine, dtype, op, root)
+    }
+
+    fn gather_to(&mut self, comm: &Communicator, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> {
+        p2p::gather(self.comm(comm)?, mine, root)
     }
 
     fn fortran_comm(&self, comm: Option<&Communicator>) -> Result<i32> {

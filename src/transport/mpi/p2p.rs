@@ -7,7 +7,10 @@
 
 use std::ffi::{c_int, c_void};
 
+use super::comm::Comm;
 use super::shim::{self, RawComm};
+use super::watchdog;
+use crate::core::{ElementType, Operator};
 use crate::error::{Error, Result};
 
 unsafe extern "C" {
@@ -22,6 +25,67 @@ unsafe extern "C" {
     fn rpnmpi_testall(n: c_int, freqs: *mut c_int, done: *mut c_int) -> c_int;
     fn rpnmpi_test_count(freq: *mut c_int, code: c_int, done: *mut c_int, received: *mut c_int) -> c_int;
     fn rpnmpi_finalize_once() -> c_int;
+    fn rpnmpi_reduce(
+        comm: *const RawComm,
+        mine: *const c_void,
+        result: *mut c_void,
+        n: c_int,
+        dtype: c_int,
+        op: c_int,
+        root: c_int,
+    ) -> c_int;
+    fn rpnmpi_gather(comm: *const RawComm, mine: *const c_void, all: *mut c_void, bytes: c_int, root: c_int) -> c_int;
+}
+
+/// MPI_Reduce of `mine` (elements of `dtype`) with `op` over `comm`: the result on `root`. REPLACE
+/// and NO_OP, which MPI_Reduce does not take, keep the value of the highest rank, resp. the root's,
+/// as the allgather-based reduction does.
+pub fn reduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
+    let n = c_int::try_from(mine.len() / dtype.size()).map_err(|_| Error::BadArgument(format!("reduce of {} bytes", mine.len())))?;
+    if matches!(op, Operator::Replace | Operator::NoOp) {
+        let all = gather(comm, mine, root)?;
+        return Ok(all.map(|all| {
+            let mut result = all[..mine.len()].to_vec();
+            for other in all.chunks_exact(mine.len().max(1)).skip(1) {
+                op.apply_bytes(dtype, &mut result, other);
+            }
+            result
+        }));
+    }
+    let mut result = vec![0u8; if comm.rank == root { mine.len() } else { 0 }];
+    let rc = {
+        let _mpi = shim::serial()?;
+        let _watch = watchdog::watch("MPI_Reduce");
+        // SAFETY: live communicator; mine holds n elements, result room for n on the root (MPI
+        // reads it nowhere else).
+        unsafe {
+            rpnmpi_reduce(
+                comm.raw(),
+                mine.as_ptr() as *const c_void,
+                result.as_mut_ptr() as *mut c_void,
+                n,
+                dtype.code() as c_int,
+                op.code() as c_int,
+                root as c_int,
+            )
+        }
+    };
+    shim::check(rc, "MPI_Reduce")?;
+    Ok((comm.rank == root).then_some(result))
+}
+
+/// MPI_Gather of `mine` from every rank of `comm`, in rank order, on `root`.
+pub fn gather(comm: &Comm, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> {
+    let bytes = c_int::try_from(mine.len()).map_err(|_| Error::BadArgument(format!("gather of {} bytes per PE", mine.len())))?;
+    let mut all = vec![0u8; if comm.rank == root { mine.len() * comm.size } else { 0 }];
+    let rc = {
+        let _mpi = shim::serial()?;
+        let _watch = watchdog::watch("MPI_Gather");
+        // SAFETY: live communicator; all has room for size x bytes on the root.
+        unsafe { rpnmpi_gather(comm.raw(), mine.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, bytes, root as c_int) }
+    };
+    shim::check(rc, "MPI_Gather")?;
+    Ok((comm.rank == root).then_some(all))
 }
 
 /// The Fortran handle of a communicator of the shim.
