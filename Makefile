@@ -1,7 +1,7 @@
 # rpncomm-windows: build, install, demo and tests (GNU make).
 #
 #   make                   build everything into build/ (same layout as an installation)
-#   make install PREFIX=d  install into d/{lib,include,bin,lib/pkgconfig,lib/cmake/rpncomm_windows}
+#   make install PREFIX=d  install into d/{lib,include,bin,lib/pkgconfig,lib/cmake/{rpncomm_windows,rpncomm}}
 #   make ... BUILD=dir RUST_TARGET=dir  the build tree and cargo's target directory outside the
 #                          source tree, for make, install and demo (MPI=1 too: mpi/mpi.mk); see
 #                          docs/building.md for every variable
@@ -60,6 +60,10 @@ FORTRAN_INCS := fortran/RPN_COMM_types.inc \
 NATIVE_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 
 VERSION := $(shell sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
+# The version of the RPN_COMM interface the library provides (the original's, as GEM pins it):
+# the version of the `rpncomm` CMake package (cmake/rpncommConfigVersion.cmake.in); VERSION
+# above is the implementation's own, that of the rpncomm_windows package and pkg-config file.
+API_VERSION := 4.6.3
 
 # The compiler of the Fortran layer, as CMake names it (CMAKE_Fortran_COMPILER_ID and _VERSION),
 # recorded in the pkg-config file and the CMake package: only that compiler (and major version)
@@ -107,7 +111,7 @@ MODS_STAMP    := $(OBJDIR)/.mods
 
 .PHONY: all deps cargo-build install demo check check-full stress fuzz loom clean
 
-all: deps $(LIB) $(RPNRUN) $(INSTALLED_INC) $(MODS_STAMP) $(PCFILE)
+all: deps $(LIB) $(RPNRUN) $(INSTALLED_INC) $(INCDIR)/rpn_comm.inc $(MODS_STAMP) $(PCFILE)
 
 # ---------------------------------------------------------------------------------------- set-up
 deps:
@@ -186,6 +190,12 @@ $(INCDIR)/%.inc: fortran/%.inc
 	@mkdir -p $(INCDIR)
 	cp $< $@
 
+# the lower-case name codes written for the original include ('rpn_comm.inc', 52 times in GEM):
+# a link, as the original installs it
+# (not on a case-insensitive file system, where it is the same file)
+$(INCDIR)/rpn_comm.inc: $(INCDIR)/RPN_COMM.inc
+	[ $@ -ef $< ] || ln -sf RPN_COMM.inc $@
+
 $(INCDIR)/rpncomm_windows.h: $(RUST_HDR)
 	@mkdir -p $(INCDIR)
 	cp $< $@
@@ -198,14 +208,21 @@ $(PCFILE): pkgconfig/rpncomm-windows.pc.in Makefile Cargo.toml
 
 # --------------------------------------------------------------------------------------- install
 IPREFIX := $(DESTDIR)$(abspath $(PREFIX))
-# CMake package (cmake/*.in): find_package(rpncomm_windows), target rpncomm_windows::rpncomm_windows
+# CMake packages (cmake/*.in): find_package(rpncomm_windows), target rpncomm_windows::rpncomm_windows;
+# and, for codes written for the original RPN_COMM, find_package(rpncomm 4.6.3), target
+# rpncomm::rpncomm (the same library, versioned by the RPN_COMM interface it provides)
 CMAKEDIR  := lib/cmake/rpncomm_windows
+CMAKEDIR_RPNCOMM := lib/cmake/rpncomm
 TRANSPORT := $(if $(filter mpi,$(CARGO_FEATURES)),mpi,shm)
 
 install: all
-	install -d $(IPREFIX)/lib/pkgconfig $(IPREFIX)/include $(IPREFIX)/bin $(IPREFIX)/$(CMAKEDIR)
+	install -d $(IPREFIX)/lib/pkgconfig $(IPREFIX)/include $(IPREFIX)/bin $(IPREFIX)/$(CMAKEDIR) $(IPREFIX)/$(CMAKEDIR_RPNCOMM)
 	install -m 644 $(LIB) $(IPREFIX)/lib/
+	# the original's archive names (-lrpn_comm, -lrpncomm), as links
+	ln -sf $(notdir $(LIB)) $(IPREFIX)/lib/librpn_comm.a
+	ln -sf $(notdir $(LIB)) $(IPREFIX)/lib/librpncomm.a
 	install -m 644 $(INSTALLED_INC) $(INCDIR)/*.mod $(IPREFIX)/include/
+	[ $(IPREFIX)/include/rpn_comm.inc -ef $(IPREFIX)/include/RPN_COMM.inc ] || ln -sf RPN_COMM.inc $(IPREFIX)/include/rpn_comm.inc
 	install -m 755 $(RPNRUN) $(IPREFIX)/bin/
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    -e 's|@NATIVE_LIBS@|$(NATIVE_LIBS)|g' $(FC_SED) pkgconfig/rpncomm-windows.pc.in \
@@ -214,8 +231,13 @@ install: all
 	    -e 's|@MPICC@|$(MPICC)|g' -e 's|@MPIFC@|$(FC)|g' $(FC_SED) cmake/rpncomm_windowsConfig.cmake.in > $(IPREFIX)/$(CMAKEDIR)/rpncomm_windowsConfig.cmake
 	sed -e 's|@VERSION@|$(VERSION)|g' cmake/rpncomm_windowsConfigVersion.cmake.in \
 	    > $(IPREFIX)/$(CMAKEDIR)/rpncomm_windowsConfigVersion.cmake
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@API_VERSION@|$(API_VERSION)|g' cmake/rpncommConfig.cmake.in \
+	    > $(IPREFIX)/$(CMAKEDIR_RPNCOMM)/rpncommConfig.cmake
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@API_VERSION@|$(API_VERSION)|g' cmake/rpncommConfigVersion.cmake.in \
+	    > $(IPREFIX)/$(CMAKEDIR_RPNCOMM)/rpncommConfigVersion.cmake
 	@echo "installed in $(IPREFIX); use: PKG_CONFIG_PATH=$(abspath $(PREFIX))/lib/pkgconfig pkg-config --cflags --libs rpncomm-windows"
 	@echo "  or, with CMake: find_package(rpncomm_windows) with -DCMAKE_PREFIX_PATH=$(abspath $(PREFIX))"
+	@echo "  or, as the original RPN_COMM: find_package(rpncomm $(API_VERSION)), target rpncomm::rpncomm"
 
 # ------------------------------------------------------------------------------------------ demo
 $(DEMO): demo/req_test.F90 $(LIB) $(MODS_STAMP) $(INSTALLED_INC)

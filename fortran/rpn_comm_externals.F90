@@ -88,49 +88,49 @@ subroutine RPN_COMM_size(com, size, ierr)
   size = n
 end subroutine RPN_COMM_size
 
-subroutine RPN_COMM_i_comm(name, com, mcom)
+subroutine RPN_COMM_i_comm(ctyp_c, ctyp, mcom)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
   implicit none
-  character(len=*), intent(IN) :: name
-  type(rpncomm_communicator), intent(OUT) :: com
+  character(len=*), intent(IN) :: ctyp_c
+  type(rpncomm_communicator), intent(OUT) :: ctyp
   integer, optional, intent(IN) :: mcom
   integer(C_INT) :: status
-  ! on a refused name the core itself stores the (invalid) handle returned
+  ! on a refused ctyp_c the core itself stores the (invalid) handle returned
   if (present(mcom)) then
-    status = rpncomm_comm_mpi(int(mcom, C_INT), com)
+    status = rpncomm_comm_mpi(int(mcom, C_INT), ctyp)
   else
-    status = rpncomm_comm(name, len(name, kind=C_SIZE_T), com)
+    status = rpncomm_comm(ctyp_c, len(ctyp_c, kind=C_SIZE_T), ctyp)
   endif
 end subroutine RPN_COMM_i_comm
 
-subroutine RPN_COMM_i_datyp(name, dtype)
+subroutine RPN_COMM_i_datyp(dtyp_c, dtyp)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
   implicit none
-  character(len=*), intent(IN) :: name
-  type(rpncomm_datatype), intent(OUT) :: dtype
+  character(len=*), intent(IN) :: dtyp_c
+  type(rpncomm_datatype), intent(OUT) :: dtyp
   integer(C_INT) :: status
-  status = rpncomm_datyp(name, len(name, kind=C_SIZE_T), dtype)
+  status = rpncomm_datyp(dtyp_c, len(dtyp_c, kind=C_SIZE_T), dtyp)
 end subroutine RPN_COMM_i_datyp
 
-subroutine RPN_COMM_i_oper(name, oper)
+subroutine RPN_COMM_i_oper(op, r_oper)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
   implicit none
-  character(len=*), intent(IN) :: name
-  type(rpncomm_operator), intent(OUT) :: oper
+  character(len=*), intent(IN) :: op
+  type(rpncomm_operator), intent(OUT) :: r_oper
   integer(C_INT) :: status
-  status = rpncomm_oper(name, len(name, kind=C_SIZE_T), oper)
+  status = rpncomm_oper(op, len(op, kind=C_SIZE_T), r_oper)
 end subroutine RPN_COMM_i_oper
 
-function RPN_COMM_i_valid_oper(oper) result(is_valid)
+function RPN_COMM_i_valid_oper(r_oper) result(is_valid)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
   implicit none
-  type(rpncomm_operator), intent(IN) :: oper
+  type(rpncomm_operator), intent(IN) :: r_oper
   logical :: is_valid
-  is_valid = rpncomm_valid_oper(oper) /= 0
+  is_valid = rpncomm_valid_oper(r_oper) /= 0
 end function RPN_COMM_i_valid_oper
 
 subroutine RPN_COMM_barrier(com, ierr)
@@ -251,7 +251,22 @@ function RPN_COMM_i_win_check(window, ierr) result(is_open)
   is_open = flag /= 0
 end function RPN_COMM_i_win_check
 
-function RPN_COMM_i_win_get_ptr(window, np, ierr) result(ptr)
+! The original's form (window, ierr), the primary window's memory; RPN_COMM_i_win_get_ptr(window,
+! np, ierr) resolves to RPN_COMM_i_win_get_ptr_np through the generic of the same name.
+! generic: RPN_COMM_i_win_get_ptr
+function RPN_COMM_i_win_get_ptr(window, ierr) result(ptr)
+  use rpn_comm_windows_types
+  use rpn_comm_c_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(OUT) :: ierr
+  type(C_PTR) :: ptr
+  ptr = C_NULL_PTR
+  ierr = rpncomm_win_get_ptr(window, 1_C_INT, ptr)
+end function RPN_COMM_i_win_get_ptr
+
+! generic: RPN_COMM_i_win_get_ptr
+function RPN_COMM_i_win_get_ptr_np(window, np, ierr) result(ptr)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
   implicit none
@@ -261,7 +276,7 @@ function RPN_COMM_i_win_get_ptr(window, np, ierr) result(ptr)
   type(C_PTR) :: ptr
   ptr = C_NULL_PTR
   ierr = rpncomm_win_get_ptr(window, int(np, C_INT), ptr)
-end function RPN_COMM_i_win_get_ptr
+end function RPN_COMM_i_win_get_ptr_np
 
 function RPN_COMM_i_win_get_size(window, ierr) result(siz)
   use rpn_comm_windows_types
@@ -511,7 +526,7 @@ subroutine RPN_COMM_i_win_wait(req, ierr)
   ierr = rpncomm_win_wait(req)
 end subroutine RPN_COMM_i_win_wait
 
-subroutine RPN_COMM_i_win_test(req, flag, ierr)
+subroutine RPN_COMM_i_win_test_req(req, flag, ierr)
   use rpn_comm_windows_types
   use rpn_comm_c_binding
   implicit none
@@ -521,7 +536,7 @@ subroutine RPN_COMM_i_win_test(req, flag, ierr)
   integer(C_INT) :: cflag
   ierr = rpncomm_win_test(req, cflag)
   flag = cflag /= 0
-end subroutine RPN_COMM_i_win_test
+end subroutine RPN_COMM_i_win_test_req
 
 subroutine RPN_COMM_i_win_flush(window, targetpe, ierr)
   use rpn_comm_windows_types

@@ -5,6 +5,11 @@
 #                                  fortran/rpn_comm_externals.F90 generates (checked before make
 #                                  rewrites it), the bind(C) interfaces match include/rpncomm_windows.h,
 #                                  and the generator and the checker fail on drifted copies
+#  1b. tests/names/check_names.py   every name the library exports (Fortran externals, generics,
+#                                  link symbols, include-file constants, types, modules) against the
+#                                  committed list of the original RPN_COMM 4.6.3's names
+#                                  (tests/names/original-4.6.3.txt): no name of the original given
+#                                  to something else, same-named routines with its signature
 #   2. cargo test --release --no-fail-fast: every "test result: ... N passed; M failed" line is added up;
 #                                  a cargo failure with no failed test counted (build error, crash)
 #                                  counts as one failure
@@ -73,6 +78,8 @@ else
 # ------------------------------------------------------------- 1. generated and bound sources
 section "fortran/gen/test_fortran_gen.py (generated interfaces, bind(C) against the C header)"
 add_part "source checks" "$LOGDIR/sources.log" python3 -B fortran/gen/test_fortran_gen.py
+section "tests/names/check_names.py (exported names against the original RPN_COMM 4.6.3's)"
+add_part "name checks" "$LOGDIR/names.log" python3 -B tests/names/check_names.py
 fi
 
 # ------------------------------------------------------------------- 7. standard conformance

@@ -18,6 +18,10 @@
 # project whose Fortran compiler is another (gfortran for an LLVM Flang install, $FLANG_FC,
 # default flang-new-19, for any other) is refused in one line naming the compiler the install
 # needs and the `make install FC=... PREFIX=...` to run (one test; SKIP without that compiler).
+#  2b. as GEM takes its RPN_COMM: tests/gem_build, find_package(rpncomm 4.6.3) and rpncomm::rpncomm,
+#      include 'rpn_comm.inc' and GEM's gfortran flags, run on 2 PEs; the rpncomm package's
+#      versions (4.6.3 and below in 4.x accepted, newer refused); the archive, under the original's
+#      name librpn_comm.a, defines GEM's symbols that the library provides (3 tests)
 # BUILD= and RUST_TARGET= are honoured by every install (three tests): `make -n install` with both
 # names only those trees, without MPI and with MPI=1 MPI_IMPL=openmpi (a dry run: no MPI needed),
 # and MPI=1 with both MPIs refuses them in one line; and `make install BUILD=<tmp>` (run for real,
@@ -118,8 +122,8 @@ fi
 
 echo "install builds: make install PREFIX=$PREFIX"
 if ! "$MAKE" --no-print-directory install PREFIX="$PREFIX" > "$LOG/install.log" 2>&1; then
-    fail "make install PREFIX=$PREFIX (7 tests counted as failed)" "$LOG/install.log"
-    failed=$((failed + 6))
+    fail "make install PREFIX=$PREFIX (10 tests counted as failed)" "$LOG/install.log"
+    failed=$((failed + 9))
     finish
 fi
 
@@ -143,8 +147,8 @@ else
 fi
 export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
 if ! pc_cflags=$(pkg-config --cflags rpncomm-windows) || ! pc_libs=$(pkg-config --libs rpncomm-windows); then
-    fail "pkg-config does not find rpncomm-windows in $PKG_CONFIG_PATH (6 tests counted as failed)"
-    failed=$((failed + 5))
+    fail "pkg-config does not find rpncomm-windows in $PKG_CONFIG_PATH (9 tests counted as failed)"
+    failed=$((failed + 8))
     finish
 fi
 read -r -a pc_cflags_a <<< "$pc_cflags"
@@ -266,6 +270,87 @@ EOF
             fi
         fi
     fi
+fi
+
+# ------------------------------------------------------- 2b. CMake as GEM takes its RPN_COMM
+# find_package(rpncomm 4.6.3 REQUIRED), rpncomm::rpncomm, include 'rpn_comm.inc' under implicit
+# none, GEM's gfortran flags (tests/gem_build): built and run on 2 PEs; the package's version is
+# the RPN_COMM interface's (4.6.3: 4.x up to it accepted, 4.7 and 5 refused) and it says the
+# implementation's; the archive defines, with gfortran's single trailing underscore, the symbols
+# GEM links that the library provides (those it does not yet are listed, not counted).
+GEM_FLAGS="-fconvert=big-endian -fno-second-underscore -fallow-argument-mismatch -fstack-arrays"
+if [[ "$INSTALL_WAYS" != *" cmake "* ]] || ! command -v cmake > /dev/null 2>&1; then
+    skip "CMake as GEM: find_package(rpncomm 4.6.3), rpncomm::rpncomm, rpn_comm.inc: cmake not run or not installed"
+    skip "CMake as GEM: the rpncomm package's versions: cmake not run or not installed"
+elif [[ "$fc_id" != GNU ]]; then
+    skip "CMake as GEM: GEM's flags ($GEM_FLAGS) are gfortran's, the install is $fc_id's"
+    skip "CMake as GEM: the rpncomm package's versions: see above"
+else
+    B="$TMP/gem-build"
+    glog="$LOG/gem-build.log"
+    if cmake -S tests/gem_build -B "$B" -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_Fortran_COMPILER="$FC" \
+            -DCMAKE_VERBOSE_MAKEFILE=ON > "$glog" 2>&1 && cmake --build "$B" >> "$glog" 2>&1; then
+        compile_line=$(grep -E -- '-c [^ ]*gem_like\.F90' "$glog" | tail -n 1)
+        missing=""
+        for f in $GEM_FLAGS; do [[ " $compile_line " == *" $f "* ]] || missing+=" $f"; done
+        if [[ -n "$missing" ]]; then
+            fail "CMake as GEM: the compile line lacks$missing ($compile_line)" "$glog"
+        else
+            run_demo "CMake as GEM (find_package(rpncomm 4.6.3), rpncomm::rpncomm, include 'rpn_comm.inc', GEM's flags)" \
+                "$B/gem_like" gem_like
+        fi
+    else
+        fail "CMake as GEM: configure or build of tests/gem_build against $PREFIX" "$glog"
+    fi
+
+    # gem_probe REQUEST: configures a project asking for rpncomm REQUEST (a version or a range)
+    gem_probe() {
+        local dir="$TMP/gem-probe"
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        cat > "$dir/CMakeLists.txt" << EOF
+cmake_minimum_required(VERSION 3.19)
+project(probe LANGUAGES NONE)
+find_package(rpncomm $1 REQUIRED)
+get_target_property(links rpncomm::rpncomm INTERFACE_LINK_LIBRARIES)
+message(STATUS "found: \${rpncomm_VERSION} implementation: \${rpncomm_IMPLEMENTATION} \${rpncomm_IMPLEMENTATION_VERSION} links: \${links}")
+EOF
+        cmake -S "$dir" -B "$dir/b" -DCMAKE_PREFIX_PATH="$PREFIX" > "$TMP/gem-probe.log" 2>&1
+    }
+    version=$(sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
+    bad=""
+    for v in 4.6.3 4.6 4 4.0...4.6.3 "4.6.3...<5"; do
+        gem_probe "$v" && grep -q -- "found: 4.6.3 implementation: rpncomm-windows $version links: rpncomm_windows::rpncomm_windows" \
+            "$TMP/gem-probe.log" || bad+=" $v(refused)"
+    done
+    for v in 4.6.4 4.7 5 3; do
+        gem_probe "$v" && bad+=" $v(accepted)"
+    done
+    if [[ -z "$bad" ]]; then
+        pass "CMake as GEM: rpncomm 4.6.3, 4.6, 4 and ranges up to 4.6.3 found (implementation rpncomm-windows $version); 4.6.4, 4.7, 5 and 3 refused"
+    else
+        fail "CMake as GEM: find_package(rpncomm VERSION) wrong for:$bad" "$TMP/gem-probe.log"
+    fi
+fi
+# the symbols GEM links (../shared/GEM.md) that the library provides, as gfortran names them
+# with -fno-second-underscore (one trailing underscore, also for names with underscores)
+provided="allgather allreduce barrier bcast bloc finalize mype size xch_halo"
+gem_more="bloctopo carac coll comm create_2dgrid create_io_set datyp dist free_io_set gather get_2dgrid
+          get_my_domain_2 init_multi_level2 init_multigrid io_pe_comm io_pe_gridid io_pe_valid_set irecv is_io_pe
+          isend limit_2 mydomain propagate_pilot_circular rank recv reduce send set_petopo shuf_ezcoll shuf_ezdist
+          split_by_socket topo_2 transpose waitall_nostat xch_halo_8 xch_halox"
+defined=$(nm --defined-only "$PREFIX/lib/librpn_comm.a" 2> /dev/null | awk '$2 ~ /^[TtWw]$/ { print $3 }' | sort -u)
+absent=""
+for s in $provided; do grep -qx "rpn_comm_${s}_" <<< "$defined" || absent+=" rpn_comm_${s}_"; done
+if [[ -z "$defined" ]]; then
+    fail "GEM's symbols: nm finds no symbol in $PREFIX/lib/librpn_comm.a (the original's archive name)"
+elif [[ -n "$absent" ]]; then
+    fail "GEM's symbols: $PREFIX/lib/librpn_comm.a lacks$absent"
+else
+    later=""
+    for s in $gem_more; do grep -qx "rpn_comm_${s}_" <<< "$defined" || later+=" $s"; done
+    for s in ez_transpose_xz transpose_setup; do grep -qx "rpn_mpi_${s}_" <<< "$defined" || later+=" rpn_mpi_$s"; done
+    pass "GEM's symbols: librpn_comm.a defines rpn_comm_{${provided// /,}}_ (GEM links $(wc -w <<< "$later") more not provided yet:${later:- none})"
 fi
 
 # ------------------------------------------------------------------------------------- 3. fpm

@@ -8,6 +8,8 @@
 #   ! EXPECT: fail        the run must exit non-zero (default: pass = exit status 0;
 #                         a number N means exactly exit status N)
 #   ! TIMEOUT: 60         seconds per run (default 60); the whole process group is killed after that
+#   ! OUTPUT_HAS@N: text  on N PEs, the run's output must hold this line of text (a header
+#                         of its own for each line; N is a PE count the test runs on)
 #   ! EACH_PE_WROTE: text  the run's output (a file) must hold the text once per PE, %P replaced by
 #                         its rank (0 to N-1): nothing a PE printed was lost when the job ended
 # A case passes when its exit status matches the expectation within the timeout, its job left no
@@ -221,6 +223,12 @@ for src in "${tests[@]}"; do
             done
             ((${#lost[@]} == 0)) || reason="${reason:+$reason; }output of PE(s) ${lost[*]} lost: no '${each//%P/R}' in the log"
         fi
+
+        # lines the output must hold on this PE count (OUTPUT_HAS@N)
+        while IFS= read -r want; do
+            [[ -z "$want" ]] && continue
+            grep -qF -- "$want" "$log" || reason="${reason:+$reason; }no '$want' in the log"
+        done < <(sed -n -E "s/^[[:space:]]*![[:space:]]*OUTPUT_HAS@$np[[:space:]]*:[[:space:]]*(.*[^[:space:]])[[:space:]]*\$/\\1/Ip" "$src")
 
         # stray processes of the test program
         mapfile -t strays < <(procs_of "$exe")

@@ -6,7 +6,9 @@ include file (and through it the module rpn_comm_windows) gets, for each of them
 body made of its header, the declarations of its dummy arguments and result (copied as written,
 directives such as `!GCC$ ATTRIBUTES NO_ARG_CHECK` included), the `use ISO_C_BINDING, only:` and
 `import ::` its declarations need, and `implicit none`. The `! ===== title` lines of the
-externals become the section comments.
+externals become the section comments. A `! generic: NAME` comment line just before a procedure
+makes it a specific of the generic interface NAME (written after the interface bodies; a
+generic may share its name with one of its specifics, as the original's do).
 
     gen_interfaces.py [--externals F90] [--output INC]   write the include file (only if it changes)
     gen_interfaces.py --check [--output INC]              exit 1, with a diff, if INC is stale
@@ -43,6 +45,7 @@ PREAMBLE = """\
 """
 
 SECTION = re.compile(r"^!\s*=+\s*(\S.*?)\s*$")
+GENERIC = re.compile(r"^!\s*generic:\s*(\w+)\s*$", re.IGNORECASE)
 C_NAME = re.compile(r"\bC_[A-Z0-9_]+\b", re.IGNORECASE)
 HANDLE_TYPE = re.compile(r"\btype\s*\(\s*(rpncomm_\w+)\s*\)", re.IGNORECASE)
 DIRECTIVE_NAMES = re.compile(r"::\s*(.*)$")
@@ -119,6 +122,8 @@ def generate(externals=EXTERNALS):
     procs = {p.header.lineno: p for p in read_procedures(externals, source)}
     out = [PREAMBLE]
     inside_until = 0  # last line of the procedure just written
+    generics = {}  # generic name -> its specifics, in order
+    generic = None  # the `! generic: NAME` just read
     for st in read_statements(externals, source):
         if st.lineno <= inside_until:
             continue
@@ -127,12 +132,20 @@ def generate(externals=EXTERNALS):
             if m:
                 title = m.group(1)
                 out.append(f"  ! {'-' * max(70 - len(title), 3)} {title}\n")
+            m = GENERIC.match(st.text.strip())
+            if m:
+                generic = m.group(1)
             continue
         p = procs.get(st.lineno)
         if p is not None:
             out.append("\n".join(interface_body(p)) + "\n\n")
             inside_until = p.end.lineno
+            if generic:
+                generics.setdefault(generic, []).append(p.name)
+        generic = None
     out.append("  end interface\n")
+    for name, specifics in generics.items():
+        out.append(f"\n  interface {name}\n    procedure :: {', '.join(specifics)}\n  end interface {name}\n")
     return "".join(out)
 
 

@@ -2,6 +2,7 @@
 //! state machine. Safe Rust only (the compiler holds it to that); unit-tested on its own.
 #![forbid(unsafe_code)]
 
+pub mod collective;
 pub mod communicator;
 pub mod datatype;
 pub mod decomp;
@@ -14,6 +15,7 @@ pub mod requests;
 pub mod subarray;
 pub mod window_state;
 
+pub use collective::CollectiveId;
 pub use communicator::{CommId, Communicator};
 pub use datatype::ElementType;
 pub use grid::{Blocks, Grid};

@@ -127,7 +127,7 @@ pub extern "C" fn rpncomm_win_wait(req: *mut Handle) -> c_int {
 pub extern "C" fn rpncomm_win_test(req: *mut Handle, flag: *mut c_int) -> c_int {
     // SAFETY: out-parameter from the caller.
     unsafe { args::put(flag, 0) };
-    call("RPN_COMM_i_win_test", || {
+    call("RPN_COMM_i_win_test_req", || {
         // SAFETY: in-out parameter from the caller.
         let h = unsafe { request(req) }?;
         let outcome = with_windows(|t| t.req_test(&h));

@@ -1,62 +1,126 @@
-//! The agreement step of a collective call: before any PE acts, every PE of the communicator
-//! says whether its own arguments were valid (plus a payload of integers), so that either all
-//! PEs go on or all fail with a message, and none waits forever for a PE that refused.
+//! The agreement step that starts every collective call: before any PE acts, every PE of the
+//! communicator says which collective routine it is in (`CollectiveId`), whether its own
+//! arguments were valid, and a payload of integers, so that either all PEs go on or all fail
+//! with a message, none waits forever for a PE that refused, and PEs that entered different
+//! collectives are told so ("PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_allreduce")
+//! instead of pairing one routine's internal steps with another's.
+//!
+//! Every agreement exchanges records of one fixed size (`core::collective::record`), whatever the routine
+//! and its payload: two PEs in different collectives still make the same exchange (same bytes
+//! on every transport, one round), read each other's routine and both stop there. What room
+//! the payload leaves in the record carries a collective's data when it is small
+//! (`agree_inline`): an allreduce of a few values is then one exchange, not two.
 
 use super::Runtime;
-use crate::core::Communicator;
+use crate::core::collective::{self, HEADER_WORDS, RECORD_BYTES, check_routines, data_offset, word};
+use crate::core::{CollectiveId, Communicator};
 use crate::error::{Error, Result};
 
-fn as_i32_bytes(values: &[u32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_ne_bytes()).collect()
+/// Every PE's payload in rank order, and every PE's data when the records carried it.
+type Agreed = (Vec<Vec<u32>>, Option<Vec<u8>>);
+
+/// This PE's record.
+fn record(id: CollectiveId, local: &Result<()>, payload: &[u32], data: &[u8]) -> [u8; RECORD_BYTES] {
+    collective::record(id, local.is_err(), payload, data)
+}
+
+/// Judges the gathered records (`all`, one per PE in rank order) for this PE (`me`, in
+/// routine `id`, with its own verdict `local`): first the routines (a PE in another collective
+/// is named with its routine), then this PE's own error, then the first PE that refused.
+fn judge(all: &[u8], me: usize, id: CollectiveId, local: &Result<()>, len: usize) -> Result<()> {
+    let rows = all.chunks_exact(RECORD_BYTES);
+    check_routines(all, me, id)?;
+    local.clone()?;
+    if let Some(pe) = rows.clone().position(|row| word(row, 0) != 0) {
+        return Err(Error::Collective(format!("PE {pe} refused the call (see its message)")));
+    }
+    if let Some(pe) = rows.clone().position(|row| word(row, 2) as usize != len) {
+        return Err(Error::Internal(format!("{id}: PE {pe} agrees on {} integers, this PE on {len}", word(&all[pe * RECORD_BYTES..], 2))));
+    }
+    Ok(())
 }
 
 impl Runtime {
-    /// Gathers `local`'s verdict and `payload` from every PE of `comm`: this PE's own error
-    /// first, then an error naming the first PE that refused, else every PE's payload in rank
-    /// order.
-    pub(super) fn agree(&mut self, comm: &Communicator, local: &Result<()>, payload: &[u32]) -> Result<Vec<Vec<u32>>> {
-        let mut mine = vec![local.is_err() as u32];
-        mine.extend_from_slice(payload);
-        let n = mine.len() * 4;
-        let mut all = vec![0u8; n * comm.size()];
-        self.transport.allgather(comm, &as_i32_bytes(&mine), &mut all)?;
-        let rows: Vec<Vec<u32>> =
-            all.chunks_exact(n).map(|row| row.chunks_exact(4).map(|c| u32::from_ne_bytes(c.try_into().unwrap())).collect()).collect();
-        local.clone()?;
-        if let Some(pe) = rows.iter().position(|r| r[0] != 0) {
-            return Err(Error::Collective(format!("PE {pe} refused the call (see its message)")));
-        }
-        Ok(rows.into_iter().map(|r| r[1..].to_vec()).collect())
+    /// Gathers the routine `id`, `local`'s verdict and `payload` from every PE of `comm` (see
+    /// `judge` for the order of the errors); every PE's payload in rank order.
+    pub(super) fn agree(&mut self, comm: &Communicator, id: CollectiveId, local: &Result<()>, payload: &[u32]) -> Result<Vec<Vec<u32>>> {
+        self.agree_inline(comm, id, local, payload, &[]).map(|(rows, _)| rows)
+    }
+
+    /// `agree`, carrying this PE's `data` of a collective in the same exchange when every PE's
+    /// fits in its record: then the second part is every PE's data in rank order (None when
+    /// one PE's did not fit, or the PEs gave different lengths: the caller judges the payloads
+    /// and exchanges the data itself).
+    pub(super) fn agree_inline(
+        &mut self,
+        comm: &Communicator,
+        id: CollectiveId,
+        local: &Result<()>,
+        payload: &[u32],
+        data: &[u8],
+    ) -> Result<Agreed> {
+        let mut all = vec![0u8; RECORD_BYTES * comm.size()];
+        self.transport.allgather(comm, &record(id, local, payload, data), &mut all)?;
+        judge(&all, comm.rank(), id, local, payload.len())?;
+        let rows: Vec<&[u8]> = all.chunks_exact(RECORD_BYTES).collect();
+        let at = data_offset(payload.len());
+        let inline = rows.iter().all(|row| word(row, 3) == data.len() as u32 && data.len() <= RECORD_BYTES - at);
+        let gathered = inline.then(|| rows.iter().flat_map(|row| row[at..at + data.len()].iter().copied()).collect());
+        Ok((rows.iter().map(|row| (0..payload.len()).map(|i| word(row, HEADER_WORDS + i)).collect()).collect(), gathered))
     }
 
     /// `agree` for a fixed-size payload, into buffers the caller keeps between calls (`bytes`
-    /// for the gathered words, `rows` for every PE's payload in rank order), so that a call
+    /// for the gathered records, `rows` for every PE's payload in rank order), so that a call
     /// made again and again allocates nothing once they have grown.
     pub(super) fn agree_into<const N: usize>(
         &mut self,
         comm: &Communicator,
+        id: CollectiveId,
         local: &Result<()>,
         payload: &[u32; N],
         bytes: &mut Vec<u8>,
         rows: &mut Vec<[u32; N]>,
     ) -> Result<()> {
-        const MAX_WORDS: usize = 64;
-        assert!(N < MAX_WORDS, "agreement payloads are small");
-        let n = (N + 1) * 4;
-        let mut mine = [0u8; 4 * MAX_WORDS];
-        mine[..4].copy_from_slice(&(local.is_err() as u32).to_ne_bytes());
-        for (at, v) in mine[4..n].chunks_exact_mut(4).zip(payload) {
-            at.copy_from_slice(&v.to_ne_bytes());
-        }
-        bytes.resize(n * comm.size(), 0);
-        self.transport.allgather(comm, &mine[..n], bytes)?;
-        local.clone()?;
-        let word = |row: &[u8], i: usize| u32::from_ne_bytes(row[4 * i..4 * i + 4].try_into().expect("4 bytes"));
-        if let Some(pe) = bytes.chunks_exact(n).position(|row| word(row, 0) != 0) {
-            return Err(Error::Collective(format!("PE {pe} refused the call (see its message)")));
-        }
+        bytes.resize(RECORD_BYTES * comm.size(), 0);
+        self.transport.allgather(comm, &record(id, local, payload, &[]), bytes)?;
+        judge(bytes, comm.rank(), id, local, N)?;
         rows.clear();
-        rows.extend(bytes.chunks_exact(n).map(|row| std::array::from_fn(|i| word(row, i + 1))));
+        rows.extend(bytes.chunks_exact(RECORD_BYTES).map(|row| std::array::from_fn(|i| word(row, HEADER_WORDS + i))));
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gathered(records: &[[u8; RECORD_BYTES]]) -> Vec<u8> {
+        records.concat()
+    }
+
+    #[test]
+    fn different_routines_name_both_pes_and_routines_on_each() {
+        let all = gathered(&[record(CollectiveId::Allreduce, &Ok(()), &[8], &[1; 8]), record(CollectiveId::Barrier, &Ok(()), &[], &[])]);
+        let on0 = judge(&all, 0, CollectiveId::Allreduce, &Ok(()), 1).unwrap_err().to_string();
+        assert!(on0.ends_with("PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_allreduce"), "{on0}");
+        let on1 = judge(&all, 1, CollectiveId::Barrier, &Ok(()), 0).unwrap_err().to_string();
+        assert!(on1.ends_with("PE 0 is in RPN_COMM_allreduce while PE 1 is in RPN_COMM_barrier"), "{on1}");
+    }
+
+    #[test]
+    fn same_routine_then_own_error_then_first_refusal() {
+        let bad = Err(Error::BadArgument("x".into()));
+        let all = gathered(&[record(CollectiveId::Bcast, &Ok(()), &[1, 2], &[]), record(CollectiveId::Bcast, &bad, &[0, 0], &[])]);
+        assert!(judge(&all, 0, CollectiveId::Bcast, &Ok(()), 2).unwrap_err().to_string().contains("PE 1 refused"));
+        assert!(matches!(judge(&all, 1, CollectiveId::Bcast, &bad, 2), Err(Error::BadArgument(_))));
+        let fine = gathered(&[record(CollectiveId::Bcast, &Ok(()), &[1, 2], &[]); 3]);
+        assert!(judge(&fine, 2, CollectiveId::Bcast, &Ok(()), 2).is_ok());
+    }
+
+    #[test]
+    fn a_pe_that_wrote_nothing_is_in_no_collective() {
+        let all = gathered(&[record(CollectiveId::Barrier, &Ok(()), &[], &[]), [0u8; RECORD_BYTES]]);
+        let e = judge(&all, 0, CollectiveId::Barrier, &Ok(()), 0).unwrap_err().to_string();
+        assert!(e.ends_with("PE 1 is in no collective call while PE 0 is in RPN_COMM_barrier"), "{e}");
     }
 }

@@ -9,7 +9,7 @@ use super::Runtime;
 use super::caller_buffers::{read_caller_bytes, write_caller_bytes};
 use crate::core::datatype::normalize_name;
 use crate::core::decomp::{self, Topo};
-use crate::core::{Communicator, ElementType, Operator};
+use crate::core::{CollectiveId, Communicator, ElementType, Operator};
 use crate::error::{Error, Result};
 
 /// The datatype names of the original's table (RPN_COMM_datyp), in the order of the MPI
@@ -135,13 +135,11 @@ impl Runtime {
     /// PE's `err` (what the caller's call_back returned) is not negative. One domain only: a job
     /// of several domains is refused (RPN_COMM_init makes one grid of the whole job).
     pub fn my_domain(&mut self, ndomains: i32, offset: i32, err: i32) -> Result<i32> {
-        self.refuse_second_init()?;
         let job = self.transport.job().clone();
-        let mut all = vec![0u8; 4 * job.size()];
-        self.transport.allgather(&job, &err.to_le_bytes(), &mut all)?;
-        if let Some(pe) = all.chunks_exact(4).position(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]) < 0) {
-            return Err(Error::BadArgument(format!("the call_back of PE {pe} returned an error")));
-        }
+        let mine = self
+            .refuse_second_init()
+            .and_then(|()| if err < 0 { Err(Error::BadArgument(format!("the call_back returned an error ({err})"))) } else { Ok(()) });
+        self.agree(&job, CollectiveId::MyDomain, &mine, &[])?;
         match ndomains {
             1 => Ok(offset),
             n if n > 1 && n as usize <= job.size() => Err(Error::Limit(
@@ -188,21 +186,19 @@ impl Runtime {
         Ok(decomp::topo(me, npe, nglobal, halo, fill, relax))
     }
 
-    /// Collective over `comm`: every PE tells its `root` and whether its own arguments were
-    /// accepted (`mine`); unless all were and all name the same root, a rank of `comm`, every PE
-    /// fails (none hangs in a collective another PE left). Returns the root.
-    fn agree_on_root(&mut self, comm: &Communicator, root: i32, mine: Result<()>, what: &str) -> Result<usize> {
-        let mut send = root.to_le_bytes().to_vec();
-        send.push(mine.is_ok() as u8);
-        let mut all = vec![0u8; 5 * comm.size()];
-        self.transport.allgather(comm, &send, &mut all)?;
-        mine?;
-        let rows: Vec<(i32, bool)> = all.chunks_exact(5).map(|b| (i32::from_le_bytes([b[0], b[1], b[2], b[3]]), b[4] != 0)).collect();
-        if let Some(pe) = rows.iter().position(|&(_, ok)| !ok) {
-            return Err(Error::Collective(format!("{what}: PE {pe} refused its arguments")));
-        }
-        if let Some(pe) = rows.iter().position(|&(r, _)| r != rows[0].0) {
-            return Err(Error::Collective(format!("{what}: PE {pe} gives root {}, PE 0 root {}", rows[pe].0, rows[0].0)));
+    /// The agreement of a rooted collective (`id`) over `comm`: every PE tells its routine, its
+    /// `root` and whether its own arguments were accepted (`mine`); unless all were, all are in
+    /// the same routine and name the same root, a rank of `comm`, every PE fails (none hangs in a
+    /// collective another PE left). Returns the root.
+    fn agree_on_root(&mut self, comm: &Communicator, id: CollectiveId, root: i32, mine: &Result<()>) -> Result<usize> {
+        let rows = self.agree(comm, id, mine, &[root as u32])?;
+        if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
+            return Err(Error::Collective(format!(
+                "{}: PE {pe} gives root {}, PE 0 root {}",
+                id.name(),
+                rows[pe][0] as i32,
+                rows[0][0] as i32
+            )));
         }
         usize::try_from(root).ok().filter(|&r| r < comm.size()).ok_or_else(|| Error::BadRank {
             rank: root as i64,
@@ -230,7 +226,7 @@ impl Runtime {
             }
             Ok((t, op, bytes))
         })();
-        let root = self.agree_on_root(&comm, root, checked.as_ref().map(|_| ()).map_err(Clone::clone), "RPN_COMM_reduce")?;
+        let root = self.agree_on_root(&comm, CollectiveId::Reduce, root, &checked.as_ref().map(|_| ()).map_err(Clone::clone))?;
         let (t, op, bytes) = checked?;
         // SAFETY: caller's contract: send holds `bytes` bytes.
         let mine = unsafe { read_caller_bytes(send, bytes) };
@@ -276,7 +272,7 @@ impl Runtime {
             }
             Ok(sbytes)
         })();
-        let root = self.agree_on_root(&comm, root, checked.as_ref().map(|_| ()).map_err(Clone::clone), "RPN_COMM_gather")?;
+        let root = self.agree_on_root(&comm, CollectiveId::Gather, root, &checked.as_ref().map(|_| ()).map_err(Clone::clone))?;
         let sbytes = checked?;
         // SAFETY: caller's contract: send holds sbytes bytes.
         let mine = unsafe { read_caller_bytes(send, sbytes) };

@@ -4,7 +4,7 @@
 
 use super::Runtime;
 use super::names::CommName;
-use crate::core::{Blocks, Communicator, Grid};
+use crate::core::{Blocks, CollectiveId, Communicator, Grid};
 use crate::error::{Error, Result};
 
 /// The communicators of one block shape: this PE's block and, on the masters, the masters.
@@ -34,7 +34,7 @@ impl Runtime {
     pub fn set_grid(&mut self, pex: i32, pey: i32) -> Result<(i32, i32)> {
         let job = self.transport.job().clone();
         let (sizx, sizy) = super::gem::petopo();
-        let rows = self.agree(&job, &Ok(()), &[pex as u32, pey as u32, sizx as u32, sizy as u32])?;
+        let rows = self.agree(&job, CollectiveId::Init, &Ok(()), &[pex as u32, pey as u32, sizx as u32, sizy as u32])?;
         let (px, py) = (rows[0][0] as i32, rows[0][1] as i32);
         // The same verdict on every PE: they all judge PE 0's grid.
         let grid = Grid::new(px.into(), py.into(), self.npes())?;
@@ -51,7 +51,7 @@ impl Runtime {
             given if given == (px, py) => Ok(()),
             _ => Err(Error::BadArgument(format!("this PE was given Pex x Pey = {pex} x {pey}, PE 0 chose {px} x {py}"))),
         };
-        self.agree(&job, &mine, &[])?;
+        self.agree(&job, CollectiveId::Init, &mine, &[])?;
         if self.grid.as_ref().is_some_and(|g| g.grid == grid) {
             return Ok((px, py));
         }
@@ -71,7 +71,8 @@ impl Runtime {
         let checked = Blocks::new(&grid, nblocx.into(), nblocy.into());
         // Every PE must ask for the same blocks: a split over different ones would never match.
         let job = self.transport.job().clone();
-        let rows = self.agree(&job, &checked.as_ref().map(|_| ()).map_err(Clone::clone), &[nblocx as u32, nblocy as u32])?;
+        let rows =
+            self.agree(&job, CollectiveId::Bloc, &checked.as_ref().map(|_| ()).map_err(Clone::clone), &[nblocx as u32, nblocy as u32])?;
         if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
             return Err(Error::Collective(format!(
                 "PE {pe} asks for {} x {} blocks, PE 0 for {} x {}",

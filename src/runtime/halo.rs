@@ -18,7 +18,7 @@
 use super::Runtime;
 use crate::core::halo::{self, FieldCache, FieldPlan, HaloBox, HaloCall, Neighbours, PAYLOAD_LEN};
 use crate::core::subarray::{BoxArgs, BoxTransfer};
-use crate::core::{ElementType, Grid, GroupSets, Mode, RemoteAccess};
+use crate::core::{CollectiveId, ElementType, Grid, GroupSets, Mode, RemoteAccess};
 use crate::error::{Error, Result};
 use crate::transport::TransportWindow;
 
@@ -101,7 +101,7 @@ impl Runtime {
         let cache = if local.is_ok() { self.field_cache(g, c.total_words()) } else { FieldCache::default() };
         let job = self.transport.job().clone();
         let (mut bytes, mut rows) = (std::mem::take(&mut self.halo.gathered), std::mem::take(&mut self.halo.rows));
-        let agreed = self.agree_into(&job, &local, &c.payload(cache), &mut bytes, &mut rows);
+        let agreed = self.agree_into(&job, CollectiveId::XchHalo, &local, &c.payload(cache), &mut bytes, &mut rows);
         let plan = agreed.and_then(|()| halo::check_shapes(&grid, &rows)).map(|()| halo::plan_fields(&rows));
         self.halo.gathered = bytes;
         self.halo.rows = rows;
@@ -157,7 +157,7 @@ impl Runtime {
         // SAFETY: the window is over this call's array.
         let mine = unsafe { memory.is_caller_array() };
         let (mut bytes, mut rows) = (Vec::new(), Vec::new());
-        self.agree_into(&job, &Ok(()), &[mine as u32], &mut bytes, &mut rows)?;
+        self.agree_into(&job, CollectiveId::XchHalo, &Ok(()), &[mine as u32], &mut bytes, &mut rows)?;
         if rows.iter().all(|r| r[0] == 1) {
             self.halo.fields.push(FieldWindow { addr: g, words, memory, epoch: 0, last_used: 0, group: None });
             return Ok(Some(self.halo.fields.len() - 1));
@@ -331,7 +331,8 @@ impl Runtime {
             // its high face (read by its high-side neighbour, our side 0) the second one.
             let (local, count) = c.word_box(b);
             let remote = BoxArgs { shape: [count[0], count[1], 2 * count[2]], start: [0, 0, if side == 0 { count[2] } else { 0 }] };
-            let acc = RemoteAccess { target: *pe, offset: 0, nelem: (remote.shape.iter().product::<i64>()) as usize, mode: Mode::Group, epoch };
+            let acc =
+                RemoteAccess { target: *pe, offset: 0, nelem: (remote.shape.iter().product::<i64>()) as usize, mode: Mode::Group, epoch };
             result = result.and_then(|()| {
                 let transfer = BoxTransfer::check(&local, &remote, count)?;
                 // SAFETY: the transfer's local box lies in the array `g` holds (checked against

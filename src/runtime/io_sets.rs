@@ -6,8 +6,8 @@
 use std::sync::Mutex;
 
 use super::Runtime;
-use crate::core::Communicator;
 use crate::core::io_sets;
+use crate::core::{CollectiveId, Communicator};
 use crate::error::{Error, Result};
 
 /// The original's limit of sets existing at once.
@@ -59,16 +59,27 @@ impl Runtime {
     /// number (1 to 16).
     pub fn create_io_set(&mut self, npes: i32, method: i32) -> Result<i32> {
         let (grid, _) = self.grid_and_blocks()?;
-        let list = io_sets::io_pe_list(npes.into(), grid.pex as i64, grid.pey as i64, method.into())?;
-        let slot = {
+        let checked = io_sets::io_pe_list(npes.into(), grid.pex as i64, grid.pey as i64, method.into()).and_then(|list| {
             let sets = SETS.lock().unwrap_or_else(|p| p.into_inner());
             // the original takes the last freed number, else the next one
             match sets.iter().rposition(Option::is_none) {
-                Some(i) => i,
-                None if sets.len() < MAX_SETS => sets.len(),
-                None => return Err(Error::Limit(format!("{MAX_SETS} I/O PE sets exist: free one first (RPN_COMM_free_io_set)"))),
+                Some(i) => Ok((list, i)),
+                None if sets.len() < MAX_SETS => Ok((list, sets.len())),
+                None => Err(Error::Limit(format!("{MAX_SETS} I/O PE sets exist: free one first (RPN_COMM_free_io_set)"))),
             }
-        };
+        });
+        // Collective over the grid: the same routine and set everywhere, or every PE fails.
+        let job = self.transport.job().clone();
+        let rows = self.agree(
+            &job,
+            CollectiveId::CreateIoSet,
+            &checked.as_ref().map(|_| ()).map_err(Clone::clone),
+            &[npes as u32, method as u32],
+        )?;
+        if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
+            return Err(Error::Collective(format!("PE {pe} asks for a set of {} PEs, PE 0 for {}", rows[pe][0] as i32, rows[0][0] as i32)));
+        }
+        let (list, slot) = checked?;
         // Job ranks of the members in set order: their ranks in the set's communicator.
         let members: Vec<usize> = list.iter().map(|&(x, y)| y * grid.pex + x).collect();
         let me = self.rank();

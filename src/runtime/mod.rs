@@ -109,6 +109,13 @@ pub fn finalize() -> Result<()> {
     let mut global = GLOBAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     match std::mem::replace(&mut *global, Global::Finalized) {
         Global::Running(mut rt) => {
+            // Every PE must be finalizing: a PE still in another collective is named (and this
+            // PE's runtime kept, so that its calls after the error still work).
+            let job = rt.transport.job().clone();
+            if let Err(e) = rt.agree(&job, crate::core::CollectiveId::Finalize, &Ok(()), &[]) {
+                *global = Global::Running(rt);
+                return Err(e);
+            }
             // Operations of other threads still in progress end first; later ones are refused.
             rt.windows.seal();
             let reported = rt.report_stats();

@@ -493,7 +493,7 @@ impl WindowTable {
         self.complete(req, true).map(|_| ())
     }
 
-    /// RPN_COMM_i_win_test: whether request `req` is complete (then it is released).
+    /// RPN_COMM_i_win_test_req: whether request `req` is complete (then it is released).
     pub fn req_test(&self, req: &Handle) -> Result<bool> {
         self.complete(req, false)
     }

@@ -8,7 +8,7 @@ use super::caller_buffers::copy_local;
 use super::names::{datatype_of, operator_of};
 use super::stats::{self, DataOp, WindowInfo, WindowStats};
 use super::window_table::WindowTable;
-use crate::core::{Communicator, ElementType, Handle, PostPlan, PostRequest, WindowState};
+use crate::core::{CollectiveId, Communicator, ElementType, Handle, PostPlan, PostRequest, WindowState};
 use crate::diagnostics;
 use crate::error::{Error, Result};
 use crate::transport::{Fetch, TransportWindow};
@@ -59,7 +59,12 @@ impl Runtime {
         let code = parsed.as_ref().map_or(0, |t| t.code());
         // This PE's job rank and window number name the window in the statistics of every PE.
         let (job_rank, seq) = (self.rank() as u32, self.stats.as_mut().map_or(0, |s| s.next_seq()));
-        let rows = self.agree(&comm, &parsed.as_ref().map(|_| ()).map_err(Clone::clone), &[code, siz.max(0) as u32, job_rank, seq])?;
+        let rows = self.agree(
+            &comm,
+            CollectiveId::WinCreate,
+            &parsed.as_ref().map(|_| ()).map_err(Clone::clone),
+            &[code, siz.max(0) as u32, job_rank, seq],
+        )?;
         let dtype = parsed?;
         if let Some(pe) = rows.iter().position(|r| r[0] != code) {
             let theirs = ElementType::from_code(rows[pe][0]).map_or("?", |t| t.name());
@@ -109,7 +114,7 @@ impl Runtime {
         let comm = self.comm_of_window(h);
         let checked = self.windows.read(h, |w| w.state.check_secondary(slots));
         let records = checked.as_ref().map_or(0, |&(r, _)| r as u32);
-        let rows = self.agree(&comm, &checked.as_ref().map(|_| ()).map_err(Clone::clone), &[records])?;
+        let rows = self.agree(&comm, CollectiveId::WinCreateSecondary, &checked.as_ref().map(|_| ()).map_err(Clone::clone), &[records])?;
         let records: Vec<usize> = rows.iter().map(|r| r[0] as usize).collect();
         self.window(h, |w| {
             w.state.drop_secondary();
@@ -125,7 +130,7 @@ impl Runtime {
         let _subject = self.about_window(h);
         let comm = self.comm_of_window(h);
         let checked = self.windows.read(h, |w| if w.state.is_open() { Err(Error::Exposed { op: "RPN_COMM_i_win_free" }) } else { Ok(()) });
-        self.agree(&comm, &checked, &[])?;
+        self.agree(&comm, CollectiveId::WinFree, &checked, &[])?;
         let w = self.windows.remove(h)?;
         if let (Some(recorder), Some(s)) = (self.stats.as_mut(), w.stats.as_deref()) {
             recorder.freed(s, self.transport.job().rank());

@@ -57,7 +57,9 @@ pub unsafe fn run_each<W: TransportWindow + ?Sized>(w: &W, ops: &[(RemoteAccess,
 pub trait Transport: Send {
     /// The whole job as this PE sees it (what 'GRID', 'WORLD' and 'ALLGRIDS' designate).
     fn job(&self) -> &Communicator;
-    /// Blocks until every PE of `comm` has called it.
+    /// Blocks until every PE of `comm` has called it. (RPN_COMM_barrier is the runtime's
+    /// agreement step instead, which carries the routine: see `runtime::agreement`.)
+    #[allow(dead_code, reason = "an untagged barrier: for the transports' own steps and tests")]
     fn barrier(&mut self, comm: &Communicator) -> Result<()>;
     /// Every PE of `comm` contributes `mine` (same length everywhere); `all` receives the
     /// contributions in rank order.

@@ -11,7 +11,8 @@
 ! - RPN_COMM_rank of every kind of name, in any case, the name in a variable;
 ! - RPN_COMM_reduce (SUM, MAX, MIN, BOR on GRID, EW, NS, BLOC; root anywhere; the others'
 !   buffers untouched; a bad root, or a bad datatype on one PE, refused on every PE) and
-!   RPN_COMM_gather (two roots refused), with names in any case;
+!   RPN_COMM_gather (two roots refused), with names in any case; a PE in RPN_COMM_barrier while
+!   the others reduce: all told (collectives know each other);
 ! - RPN_COMM_io_pe_valid_set: every case of io_pe_reference.inc, the original's figures
 !   (tests/reference/io_pe_reference.F90);
 ! - I/O PE sets on the grid: RPN_COMM_create_io_set places them as io_pe_valid_set does (the
@@ -285,6 +286,16 @@ contains
     call RPN_COMM_gather(isend, 1, 'MPI_INTEGER', irecv, 1, 'MPI_INTEGER', merge(1, 0, me == npes - 1 .and. npes > 1), &
                          'GRID', e)
     if (npes > 1) call check(e == RPN_COMM_ERROR, 'gather with two roots refused everywhere')
+    ! PE 0 in a barrier while the others reduce: every PE told, nothing written
+    if (npes > 1) then
+      irecv = -9
+      if (me == 0) then
+        call RPN_COMM_barrier('GRID', e)
+      else
+        call RPN_COMM_reduce(isend, irecv, 1, 'MPI_INTEGER', 'MPI_SUM', 1, 'GRID', e)
+      endif
+      call check(e == RPN_COMM_ERROR .and. all(irecv == -9), 'a barrier against reduces refused everywhere')
+    endif
   end subroutine reductions
 
   subroutine gathers()

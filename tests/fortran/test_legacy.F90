@@ -56,9 +56,8 @@ program test_legacy
       type(rpncomm_window), intent(IN) :: window
       logical :: is_open
     end function RPN_COMM_i_win_check
-    function RPN_COMM_i_win_get_ptr(window, np, ierr) result(ptr)
+    function RPN_COMM_i_win_get_ptr(window, ierr) result(ptr)   ! RPN_COMM 4.6.3's form
       import :: rpncomm_window, C_PTR
-      integer, intent(IN) :: np
       integer, intent(OUT) :: ierr
       type(rpncomm_window), intent(IN) :: window
       type(C_PTR) :: ptr
@@ -182,7 +181,7 @@ program test_legacy
   if (ierr /= RPN_COMM_OK) call fail('create')
   if (.not. RPN_COMM_i_valid_win(win, ierr)) call fail('valid_win')
   if (RPN_COMM_i_win_get_size(win, ierr) /= N) call fail('get_size')
-  call c_f_pointer(RPN_COMM_i_win_get_ptr(win, 1, ierr), view, [N])
+  call c_f_pointer(RPN_COMM_i_win_get_ptr(win, ierr), view, [N])
   if (.not. associated(view, warr)) call fail('get_ptr is the user array')
 
   do mode = 1, 3                     ! fence, group (ring), passive

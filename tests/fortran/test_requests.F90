@@ -106,7 +106,7 @@ contains
     flag = .false.
     polls = 0
     do while (.not. flag .and. polls < 100000)
-      call RPN_COMM_i_win_test(req, flag, ierr)
+      call RPN_COMM_i_win_test_req(req, flag, ierr)
       if (ierr /= RPN_COMM_OK) exit
       polls = polls + 1
     enddo
@@ -247,7 +247,7 @@ contains
     call check_ierr(ierr, RPN_COMM_ERROR, 'second wait (null request)')
     call RPN_COMM_i_win_wait(copy, ierr)
     call check_ierr(ierr, RPN_COMM_ERROR, 'wait of a stale copy of the request')
-    call RPN_COMM_i_win_test(copy, flag, ierr)
+    call RPN_COMM_i_win_test_req(copy, flag, ierr)
     call check_ierr(ierr, RPN_COMM_ERROR, 'test of a stale copy of the request')
     call check(.not. flag, 'a refused test says not complete')
     forged = copy

@@ -6,6 +6,8 @@ use std::ffi::{c_int, c_void};
 
 use super::shim::{self, RawComm};
 use super::watchdog;
+use crate::core::CollectiveId;
+use crate::core::collective;
 use crate::error::{Error, Result};
 
 pub struct Comm {
@@ -95,6 +97,16 @@ impl Comm {
         let _watch = watchdog::watch("MPI_Barrier");
         // SAFETY: live communicator.
         shim::check(unsafe { shim::rpnmpi_barrier(self.raw) }, "MPI_Barrier")
+    }
+
+    /// A barrier that says which routine it is part of: every rank gives the record of `id`
+    /// (`core::collective::record`, the one the runtime's agreements exchange), so that a rank
+    /// in another collective on this communicator (RPN_COMM_barrier, an allreduce) is matched
+    /// by the same exchange and named, instead of an MPI_Barrier pairing with its internals.
+    pub fn tagged_barrier(&self, id: CollectiveId) -> Result<()> {
+        let mut all = vec![0u8; collective::RECORD_BYTES * self.size];
+        self.allgather(&collective::record(id, false, &[], &[]), &mut all)?;
+        collective::check_routines(&all, self.rank, id)
     }
 
     /// Every rank contributes `mine`; `all` (size * mine.len() bytes) receives them in rank order.

@@ -28,7 +28,7 @@ use super::logical::{self, LogicalAccumulates};
 use super::shim::{self, RawWin};
 use super::watchdog;
 use crate::core::subarray::BoxTransfer;
-use crate::core::{ElementType, GroupSets, Mode, Operator, RemoteAccess};
+use crate::core::{CollectiveId, ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
 use crate::transport::{BatchOp, Fetch, TransportWindow, run_each};
 
@@ -579,7 +579,7 @@ impl TransportWindow for MpiWindow {
             }
             (Mode::Passive, _) => {
                 self.win.sync_self(self.rank())?;
-                self.comm.barrier()
+                self.comm.tagged_barrier(CollectiveId::WinOpen)
             }
             _ => {
                 let _mpi = shim::serial()?;
@@ -598,7 +598,7 @@ impl TransportWindow for MpiWindow {
                 shim::check(unsafe { shim::rpnmpi_group_close(self.win.raw) }, "MPI_Win_complete/MPI_Win_wait")?
             }
             (Mode::Passive, _) => {
-                self.comm.barrier()?;
+                self.comm.tagged_barrier(CollectiveId::WinClose)?;
                 self.win.sync_self(self.rank())?;
                 if let Some(s) = &self.secondary {
                     s.win.sync_self(self.rank())?;

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Every name the library exports against the names of the original RPN_COMM 4.6.3.
+
+A program written for the original must keep compiling and linking with our include files and
+archive: a name the original gives to one thing is never given by us to another (CONTRACT rule
+10). Our names are read from the library's sources (fortran/*.F90, the installed fortran/*.inc,
+include/rpncomm_windows.h); the original's from the committed list tests/names/original-4.6.3.txt
+(written by gen_original_names.py from the original's sources). Checks, one test each:
+
+  routines   an external procedure (or ENTRY) of ours that the original also defines (as an
+             external, an entry or a module procedure) has the same kind (subroutine or function)
+             and the same dummy arguments, in number and names (keyword calls); a name that the
+             original uses for a generic, a type, a constant or an installed module is not ours
+             for a routine
+  generics   a generic of ours named like an original routine or generic contains a specific of
+             the original's signature
+  symbols    no link symbol of ours (gfortran names, bind(C) names, the C header's functions,
+             module procedures) is a symbol of the original for something else
+  constants  a constant of ours named like one of the original's has the same value
+  types      a derived type or module of ours is not named like a routine, generic or constant of
+             the original
+  self-test  the checks fail, naming the clash, on a planted clash (the original's test driver's
+             name given to a routine of three arguments)
+
+Each failure prints one line per clash: our name, what it is here, what it is in the original.
+Last line: "N passed, N failed".
+
+    check_names.py [--list FILE] [--root DIR]
+"""
+
+import argparse
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import names  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+LIST = os.path.join(HERE, "original-4.6.3.txt")
+# the original's only installed module (its CMake installs rpn_comm.mod); its other modules are
+# internal to its archive: their names matter only through their procedures' link symbols
+INSTALLED_MODULES = {"rpn_comm"}
+ROUTINE_KINDS = ("external", "entry", "modproc")
+
+
+def our_names(root):
+    found = []
+    fdir = os.path.join(root, "fortran")
+    for base in sorted(os.listdir(fdir)):
+        path = os.path.join(fdir, base)
+        if not base.endswith((".F90", ".inc")):
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if base.endswith(".F90"):
+            found += names.fortran_names(text, "fortran/" + base)
+        elif base.endswith(".inc"):
+            found += names.fortran_names(text, "fortran/" + base, include=True)
+    with open(os.path.join(root, "include", "rpncomm_windows.h"), encoding="utf-8") as f:
+        found += names.c_header_names(f.read(), "include/rpncomm_windows.h")
+    return found
+
+
+def _by_key(found, kinds):
+    out = {}
+    for n in found:
+        if n.kind in kinds:
+            out.setdefault(n.key, []).append(n)
+    return out
+
+
+def _sig(n):
+    return f"{n.value} {n.name}({', '.join(n.args)})"
+
+
+def _value(v):
+    """A constant's value, compared: kind= arguments and spaces do not count."""
+    return re.sub(r",kind=(\w+\([^()]*\)|\w+)", "", v)
+
+
+def check(ours, orig):
+    """{check name: [clash lines]}"""
+    clashes = {"routines": [], "generics": [], "symbols": [], "constants": [], "types": []}
+    o_routines = _by_key(orig, ROUTINE_KINDS)
+    o_generics = _by_key(orig, ("generic",))
+    o_types = _by_key(orig, ("type",))
+    o_consts = _by_key(orig, ("constant",))
+    o_modules = {k: v for k, v in _by_key(orig, ("module",)).items() if k in INSTALLED_MODULES}
+    u_generics = _by_key(ours, ("generic",))
+
+    def other_meaning(key, exclude):
+        for what, table in (("generic", o_generics), ("type", o_types), ("constant", o_consts),
+                            ("module", o_modules), ("routine", o_routines)):
+            if what not in exclude and key in table:
+                n = table[key][0]
+                return f"the original's {what} {n.name} ({n.where})"
+        return None
+
+    for n in ours:
+        if n.kind in ("external", "entry"):
+            if n.key in o_routines:
+                theirs = o_routines[n.key]
+                if not any(t.value in (n.value, "entry") and t.args == n.args for t in theirs):
+                    t = theirs[0]
+                    clashes["routines"].append(
+                        f"{n.name}: ours is {_sig(n)} ({n.where}), the original's is {_sig(t)} ({t.where})")
+            elif n.key in o_generics and n.key not in u_generics:
+                clashes["routines"].append(
+                    f"{n.name}: ours is the routine {_sig(n)} ({n.where}), the original's is a generic of "
+                    f"{', '.join(sorted({s for g in o_generics[n.key] for s in g.args}))}")
+            else:
+                other = other_meaning(n.key, ("routine", "generic"))
+                if other:
+                    clashes["routines"].append(f"{n.name}: ours is the routine {_sig(n)} ({n.where}), {other}")
+    for key, gens in u_generics.items():
+        specifics = {s for g in gens for s in g.args}
+        ours_by_name = {n.key: n for n in ours if n.kind in ROUTINE_KINDS}
+        wanted = []
+        if key in o_routines:
+            wanted = o_routines[key]
+        elif key in o_generics:
+            wanted = [r for g in o_generics[key] for s in g.args for r in o_routines.get(s, [])]
+        for t in wanted:
+            if not any(s in ours_by_name and ours_by_name[s].args == t.args for s in specifics):
+                clashes["generics"].append(
+                    f"{gens[0].name}: our generic ({gens[0].where}) has no specific of the original's "
+                    f"signature {_sig(t)} ({t.where})")
+        if key not in o_routines and key not in o_generics:
+            other = other_meaning(key, ("generic", "routine"))
+            if other:
+                clashes["generics"].append(f"{gens[0].name}: ours is a generic ({gens[0].where}), {other}")
+    o_links = {}
+    for n in orig:
+        if n.link:
+            o_links.setdefault(n.link, []).append(n)
+    for n in ours:
+        if not n.link or n.link not in o_links:
+            continue
+        theirs = o_links[n.link]
+        same = [t for t in theirs if t.kind == n.kind or (t.kind in ROUTINE_KINDS and n.kind in ROUTINE_KINDS)]
+        if not same:
+            t = theirs[0]
+            clashes["symbols"].append(
+                f"{n.link}: ours is the {n.kind} {n.name} ({n.where}), the original's is the {t.kind} {t.name} ({t.where})")
+    for n in ours:
+        if n.kind != "constant":
+            continue
+        if n.key in o_consts:
+            if not any(_value(t.value) == _value(n.value) for t in o_consts[n.key]):
+                t = o_consts[n.key][0]
+                clashes["constants"].append(
+                    f"{n.name}: ours is {n.value} ({n.where}), the original's is {t.value} ({t.where})")
+        else:
+            other = other_meaning(n.key, ("constant",))
+            if other:
+                clashes["constants"].append(f"{n.name}: ours is a constant ({n.where}), {other}")
+    for n in ours:
+        if n.kind == "type":
+            other = other_meaning(n.key, ("type",))
+        elif n.kind == "module":
+            other = other_meaning(n.key, ("module",))
+            # an installed module of the same name would have to be the original's
+            if n.key in INSTALLED_MODULES:
+                other = f"the original's installed module {n.name}"
+        else:
+            continue
+        if other:
+            clashes["types"].append(f"{n.name}: ours is a {n.kind} ({n.where}), {other}")
+    return clashes
+
+
+def self_test(orig):
+    """The checks must fail on a planted clash: the original's test driver's name, 3 arguments."""
+    planted = names.fortran_names(
+        "subroutine RPN_COMM_i_win_test(req, flag, ierr)\nend subroutine RPN_COMM_i_win_test\n", "planted.F90")
+    got = check(planted, orig)["routines"]
+    return any(line.startswith("RPN_COMM_i_win_test:") and "nparams" in line for line in got), got
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--list", default=LIST)
+    ap.add_argument("--root", default=ROOT)
+    a = ap.parse_args()
+    with open(a.list, encoding="utf-8") as f:
+        orig = names.load(f)
+    ours = our_names(a.root)
+    passed = failed = 0
+    exported = sorted({n.name for n in ours if n.kind in ("external", "entry", "generic", "cfunction")})
+    print(f"{len(exported)} routines exported here, {len(orig)} names in {os.path.relpath(a.list, a.root)}")
+    for what, lines in check(ours, orig).items():
+        if lines:
+            failed += 1
+            print(f"FAIL names: {what}: {len(lines)} clash(es) with the original RPN_COMM 4.6.3")
+            for line in lines:
+                print(f"  {line}")
+        else:
+            passed += 1
+            print(f"PASS names: {what}")
+    ok, got = self_test(orig)
+    if ok:
+        passed += 1
+        print("PASS names: self-test (a planted clash is reported)")
+    else:
+        failed += 1
+        print(f"FAIL names: self-test: the planted clash was not reported ({got})")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
