@@ -43,11 +43,13 @@ DESTDIR  ?=
 FORTRAN_SRCS := fortran/rpn_comm_c_binding.F90 \
                 fortran/rpn_comm_windows.F90 \
                 fortran/rpn_comm_output_flush.F90 \
-                fortran/rpn_comm_externals.F90
+                fortran/rpn_comm_externals.F90 \
+                fortran/rpn_comm_gem.F90
 # Include files shipped to users next to the .mod files.
 FORTRAN_INCS := fortran/RPN_COMM_types.inc \
                 fortran/RPN_COMM_constants.inc \
                 fortran/RPN_COMM_interfaces.inc \
+                fortran/RPN_COMM_gem.inc \
                 fortran/RPN_COMM.inc
 
 # What the Rust standard library needs when the staticlib is linked by another compiler, from

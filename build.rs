@@ -34,6 +34,8 @@ fn main() {
 
 fn generate_header(crate_dir: &str, out_dir: &Path) {
     println!("cargo:rerun-if-changed=cbindgen.toml");
+    // the submodules of src/ffi, which cbindgen reads through mod.rs
+    println!("cargo:rerun-if-changed=src/ffi");
     let config = cbindgen::Config::from_file(format!("{crate_dir}/cbindgen.toml")).expect("cbindgen.toml is valid");
     let mut builder = cbindgen::Builder::new().with_config(config);
     for src in ABI_SOURCES {

@@ -300,6 +300,214 @@ int rpncomm_win_post(const struct rpncomm_handle *win,
                      int nreq);
 
 /**
+ * The Fortran MPI handle of the communicator named `name` ('GRID', 'EW', 'NS', 'BLOC',
+ * 'WORLD', ...) in `*fcomm`: MPI_COMM_NULL's where this PE is no member ('BLOCMASTER' off the
+ * masters) or for 'RPN_COMM_NULL'. MPI build only (refused on shared memory).
+ */
+int rpncomm_comm_fortran(const char *name, size_t name_len, int *fcomm);
+
+/**
+ * The Fortran MPI datatype of a name of the original's table ('MPI_INTEGER',
+ * 'MPI_double_precision', ...) in `*ftype`. MPI build only.
+ */
+int rpncomm_datyp_fortran(const char *name, size_t name_len, int *ftype);
+
+/**
+ * This PE's rank in the communicator named `name` in `*rank` (unchanged on a PE outside it, as
+ * in the original).
+ */
+int rpncomm_rank(const char *name, size_t name_len, int *rank);
+
+/**
+ * RPN_COMM_carac's 14 integers, in its argument order (npex, npey, me, medomm, mex, mey,
+ * sizex, sizey, ismaster, mymaster, mybloc, myblocx, myblocy, blocme), into `out`.
+ */
+int rpncomm_carac(int *out);
+
+/**
+ * RPN_COMM_bloctopo: `out` receives blocme, blocmex, blocmey (this PE's rank and coordinates
+ * in its block) and the number of blocks along x and y.
+ */
+int rpncomm_bloctopo(int *out);
+
+/**
+ * RPN_COMM_limit_2: the tiles of `gmin..=gmax` over `npe` PEs in mode `relax` (0 to 4, see
+ * the README); `count` and `offset` have room for `npe` integers. -1 when the cut is
+ * impossible in that mode (`*lmini = *lmaxi = -1`) or an argument is wrong.
+ */
+int rpncomm_limit_2(int my_id,
+                    int npe,
+                    int gmin,
+                    int gmax,
+                    int *lmini,
+                    int *lmaxi,
+                    int *count,
+                    int *offset,
+                    int relax);
+
+/**
+ * RPN_COMM_topo_2: this PE's tile of `1..=nxg` along x (`alongx` != 0) or y of the PE grid,
+ * with a halo of `halo`: array bounds `*minx..=*maxx` (odd length with `fill` != 0), the tile's
+ * length `*nxl` and start `*nx0`, the largest tile `*nxlmax`. -1 when the cut is impossible.
+ */
+int rpncomm_topo_2(int nxg,
+                   int *minx,
+                   int *maxx,
+                   int *nxl,
+                   int *nxlmax,
+                   int halo,
+                   int *nx0,
+                   int alongx,
+                   int fill,
+                   int relax);
+
+/**
+ * RPN_COMM_set_petopo: before RPN_COMM_init, PE 0's blocks of `sizx` x `sizy` PEs place the PEs
+ * on the grid (only placements equal to the default, x first, are supported: RPN_COMM_init
+ * refuses the others).
+ */
+int rpncomm_set_petopo(int sizx, int sizy);
+
+/**
+ * RPN_COMM_reduce: `count` elements of `dtype` from every PE of `com` combined with `op` into
+ * `recvbuf` on the PE of rank `root` (the others' `recvbuf` is untouched).
+ */
+int rpncomm_reduce(const void *sendbuf,
+                   void *recvbuf,
+                   int count,
+                   const char *dtype,
+                   size_t dtype_len,
+                   const char *op,
+                   size_t op_len,
+                   int root,
+                   const char *com,
+                   size_t com_len);
+
+/**
+ * RPN_COMM_gather: `sendcount` elements from every PE of `com` into `recvbuf` on the PE of
+ * rank `root`, in rank order.
+ */
+int rpncomm_gather(const void *sendbuf,
+                   int sendcount,
+                   const char *sendtype,
+                   size_t sendtype_len,
+                   void *recvbuf,
+                   int reccount,
+                   const char *rectype,
+                   size_t rectype_len,
+                   int root,
+                   const char *com,
+                   size_t com_len);
+
+/**
+ * RPN_COMM_send (MPI build only): `count` elements of `dtype` to rank `dest` of `com`.
+ */
+int rpncomm_send(const void *buf,
+                 int count,
+                 const char *dtype,
+                 size_t dtype_len,
+                 int dest,
+                 int tag,
+                 const char *com,
+                 size_t com_len);
+
+/**
+ * RPN_COMM_recv (MPI build only): into `buf` from rank `source` of `com`; `*status` receives
+ * the number of elements received.
+ */
+int rpncomm_recv(void *buf,
+                 int count,
+                 const char *dtype,
+                 size_t dtype_len,
+                 int source,
+                 int tag,
+                 const char *com,
+                 size_t com_len,
+                 int *status);
+
+/**
+ * RPN_COMM_isend (MPI build only): `*request` receives the Fortran MPI request (unchanged on
+ * a PE outside `com`: nothing is sent).
+ */
+int rpncomm_isend(const void *buf,
+                  int count,
+                  const char *dtype,
+                  size_t dtype_len,
+                  int dest,
+                  int tag,
+                  const char *com,
+                  size_t com_len,
+                  int *request);
+
+/**
+ * RPN_COMM_irecv (MPI build only): `*request` receives the Fortran MPI request.
+ */
+int rpncomm_irecv(void *buf,
+                  int count,
+                  const char *dtype,
+                  size_t dtype_len,
+                  int source,
+                  int tag,
+                  const char *com,
+                  size_t com_len,
+                  int *request);
+
+/**
+ * RPN_COMM_waitall_nostat (MPI build only; `nreq` = 0 everywhere): waits for the `nreq`
+ * Fortran MPI requests in `requests` (each becomes MPI_REQUEST_NULL's handle).
+ */
+int rpncomm_waitall_nostat(int nreq, int *requests);
+
+/**
+ * RPN_COMM_create_io_set, collective over the grid: `*setno` receives the number (1 to 16) of a
+ * new set of `npes` I/O PEs placed by `method` (0), -1 when it cannot be made.
+ */
+int rpncomm_create_io_set(int npes, int method, int *setno);
+
+/**
+ * RPN_COMM_free_io_set: forgets set `setno`; `*freed` receives `setno`, -1 for no such set.
+ */
+int rpncomm_free_io_set(int setno, int *freed);
+
+/**
+ * RPN_COMM_is_io_pe: `*ordinal` receives this PE's rank in set `setno`, -1 where it is no
+ * member (or there is no such set: then also an error).
+ */
+int rpncomm_is_io_pe(int setno, int *ordinal);
+
+/**
+ * RPN_COMM_io_pe_gridid: `*ordinal` receives the grid rank of member `n` (from 0) of set
+ * `setno`, -1 when there is no such member.
+ */
+int rpncomm_io_pe_gridid(int setno, int n, int *ordinal);
+
+/**
+ * RPN_COMM_io_pe_size: `*population` receives the number of PEs of set `setno`, -1 for no
+ * such set.
+ */
+int rpncomm_io_pe_size(int setno, int *population);
+
+/**
+ * RPN_COMM_io_pe_comm (MPI build only): `*fcomm` receives the Fortran MPI communicator of set
+ * `setno` on its members, MPI_COMM_NULL's elsewhere.
+ */
+int rpncomm_io_pe_comm(int setno, int *fcomm);
+
+/**
+ * RPN_COMM_io_pe_valid_set: `x` and `y` (room for `npes` integers each) receive the grid
+ * coordinates of a set of `npes` PEs placed by `method` on a `penx` x `peny` grid, -1 everywhere
+ * when no such set is possible (then also an error); `diag` != 0 prints the set's map.
+ */
+int rpncomm_io_pe_valid_set(int *x, int *y, int npes, int penx, int peny, int diag, int method);
+
+/**
+ * RPN_COMM_mydomain / RPN_COMM_get_my_domain (collective over the job, before RPN_COMM_init):
+ * `*domain` receives this PE's domain, numbered from `offset`, among `ndomains` (1: several
+ * domains in one job are not supported), once every PE's `err` (its call_back's) is not negative.
+ */
+int rpncomm_mydomain(int ndomains, int offset, int err, int *domain);
+
+/**
  * Collective over the grid (`npol_row` <= 0: a plain exchange, then below -pe_ny with periodic y
  * the pole flip, see runtime::original_halos; > 0 refused): exchanges the halos of
  * `g(minx:maxx, miny:maxy, nk)`, elements of

@@ -142,14 +142,41 @@ int rpnmpi_win_unified(rpnmpi_win *win, int *unified);
 int rpnmpi_win_sync(rpnmpi_win *win);
 
 /* Point-to-point channels (src/transport/mpi/channel.rs): messages of `bytes` bytes on `comm`.
- * rpnmpi_isend: MPI_Isend; *req is completed by rpnmpi_test (*done = 1, *req freed and NULL) or
+ * rpnmpi_chan_isend: MPI_Isend; *req is completed by rpnmpi_test (*done = 1, *req freed and NULL) or
  * given up by rpnmpi_request_free (MPI_Request_free: the send still completes). rpnmpi_iprobe: is
- * a message from `src` with `tag` there (*found), of *bytes bytes; rpnmpi_recv then takes it. */
+ * a message from `src` with `tag` there (*found), of *bytes bytes; rpnmpi_chan_recv then takes it. */
 typedef struct rpnmpi_req rpnmpi_req;
-int rpnmpi_isend(const rpnmpi_comm *comm, const void *buf, int bytes, int dest, int tag, rpnmpi_req **req);
+int rpnmpi_chan_isend(const rpnmpi_comm *comm, const void *buf, int bytes, int dest, int tag, rpnmpi_req **req);
 int rpnmpi_test(rpnmpi_req **req, int *done);
 int rpnmpi_request_free(rpnmpi_req **req);
 int rpnmpi_iprobe(const rpnmpi_comm *comm, int src, int tag, int *found, int *bytes);
-int rpnmpi_recv(const rpnmpi_comm *comm, void *buf, int bytes, int src, int tag);
+int rpnmpi_chan_recv(const rpnmpi_comm *comm, void *buf, int bytes, int src, int tag);
+/* ---- The MPI-facing routines GEM calls (src/transport/mpi/p2p.rs) ---------------------------
+ * Real MPI handles for the caller's own MPI calls: communicators, datatypes and requests as Fortran
+ * integers (MPI_Comm_c2f, MPI_Type_c2f, MPI_Request_c2f). `fcomm` arguments are Fortran
+ * communicator handles; `code` is a datatype code of rpnmpi_type_f's table (runtime/gem.rs). */
+int rpnmpi_comm_c2f(const rpnmpi_comm *comm);
+int rpnmpi_comm_null_f(void);
+/* *ftype = the Fortran handle of the MPI datatype of `code` (RPNMPI_E_BAD_ARG for no such code) */
+int rpnmpi_type_f(int code, int *ftype);
+int rpnmpi_send(const void *buf, int count, int code, int dest, int tag, int fcomm);
+/* *received = the number of elements received (MPI_Get_count) */
+int rpnmpi_recv(void *buf, int count, int code, int source, int tag, int fcomm, int *received);
+/* *freq = the Fortran handle of the request */
+int rpnmpi_isend(const void *buf, int count, int code, int dest, int tag, int fcomm, int *freq);
+int rpnmpi_irecv(void *buf, int count, int code, int source, int tag, int fcomm, int *freq);
+/* MPI_Waitall on n Fortran request handles (set to MPI_REQUEST_NULL's as they complete) */
+int rpnmpi_waitall(int n, int *freqs);
+/* MPI_Testall: *done = 1 when every request completed (then as rpnmpi_waitall) */
+int rpnmpi_testall(int n, int *freqs, int *done);
+/* MPI_Test of a receive's Fortran request: *done = 1 when complete, *received = its element count */
+int rpnmpi_test_count(int *freq, int code, int *done, int *received);
+/* MPI_Reduce of n elements (datatype and operator codes as rpnmpi_rma's; not REPLACE or NO_OP) into
+ * `result` on `root`; MPI_Gather of `bytes` bytes per rank into `all` on `root` */
+int rpnmpi_reduce(const rpnmpi_comm *comm, const void *mine, void *result, int n, int dtype, int op, int root);
+int rpnmpi_gather(const rpnmpi_comm *comm, const void *mine, void *all, int bytes, int root);
+/* MPI_Finalize unless MPI is finalized already (RPN_COMM_finalize, as the original: whoever
+ * initialised MPI) */
+int rpnmpi_finalize_once(void);
 
 #endif

@@ -576,7 +576,7 @@ struct rpnmpi_req {
     MPI_Request request;
 };
 
-int rpnmpi_isend(const rpnmpi_comm *c, const void *buf, int bytes, int dest, int tag, rpnmpi_req **out) {
+int rpnmpi_chan_isend(const rpnmpi_comm *c, const void *buf, int bytes, int dest, int tag, rpnmpi_req **out) {
     rpnmpi_req *q = malloc(sizeof *q);
     int rc;
     *out = NULL;
@@ -615,6 +615,157 @@ int rpnmpi_iprobe(const rpnmpi_comm *c, int src, int tag, int *found, int *bytes
     return rc;
 }
 
-int rpnmpi_recv(const rpnmpi_comm *c, void *buf, int bytes, int src, int tag) {
+int rpnmpi_chan_recv(const rpnmpi_comm *c, void *buf, int bytes, int src, int tag) {
     return MPI_Recv(buf, bytes, MPI_BYTE, src, tag, c->comm, MPI_STATUS_IGNORE);
+}
+
+/* ---- The MPI-facing routines GEM calls (src/transport/mpi/p2p.rs) ------------------------- */
+
+int rpnmpi_comm_c2f(const rpnmpi_comm *c) {
+    return (int)MPI_Comm_c2f(c->comm);
+}
+
+int rpnmpi_comm_null_f(void) {
+    return (int)MPI_Comm_c2f(MPI_COMM_NULL);
+}
+
+/* The original's datatype table (MPI_UB and MPI_LB left out: MPI-3 removed them), in the order of
+ * MPI_TYPE_NAMES in src/runtime/gem.rs: the Fortran datatypes, as a Fortran caller's MPI calls use. */
+static MPI_Datatype fortran_datatype(int code) {
+    switch (code) {
+    case 0: return MPI_BYTE;
+    case 1: return MPI_PACKED;
+    case 2: return MPI_CHARACTER;
+    case 3: return MPI_LOGICAL;
+    case 4: return MPI_INTEGER;
+    case 5: return MPI_INTEGER1;
+    case 6: return MPI_INTEGER2;
+    case 7: return MPI_INTEGER4;
+    case 8: return MPI_INTEGER8;
+    case 9: return MPI_DATATYPE_NULL;
+    case 10: return MPI_REAL;
+    case 11: return MPI_REAL4;
+    case 12: return MPI_REAL8;
+    case 13: return MPI_REAL16;
+    case 14: return MPI_DOUBLE_PRECISION;
+    case 15: return MPI_COMPLEX;
+    case 16: return MPI_COMPLEX8;
+    case 17: return MPI_COMPLEX16;
+    case 18: return MPI_COMPLEX32;
+    case 19: return MPI_DOUBLE_COMPLEX;
+    case 20: return MPI_2REAL;
+    case 21: return MPI_2DOUBLE_PRECISION;
+    case 22: return MPI_2INTEGER;
+    default: return MPI_DATATYPE_NULL;
+    }
+}
+
+int rpnmpi_type_f(int code, int *ftype) {
+    if (code < 0 || code > 22) return RPNMPI_E_BAD_ARG;
+    *ftype = (int)MPI_Type_c2f(fortran_datatype(code));
+    return MPI_SUCCESS;
+}
+
+/* The datatype of `code`, refused when it is none (MPI_DATATYPE_NULL: no data can move). */
+static int p2p_type(int code, MPI_Datatype *t) {
+    if (code < 0 || code > 22) return RPNMPI_E_BAD_ARG;
+    *t = fortran_datatype(code);
+    return *t == MPI_DATATYPE_NULL ? RPNMPI_E_BAD_ARG : MPI_SUCCESS;
+}
+
+int rpnmpi_send(const void *buf, int count, int code, int dest, int tag, int fcomm) {
+    MPI_Datatype t;
+    int rc = p2p_type(code, &t);
+    if (rc != MPI_SUCCESS) return rc;
+    return MPI_Send(buf, count, t, dest, tag, MPI_Comm_f2c((MPI_Fint)fcomm));
+}
+
+int rpnmpi_recv(void *buf, int count, int code, int source, int tag, int fcomm, int *received) {
+    MPI_Datatype t;
+    MPI_Status status;
+    int rc = p2p_type(code, &t);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = MPI_Recv(buf, count, t, source, tag, MPI_Comm_f2c((MPI_Fint)fcomm), &status);
+    if (rc != MPI_SUCCESS) return rc;
+    return MPI_Get_count(&status, t, received);
+}
+
+int rpnmpi_isend(const void *buf, int count, int code, int dest, int tag, int fcomm, int *freq) {
+    MPI_Datatype t;
+    MPI_Request r;
+    int rc = p2p_type(code, &t);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = MPI_Isend(buf, count, t, dest, tag, MPI_Comm_f2c((MPI_Fint)fcomm), &r);
+    if (rc == MPI_SUCCESS) *freq = (int)MPI_Request_c2f(r);
+    return rc;
+}
+
+int rpnmpi_irecv(void *buf, int count, int code, int source, int tag, int fcomm, int *freq) {
+    MPI_Datatype t;
+    MPI_Request r;
+    int rc = p2p_type(code, &t);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = MPI_Irecv(buf, count, t, source, tag, MPI_Comm_f2c((MPI_Fint)fcomm), &r);
+    if (rc == MPI_SUCCESS) *freq = (int)MPI_Request_c2f(r);
+    return rc;
+}
+
+/* Runs MPI_Waitall (wait = 1) or MPI_Testall on Fortran request handles, written back. */
+static int complete_all(int n, int *freqs, int wait, int *done) {
+    MPI_Request *r;
+    int i, rc;
+    *done = 0;
+    if (n <= 0) { *done = 1; return MPI_SUCCESS; }
+    r = malloc((size_t)n * sizeof *r);
+    if (!r) return RPNMPI_E_NOMEM;
+    for (i = 0; i < n; i++) r[i] = MPI_Request_f2c((MPI_Fint)freqs[i]);
+    if (wait) {
+        rc = MPI_Waitall(n, r, MPI_STATUSES_IGNORE);
+        *done = 1;
+    } else {
+        rc = MPI_Testall(n, r, done, MPI_STATUSES_IGNORE);
+    }
+    for (i = 0; i < n; i++) freqs[i] = (int)MPI_Request_c2f(r[i]);
+    free(r);
+    return rc;
+}
+
+int rpnmpi_waitall(int n, int *freqs) {
+    int done;
+    return complete_all(n, freqs, 1, &done);
+}
+
+int rpnmpi_testall(int n, int *freqs, int *done) {
+    return complete_all(n, freqs, 0, done);
+}
+
+int rpnmpi_finalize_once(void) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    return finalized ? MPI_SUCCESS : MPI_Finalize();
+}
+
+int rpnmpi_test_count(int *freq, int code, int *done, int *received) {
+    MPI_Request r = MPI_Request_f2c((MPI_Fint)*freq);
+    MPI_Status status;
+    MPI_Datatype t;
+    int rc = p2p_type(code, &t);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = MPI_Test(&r, done, &status);
+    *freq = (int)MPI_Request_c2f(r);
+    if (rc != MPI_SUCCESS || !*done) return rc;
+    return MPI_Get_count(&status, t, received);
+}
+
+/* RPN_COMM_reduce and RPN_COMM_gather as the original makes them (MPI_Reduce, MPI_Gather), so that a
+ * reduction combines the PEs' values in the same order as there. Codes as rpnmpi_rma's. */
+int rpnmpi_reduce(const rpnmpi_comm *c, const void *mine, void *result, int n, int dtype, int op, int root) {
+    MPI_Datatype t = datatype_of(dtype);
+    MPI_Op o = op_of(op);
+    if (t == MPI_DATATYPE_NULL || o == MPI_OP_NULL || o == MPI_REPLACE || o == MPI_NO_OP || n < 0) return RPNMPI_E_BAD_ARG;
+    return MPI_Reduce(mine, result, n, t, o, root, c->comm);
+}
+
+int rpnmpi_gather(const rpnmpi_comm *c, const void *mine, void *all, int bytes, int root) {
+    return MPI_Gather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, root, c->comm);
 }

@@ -83,6 +83,11 @@ class CommittedFiles(unittest.TestCase):
         self.assertEqual(problems, [])
         self.assertGreaterEqual(n, 30)  # every interface was found and compared
 
+    def test_bind_c_interfaces_of_the_gem_routines_match_the_header(self):
+        n, problems = check_c_binding.check(binding=os.path.join(ROOT, "fortran", "rpn_comm_gem.F90"))
+        self.assertEqual(problems, [])
+        self.assertGreaterEqual(n, 15)
+
 
 class GeneratorDrift(Drift):
     def run_gen(self, *extra):

@@ -78,6 +78,7 @@ collectives! {
     SplitBySocket = 30 => "RPN_COMM_split_by_socket",
     MpiTransposeSetup = 31 => "RPN_MPI_transpose_setup",
     MpiEzTransposeXz = 32 => "RPN_MPI_ez_transpose_xz",
+    MyDomain = 33 => "RPN_COMM_mydomain",
 }
 
 impl CollectiveId {

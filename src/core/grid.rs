@@ -75,6 +75,11 @@ impl Blocks {
         Ok(Blocks { nblocx, nblocy, longx: grid.pex / nblocx, longy: grid.pey / nblocy })
     }
 
+    /// PEs of a block along x and y.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.longx, self.longy)
+    }
+
     /// 'BLOC': the PEs of `me`'s block, ranked x first inside the block.
     pub fn block(&self, grid: &Grid, me: usize) -> Vec<usize> {
         let (x, y) = grid.coords(me);

@@ -5,10 +5,12 @@
 pub mod collective;
 pub mod communicator;
 pub mod datatype;
+pub mod decomp;
 pub mod grid;
 pub mod halo;
 pub mod halo_family;
 pub mod handle;
+pub mod io_sets;
 pub mod operator;
 pub mod requests;
 pub mod subarray;

@@ -33,10 +33,19 @@ impl Runtime {
     /// the grid. Either every PE gets the grid or every PE fails.
     pub fn set_grid(&mut self, pex: i32, pey: i32) -> Result<(i32, i32)> {
         let job = self.transport.job().clone();
-        let rows = self.agree(&job, CollectiveId::Init, &Ok(()), &[pex as u32, pey as u32])?;
+        let (sizx, sizy) = super::gem::petopo();
+        let rows = self.agree(&job, CollectiveId::Init, &Ok(()), &[pex as u32, pey as u32, sizx as u32, sizy as u32])?;
         let (px, py) = (rows[0][0] as i32, rows[0][1] as i32);
         // The same verdict on every PE: they all judge PE 0's grid.
         let grid = Grid::new(px.into(), py.into(), self.npes())?;
+        // PE 0's RPN_COMM_set_petopo places the PEs, as in the original.
+        let fill = (rows[0][2] as i32, rows[0][3] as i32);
+        if !super::gem::petopo_is_default(grid.pex, grid.pey, fill) {
+            return Err(Error::Limit(
+                "RPN_COMM_set_petopo: PEs placed on the grid other than x first (blocks taller than one PE and narrower than the grid) are not supported yet"
+                    .into(),
+            ));
+        }
         let mine = match (pex, pey) {
             (0, _) | (_, 0) => Ok(()),
             given if given == (px, py) => Ok(()),
@@ -113,6 +122,12 @@ impl Runtime {
             None => Ok(()),
             Some(g) => Err(Error::AlreadyInitialized { pex: g.grid.pex, pey: g.grid.pey }),
         }
+    }
+
+    /// The grid and the blocks in use (RPN_COMM_carac, RPN_COMM_topo_2).
+    pub(super) fn grid_and_blocks(&self) -> Result<(Grid, Blocks)> {
+        let g = self.grid_comms()?;
+        Ok((g.grid, g.current.blocks))
     }
 
     pub(super) fn grid_comms(&self) -> Result<&GridComms> {

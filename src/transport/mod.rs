@@ -120,6 +120,38 @@ pub trait Transport: Send {
     fn wrap_mpi_communicator(&mut self, _fortran_handle: i32) -> Result<Communicator> {
         Err(Error::Unsupported("an MPI communicator (mcom) needs the MPI transport (build with MPI=1)"))
     }
+
+    /// Collective over `comm` (RPN_COMM_reduce): every PE's `mine` (elements of `dtype`) combined
+    /// with `op`; the result on the PE of rank `root` (None elsewhere). By default from an
+    /// allgather, combined in rank order; the MPI transport combines as MPI_Reduce does.
+    fn reduce_to(&mut self, comm: &Communicator, mine: &[u8], dtype: ElementType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
+        let mut all = vec![0u8; mine.len() * comm.size()];
+        self.allgather(comm, mine, &mut all)?;
+        if comm.rank() != root {
+            return Ok(None);
+        }
+        let mut blocks = all.chunks_exact(mine.len().max(1));
+        let mut result = blocks.next().map(<[u8]>::to_vec).unwrap_or_default();
+        for other in blocks.take(comm.size() - 1) {
+            op.apply_bytes(dtype, &mut result, other);
+        }
+        result.truncate(mine.len());
+        Ok(Some(result))
+    }
+
+    /// Collective over `comm` (RPN_COMM_gather): every PE's `mine` (same length everywhere), in
+    /// rank order, on the PE of rank `root` (None elsewhere).
+    fn gather_to(&mut self, comm: &Communicator, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> {
+        let mut all = vec![0u8; mine.len() * comm.size()];
+        self.allgather(comm, mine, &mut all)?;
+        Ok((comm.rank() == root).then_some(all))
+    }
+
+    /// The Fortran MPI handle of `comm` for the caller's own MPI calls (RPN_COMM_comm), or
+    /// MPI_COMM_NULL's for None (not collective).
+    fn fortran_comm(&self, _comm: Option<&Communicator>) -> Result<i32> {
+        Err(Error::Unsupported("an MPI communicator handle (RPN_COMM_comm) needs the MPI build (make MPI=1)"))
+    }
 }
 
 /// One PE's view of one window. Arguments have been validated by `core::WindowState`.

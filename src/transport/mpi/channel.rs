@@ -97,7 +97,7 @@ impl MpiChannels {
             link.received.resize(len, 0);
         }
         // SAFETY: the buffer holds `len` bytes; the probed message is that long.
-        let rc = unsafe { shim::rpnmpi_recv(raw, link.received.as_mut_ptr() as *mut c_void, bytes, peer as c_int, TAG) };
+        let rc = unsafe { shim::rpnmpi_chan_recv(raw, link.received.as_mut_ptr() as *mut c_void, bytes, peer as c_int, TAG) };
         shim::check(rc, "MPI_Recv")?;
         link.holding = Some(len);
         Ok(true)
@@ -174,7 +174,7 @@ impl Channels for MpiChannels {
         let _mpi = shim::serial()?;
         // SAFETY: the slot's buffer holds `len` bytes (reserve) and is not written again until
         // the send completed (the next reserve of this slot tests it).
-        let rc = unsafe { shim::rpnmpi_isend(raw, slot.buf.as_ptr() as *const c_void, bytes, peer as c_int, TAG, &mut slot.request) };
+        let rc = unsafe { shim::rpnmpi_chan_isend(raw, slot.buf.as_ptr() as *const c_void, bytes, peer as c_int, TAG, &mut slot.request) };
         shim::check(rc, "MPI_Isend")?;
         link.posted += 1;
         Ok(())

@@ -9,6 +9,7 @@ pub mod comm;
 pub mod hybrid;
 pub mod logical;
 pub mod node;
+pub mod p2p;
 pub mod shim;
 pub mod watchdog;
 pub mod window;
@@ -21,7 +22,7 @@ use self::comm::Comm;
 use self::hybrid::HybridWindow;
 use self::node::Placement;
 use self::window::{MpiWindow, SharedRegistry, WindowRegistry};
-use crate::core::{CommId, Communicator, ElementType};
+use crate::core::{CommId, Communicator, ElementType, Operator};
 use crate::error::{Error, Result};
 use crate::transport::channel::Channels;
 use crate::transport::shm::window::ShmWindow;
@@ -38,8 +39,6 @@ pub struct MpiTransport {
     /// Communicators split from the job: CommId SPLIT_BASE + i is split[i].
     split: Vec<Arc<Comm>>,
     registry: SharedRegistry,
-    /// MPI_Init was called by us (then finalize calls MPI_Finalize).
-    started_mpi: bool,
     /// Windows over user arrays go through MPI-allocated memory (see `stage_user_arrays`).
     force_staged: bool,
     /// What to tell the user when MPI cannot make a window (see `window_failure_hint`).
@@ -204,7 +203,6 @@ impl MpiTransport {
             wrapped: Vec::new(),
             split: Vec::new(),
             registry: Arc::new(Mutex::new(WindowRegistry::default())),
-            started_mpi: started != 0,
             force_staged,
             window_hint,
             emulate_logical,
@@ -331,10 +329,9 @@ impl Transport for MpiTransport {
         let freed = self.registry.lock().unwrap_or_else(|p| p.into_inner()).free_all();
         self.wrapped.clear();
         self.split.clear();
-        if self.started_mpi {
-            self.started_mpi = false;
-            shim::check(shim::rpnmpi_finalize(), "MPI_Finalize")?;
-        }
+        // As the original's RPN_COMM_finalize: MPI_Finalize whoever initialised MPI (a program
+        // that called MPI_Init itself, as GEM does, ends MPI through RPN_COMM_finalize).
+        p2p::finalize_once()?;
         freed
     }
 
@@ -363,6 +360,21 @@ impl Transport for MpiTransport {
         let id = CommId(SPLIT_BASE + self.split.len() as u32);
         self.split.push(Arc::new(comm));
         Ok(Some(Communicator::new(id, members.to_vec(), me)?.named(name)))
+    }
+
+    fn reduce_to(&mut self, comm: &Communicator, mine: &[u8], dtype: ElementType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
+        p2p::reduce(self.comm(comm)?, mine, dtype, op, root)
+    }
+
+    fn gather_to(&mut self, comm: &Communicator, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> {
+        p2p::gather(self.comm(comm)?, mine, root)
+    }
+
+    fn fortran_comm(&self, comm: Option<&Communicator>) -> Result<i32> {
+        match comm {
+            Some(c) => p2p::comm_handle(self.comm(c)?.raw()),
+            None => p2p::comm_null(),
+        }
     }
 
     fn wrap_mpi_communicator(&mut self, fortran_handle: i32) -> Result<Communicator> {

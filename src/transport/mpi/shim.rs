@@ -188,11 +188,18 @@ pub struct RawReq {
 
 // Point-to-point channels (channel.rs).
 unsafe extern "C" {
-    pub fn rpnmpi_isend(comm: *const RawComm, buf: *const c_void, bytes: c_int, dest: c_int, tag: c_int, req: *mut *mut RawReq) -> c_int;
+    pub fn rpnmpi_chan_isend(
+        comm: *const RawComm,
+        buf: *const c_void,
+        bytes: c_int,
+        dest: c_int,
+        tag: c_int,
+        req: *mut *mut RawReq,
+    ) -> c_int;
     pub fn rpnmpi_test(req: *mut *mut RawReq, done: *mut c_int) -> c_int;
     pub fn rpnmpi_request_free(req: *mut *mut RawReq) -> c_int;
     pub fn rpnmpi_iprobe(comm: *const RawComm, src: c_int, tag: c_int, found: *mut c_int, bytes: *mut c_int) -> c_int;
-    pub fn rpnmpi_recv(comm: *const RawComm, buf: *mut c_void, bytes: c_int, src: c_int, tag: c_int) -> c_int;
+    pub fn rpnmpi_chan_recv(comm: *const RawComm, buf: *mut c_void, bytes: c_int, src: c_int, tag: c_int) -> c_int;
 }
 
 // Emulated logical accumulates (logical.rs).

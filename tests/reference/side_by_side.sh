@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# side_by_side.sh ORIGINAL_PREFIX [BUILD_DIR] -- builds gem_side_by_side.F90 against the original
+# RPN_COMM installed in ORIGINAL_PREFIX (lib/librpn_comm.a, include/) and against this library's
+# Open MPI build (default build-mpi-openmpi, `make MPI=1 MPI_IMPL=openmpi`), runs both on 2, 4 and 6
+# PEs and compares what they print: RPN_COMM_carac, bloctopo, rank, topo_2 (both axes, every mode)
+# an I/O PE set and a reduction of doubles (to the last bit). Prints one verdict line; exit status 0 when every run is identical.
+set -u
+orig=${1:?usage: side_by_side.sh ORIGINAL_PREFIX [BUILD_DIR]}
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${2:-$here/../../build-mpi-openmpi}" && pwd)
+fc=${MPIFORT:-mpifort.openmpi}
+run=(${MPIRUN:-mpirun.openmpi} --oversubscribe)
+[[ $(id -u) == 0 ]] && run+=(--allow-run-as-root)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$fc" -fallow-argument-mismatch -I"$orig/include" "$here/gem_side_by_side.F90" "$orig/lib/librpn_comm.a" -o "$tmp/orig" || exit 2
+"$fc" -fallow-argument-mismatch -I"$build/include" "$here/gem_side_by_side.F90" "$build/lib/librpncomm_windows.a" \
+    -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc -o "$tmp/ours" || exit 2
+status=0
+for n in 2 4 6; do
+    for v in orig ours; do
+        timeout 120 "${run[@]}" -n "$n" "$tmp/$v" 2>/dev/null | grep '^pe ' | sort > "$tmp/$v.$n"
+    done
+    if [[ -s $tmp/orig.$n ]] && cmp -s "$tmp/orig.$n" "$tmp/ours.$n"; then
+        echo "side_by_side: $n PEs: identical ($(wc -l < "$tmp/orig.$n") lines)"
+    else
+        echo "side_by_side: $n PEs: DIFFERENT"; diff "$tmp/orig.$n" "$tmp/ours.$n" | head -20; status=1
+    fi
+done
+[[ $status == 0 ]] && echo "side_by_side: identical to the original" || echo "side_by_side: differs from the original"
+exit $status
