@@ -13,9 +13,12 @@ module rpn_comm_output_flush
   private
   public :: rpn_comm_flush_units, rpn_comm_stop_refused
 
-  ! Units inquired: the usual numbers and the negative ones of OPEN(NEWUNIT=) (gfortran from
-  ! -10 down); 0.5 ms in all with gfortran.
-  integer, parameter :: LOWEST_UNIT = -1000, HIGHEST_UNIT = 9999
+  ! Units inquired: the usual numbers only, 0.5 ms in all with gfortran. Not the negative ones
+  ! (OPEN(NEWUNIT=)): gfortran 12 lists the unit of an earlier internal WRITE among them, opened,
+  ! indistinguishable by INQUIRE from a file's, and FLUSH of it crashes the PE (at SIGTERM that
+  ! lost every PE's buffered output). Units of NEWUNIT= are flushed by the Fortran runtime at a
+  ! normal end only.
+  integer, parameter :: LOWEST_UNIT = 0, HIGHEST_UNIT = 9999
 
 contains
 
@@ -37,8 +40,6 @@ contains
   ! Ends this PE with status 1 after a refused call that the library reported (the halo routines,
   ! which have no status argument): standard output and error flushed here, the other units by
   ! the Fortran runtime at the exit (rpncomm_stop_refused: no ERROR STOP, no MPI_Abort banner).
-  ! Not rpn_comm_flush_units: gfortran keeps the unit of an internal WRITE open among the negative
-  ! units, and FLUSH of it crashes (gfortran 12).
   subroutine rpn_comm_stop_refused()
     use ISO_FORTRAN_ENV, only: OUTPUT_UNIT, ERROR_UNIT
     use rpn_comm_c_binding, only: rpncomm_stop_refused
