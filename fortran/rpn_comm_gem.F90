@@ -198,6 +198,14 @@ module rpn_comm_gem_binding
       integer(C_INT), intent(OUT) :: domain
       integer(C_INT) :: status
     end function rpncomm_mydomain
+
+    function rpncomm_transpose(za, min1, max1, n1g, n2, min3, max3, n3g, zb, kind, size) &
+             result(status) bind(C, name='rpncomm_transpose')
+      import :: C_INT
+      type(*), dimension(*), intent(INOUT) :: za, zb
+      integer(C_INT), intent(IN), value :: min1, max1, n1g, n2, min3, max3, n3g, kind, size
+      integer(C_INT) :: status
+    end function rpncomm_transpose
   end interface
 end module rpn_comm_gem_binding
 
@@ -565,3 +573,20 @@ function RPN_COMM_get_my_domain_2(ndomains, offset) result(domain)
   endif
   domain = d
 end function RPN_COMM_get_my_domain_2
+
+! ================================================================ distribution
+
+! The limited-area FFT solver's distributed transpose (za(size,min1:max1,n2,n3g) <->
+! zb(size,n2,min3:max3,n1g), type +-1 along x, +-2 along y; docs/gem.md). No status, as the
+! original: a refusal is the library's one line, the arrays untouched.
+subroutine RPN_COMM_transpose(za, min1, max1, n1g, n2, min3, max3, n3g, zb, type, size)
+  use rpn_comm_gem_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: za, zb
+  type(*), dimension(*), intent(INOUT) :: za, zb
+  integer, intent(IN) :: min1, max1, n1g, n2, min3, max3, n3g, type, size
+  integer(C_INT) :: status
+  status = rpncomm_transpose(za, int(min1, C_INT), int(max1, C_INT), int(n1g, C_INT), int(n2, C_INT), &
+                             int(min3, C_INT), int(max3, C_INT), int(n3g, C_INT), zb, int(type, C_INT), &
+                             int(size, C_INT))
+end subroutine RPN_COMM_transpose

@@ -508,6 +508,23 @@ int rpncomm_io_pe_valid_set(int *x, int *y, int npes, int penx, int peny, int di
 int rpncomm_mydomain(int ndomains, int offset, int err, int *domain);
 
 /**
+ * RPN_COMM_transpose: the distributed transpose of za(size, min1:max1, n2, n3g) and
+ * zb(size, n2, min3:max3, n1g) along x (`kind` ±1, 'EW') or y (±2, 'NS'), forward when
+ * `kind` > 0 (runtime::transpose has the layout).
+ */
+int rpncomm_transpose(void *za,
+                      int min1,
+                      int max1,
+                      int n1g,
+                      int n2,
+                      int min3,
+                      int max3,
+                      int n3g,
+                      void *zb,
+                      int kind,
+                      int size);
+
+/**
  * Collective over the grid (`npol_row` <= 0: a plain exchange, then below -pe_ny with periodic y
  * the pole flip, see runtime::original_halos; > 0 refused): exchanges the halos of
  * `g(minx:maxx, miny:maxy, nk)`, elements of

@@ -769,3 +769,8 @@ int rpnmpi_reduce(const rpnmpi_comm *c, const void *mine, void *result, int n, i
 int rpnmpi_gather(const rpnmpi_comm *c, const void *mine, void *all, int bytes, int root) {
     return MPI_Gather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, root, c->comm);
 }
+
+/* RPN_COMM_transpose's exchange, as the original makes it (MPI_Alltoall). */
+int rpnmpi_alltoall(const rpnmpi_comm *c, const void *send, void *recv, int bytes) {
+    return MPI_Alltoall(send, bytes, MPI_BYTE, recv, bytes, MPI_BYTE, c->comm);
+}

@@ -8,7 +8,7 @@ use std::ffi::{c_char, c_int, c_void};
 use super::{args, call};
 use crate::core::decomp;
 use crate::error::Error;
-use crate::runtime::{gem, io_sets, p2p, with_runtime};
+use crate::runtime::{gem, io_sets, p2p, transpose, with_runtime};
 
 /// The Fortran MPI handle of the communicator named `name` ('GRID', 'EW', 'NS', 'BLOC',
 /// 'WORLD', ...) in `*fcomm`: MPI_COMM_NULL's where this PE is no member ('BLOCMASTER' off the
@@ -480,5 +480,42 @@ pub extern "C" fn rpncomm_mydomain(ndomains: c_int, offset: c_int, err: c_int, d
         // SAFETY: out-parameter from the caller.
         unsafe { args::put(domain, d) };
         Ok(())
+    })
+}
+
+/// RPN_COMM_transpose: the distributed transpose of za(size, min1:max1, n2, n3g) and
+/// zb(size, n2, min3:max3, n1g) along x (`kind` ±1, 'EW') or y (±2, 'NS'), forward when
+/// `kind` > 0 (runtime::transpose has the layout).
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn rpncomm_transpose(
+    za: *mut c_void,
+    min1: c_int,
+    max1: c_int,
+    n1g: c_int,
+    n2: c_int,
+    min3: c_int,
+    max3: c_int,
+    n3g: c_int,
+    zb: *mut c_void,
+    kind: c_int,
+    size: c_int,
+) -> c_int {
+    call("RPN_COMM_transpose", || {
+        let count = |what: &'static str, v: c_int| usize::try_from(v).map_err(|_| Error::Negative { what, value: v as i64 });
+        let shape = (|| {
+            Ok(transpose::Shape {
+                min1: min1 as i64,
+                max1: max1 as i64,
+                n1g: count("n1g", n1g)?,
+                n2: count("n2", n2)?,
+                min3: min3 as i64,
+                max3: max3 as i64,
+                n3g: count("n3g", n3g)?,
+                size: count("size", size)?,
+            })
+        })();
+        // SAFETY: the caller's arrays are za(size,min1:max1,n2,n3g) and zb(size,n2,min3:max3,n1g).
+        with_runtime(|rt| unsafe { rt.transpose(za as usize, zb as usize, shape, kind) })
     })
 }

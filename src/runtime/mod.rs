@@ -34,6 +34,7 @@ mod stats;
 pub mod stop_flush;
 pub use original_halos::stop_after_refusal;
 mod subarray;
+pub mod transpose;
 mod window_table;
 mod windows;
 

@@ -147,6 +147,18 @@ pub trait Transport: Send {
         Ok((comm.rank() == root).then_some(all))
     }
 
+    /// Collective over `comm` (RPN_COMM_transpose): `send` holds one block of `block` bytes per
+    /// PE in rank order; returns the block each PE addressed to this one, in rank order. By
+    /// default from an allgather (every PE keeps its blocks: correct on every transport, at
+    /// PEs times the traffic); the MPI transport makes it MPI_Alltoall as the original does.
+    fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize) -> Result<Vec<u8>> {
+        let (n, me) = (comm.size(), comm.rank());
+        let mut all = vec![0u8; send.len() * n];
+        self.allgather(comm, send, &mut all)?;
+        let stride = block * n;
+        Ok((0..n).flat_map(|p| all[p * stride + me * block..p * stride + (me + 1) * block].iter().copied()).collect())
+    }
+
     /// The Fortran MPI handle of `comm` for the caller's own MPI calls (RPN_COMM_comm), or
     /// MPI_COMM_NULL's for None (not collective).
     fn fortran_comm(&self, _comm: Option<&Communicator>) -> Result<i32> {

@@ -1,7 +1,8 @@
 ! gem_side_by_side.F90 -- the grid queries and I/O PE sets as GEM calls them, printed one line per
 ! result; side_by_side.sh builds it against the original RPN_COMM and against this library and
 ! compares the outputs (they must be identical). A grid of (npes / 2) x 2 PEs, blocks 1 x 2. Also
-! an RPN_COMM_reduce of doubles (the sum depends on the order MPI combines the PEs' values in).
+! an RPN_COMM_reduce of doubles (the sum depends on the order MPI combines the PEs' values in), and
+! RPN_COMM_transpose forward and back along x and y, uneven splits.
 program gem_side_by_side
   use ISO_C_BINDING
   implicit none
@@ -39,7 +40,39 @@ program gem_side_by_side
   w = 0
   call RPN_COMM_reduce(v, w, 4, 'MPI_DOUBLE_PRECISION', 'MPI_SUM', 0, 'GRID', ierr)
   if (me == 0) write(*, '(A,I0,A,4ES26.17)') 'pe ', me, ' reduce', w
+  call xpose(1, npex, x, y, 7, 5)
+  call xpose(2, npey, y, x, 5, 3)
+  call xpose(1, npex, x, y, 2, 9)
   call RPN_COMM_finalize(ierr)
+contains
+  ! RPN_COMM_transpose forward then backward along x (kind 1) or y (2) of a line of np PEs (this
+  ! one at rank mel; other: its rank across), real*8 (size 2): the elements that stand for a
+  ! global index printed (the original leaves the others as its buffers held). zb has room for
+  ! np * n1p columns, where the original's MPI_Alltoall writes.
+  subroutine xpose(kind, np, mel, other, n1g, n3g)
+    integer, intent(IN) :: kind, np, mel, other, n1g, n3g
+    integer :: n1p, n3p, cols, levels, i, j, k
+    real(kind=8), allocatable :: za(:,:,:), zb(:,:,:)
+    n1p = (n1g + np - 1) / np
+    n3p = (n3g + np - 1) / np
+    cols = max(0, min(n1p, n1g - mel * n1p))
+    levels = max(0, min(n3p, n3g - mel * n3p))
+    allocate(za(0:n1p + 1, 2, n3g), zb(2, n3p, np * n1p))
+    za = -1
+    zb = -1
+    do k = 1, n3g
+      do j = 1, 2
+        do i = 1, cols
+          za(i, j, k) = (mel * n1p + i) * 1d4 + other * 1d3 + j * 1d2 + k + 1d0 / 3
+        enddo
+      enddo
+    enddo
+    call RPN_COMM_transpose(za, 0, n1p + 1, n1g, 2, 1, n3p, n3g, zb, kind, 2)
+    write(*, '(A,I0,A,3I3,A,*(F12.4))') 'pe ', me, ' xpose', kind, n1g, n3g, ' zb', zb(:, 1:levels, 1:n1g)
+    za(1:cols, :, :) = 0
+    call RPN_COMM_transpose(za, 0, n1p + 1, n1g, 2, 1, n3p, n3g, zb, -kind, 2)
+    write(*, '(A,I0,A,3I3,A,*(F12.4))') 'pe ', me, ' xpose', kind, n1g, n3g, ' za', za(1:cols, :, :)
+  end subroutine xpose
 end program gem_side_by_side
 subroutine ushape(px, py)
   integer :: px, py

@@ -370,6 +370,10 @@ impl Transport for MpiTransport {
         p2p::gather(self.comm(comm)?, mine, root)
     }
 
+    fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize) -> Result<Vec<u8>> {
+        p2p::alltoall(self.comm(comm)?, send, block)
+    }
+
     fn fortran_comm(&self, comm: Option<&Communicator>) -> Result<i32> {
         match comm {
             Some(c) => p2p::comm_handle(self.comm(c)?.raw()),

@@ -35,6 +35,7 @@ unsafe extern "C" {
         root: c_int,
     ) -> c_int;
     fn rpnmpi_gather(comm: *const RawComm, mine: *const c_void, all: *mut c_void, bytes: c_int, root: c_int) -> c_int;
+    fn rpnmpi_alltoall(comm: *const RawComm, send: *const c_void, recv: *mut c_void, bytes: c_int) -> c_int;
 }
 
 /// MPI_Reduce of `mine` (elements of `dtype`) with `op` over `comm`: the result on `root`. REPLACE
@@ -86,6 +87,22 @@ pub fn gather(comm: &Comm, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> 
     };
     shim::check(rc, "MPI_Gather")?;
     Ok((comm.rank == root).then_some(all))
+}
+
+/// MPI_Alltoall of `block` bytes per rank of `comm` (`send` holds one block per rank, in rank
+/// order): the blocks addressed to this rank, in rank order.
+pub fn alltoall(comm: &Comm, send: &[u8], block: usize) -> Result<Vec<u8>> {
+    let bytes = c_int::try_from(block).map_err(|_| Error::BadArgument(format!("alltoall of {block} bytes per PE")))?;
+    assert_eq!(send.len(), block * comm.size, "one block per rank");
+    let mut recv = vec![0u8; block * comm.size];
+    let rc = {
+        let _mpi = shim::serial()?;
+        let _watch = watchdog::watch("MPI_Alltoall");
+        // SAFETY: live communicator; send holds and recv has room for size x block bytes.
+        unsafe { rpnmpi_alltoall(comm.raw(), send.as_ptr() as *const c_void, recv.as_mut_ptr() as *mut c_void, bytes) }
+    };
+    shim::check(rc, "MPI_Alltoall")?;
+    Ok(recv)
 }
 
 /// The Fortran handle of a communicator of the shim.
