@@ -68,10 +68,14 @@ contains
       enddo
     enddo
     call RPN_COMM_transpose(za, 0, n1p + 1, n1g, 2, 1, n3p, n3g, zb, kind, 2)
-    write(*, '(A,I0,A,3I3,A,*(F12.4))') 'pe ', me, ' xpose', kind, n1g, n3g, ' zb', zb(:, 1:levels, 1:n1g)
+    do i = 1, n1g   ! one short line each flushed: several PEs' output, in buffers cut mid-line, would interleave)
+      write(*, '(A,I0,A,4I3,A,*(F12.4))') 'pe ', me, ' xpose', kind, n1g, n3g, i, ' zb', zb(:, 1:levels, i)
+    enddo
     za(1:cols, :, :) = 0
     call RPN_COMM_transpose(za, 0, n1p + 1, n1g, 2, 1, n3p, n3g, zb, -kind, 2)
-    write(*, '(A,I0,A,3I3,A,*(F12.4))') 'pe ', me, ' xpose', kind, n1g, n3g, ' za', za(1:cols, :, :)
+    do k = 1, n3g
+      write(*, '(A,I0,A,4I3,A,*(F12.4))') 'pe ', me, ' xpose', kind, n1g, n3g, k, ' za', za(1:cols, :, k)
+    enddo
   end subroutine xpose
 end program gem_side_by_side
 subroutine ushape(px, py)

@@ -19,7 +19,9 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 for n in 2 4 6; do
     for v in orig ours; do
-        timeout 120 "${run[@]}" -n "$n" "$tmp/$v" 2>/dev/null | grep '^pe ' | sort > "$tmp/$v.$n"
+        # each rank's output in a file of its own: lines of several ranks on one pipe interleave
+        timeout 120 "${run[@]}" --output-filename "$tmp/out.$v.$n" -n "$n" "$tmp/$v" > /dev/null 2>&1
+        cat "$tmp/out.$v.$n"/*/rank.*/stdout 2>/dev/null | grep '^pe ' | sort > "$tmp/$v.$n"
     done
     if [[ -s $tmp/orig.$n ]] && cmp -s "$tmp/orig.$n" "$tmp/ours.$n"; then
         echo "side_by_side: $n PEs: identical ($(wc -l < "$tmp/orig.$n") lines)"
