@@ -68,7 +68,7 @@ contains
       enddo
     enddo
     call RPN_COMM_transpose(za, 0, n1p + 1, n1g, 2, 1, n3p, n3g, zb, kind, 2)
-    do i = 1, n1g   ! one short line each flushed: several PEs' output, in buffers cut mid-line, would interleave)
+    do i = 1, n1g   ! one line per global column
       write(*, '(A,I0,A,4I3,A,*(F12.4))') 'pe ', me, ' xpose', kind, n1g, n3g, i, ' zb', zb(:, 1:levels, i)
     enddo
     za(1:cols, :, :) = 0
