@@ -14,7 +14,6 @@
 //! collective or with another shape fails every PE with one line.
 
 use super::Runtime;
-use super::caller_buffers::{read_caller_bytes, write_caller_bytes};
 use crate::core::CollectiveId;
 use crate::error::{Error, Result};
 
@@ -186,12 +185,18 @@ fn unpack_backward(s: &Shape, sp: &Split, me: usize, recv: &[u32], za: &mut [u32
     }
 }
 
+/// The received bytes as words (one copy: the transport's buffer has no u32 alignment).
 fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks_exact(4).map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]])).collect()
+    let mut w = vec![0u32; bytes.len() / 4];
+    // SAFETY: w has room for bytes.len() / 4 words; u32 has no invalid bit pattern.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), w.as_mut_ptr() as *mut u8, w.len() * 4) };
+    w
 }
 
-fn bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_ne_bytes()).collect()
+/// The words as bytes, without a copy.
+fn as_bytes(words: &[u32]) -> &[u8] {
+    // SAFETY: the same memory, 4 bytes per word, u8 aligned everywhere.
+    unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, words.len() * 4) }
 }
 
 impl Runtime {
@@ -217,8 +222,15 @@ impl Runtime {
         };
         let split = Split::new(&shape, np);
         let local = given.and_then(|()| shape.check(&split, me)).and_then(|()| {
-            if (shape.za_words() > 0 && za == 0) || (shape.zb_words() > 0 && zb == 0) {
+            let (na, nb) = (shape.za_words() * 4, shape.zb_words() * 4);
+            if (na > 0 && za == 0) || (nb > 0 && zb == 0) {
                 return Err(Error::NullBuffer { what: "transpose", nelem: shape.za_words() as i64 });
+            }
+            if na > 0 && nb > 0 && za < zb + nb && zb < za + na {
+                return Err(Error::BadArgument("za and zb overlap".into()));
+            }
+            if (na > 0 && !za.is_multiple_of(4)) || (nb > 0 && !zb.is_multiple_of(4)) {
+                return Err(Error::BadArgument("za and zb must be arrays of 4-byte words".into()));
             }
             Ok(())
         });
@@ -233,20 +245,18 @@ impl Runtime {
         // Forward reads za and updates zb; backward the other way round.
         let (from, from_words, to, to_words) =
             if kind > 0 { (za, shape.za_words(), zb, shape.zb_words()) } else { (zb, shape.zb_words(), za, shape.za_words()) };
-        // SAFETY: the caller's arrays are as large as the shape says (the function's contract).
-        let source = words(&unsafe { read_caller_bytes(from, from_words * 4) });
-        let send = if kind > 0 { pack_forward(&shape, &split, me, &source) } else { pack_backward(&shape, &split, me, &source) };
-        let recv = words(&self.transport.alltoall(&comm, &bytes(&send), block_bytes)?);
-        // SAFETY: as above; read whole and written back whole, so that what no global index
-        // stands for keeps its value.
-        let mut target = words(&unsafe { read_caller_bytes(to, to_words * 4) });
+        // SAFETY: the caller's arrays are as large as the shape says (the function's contract),
+        // of 4-byte words (Fortran integers or reals), and distinct (checked above).
+        let source: &[u32] = if from_words == 0 { &[] } else { unsafe { std::slice::from_raw_parts(from as *const u32, from_words) } };
+        let send = if kind > 0 { pack_forward(&shape, &split, me, source) } else { pack_backward(&shape, &split, me, source) };
+        let recv = words(&self.transport.alltoall(&comm, as_bytes(&send), block_bytes)?);
+        // SAFETY: as above; written in place, so that what no global index stands for keeps its value.
+        let target: &mut [u32] = if to_words == 0 { &mut [] } else { unsafe { std::slice::from_raw_parts_mut(to as *mut u32, to_words) } };
         if kind > 0 {
-            unpack_forward(&shape, &split, me, &recv, &mut target);
+            unpack_forward(&shape, &split, me, &recv, target);
         } else {
-            unpack_backward(&shape, &split, me, &recv, &mut target);
+            unpack_backward(&shape, &split, me, &recv, target);
         }
-        // SAFETY: as above.
-        unsafe { write_caller_bytes(&bytes(&target), to) };
         Ok(())
     }
 }

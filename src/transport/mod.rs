@@ -156,7 +156,11 @@ pub trait Transport: Send {
         let mut all = vec![0u8; send.len() * n];
         self.allgather(comm, send, &mut all)?;
         let stride = block * n;
-        Ok((0..n).flat_map(|p| all[p * stride + me * block..p * stride + (me + 1) * block].iter().copied()).collect())
+        let mut mine = Vec::with_capacity(stride);
+        for p in 0..n {
+            mine.extend_from_slice(&all[p * stride + me * block..p * stride + (me + 1) * block]);
+        }
+        Ok(mine)
     }
 
     /// The Fortran MPI handle of `comm` for the caller's own MPI calls (RPN_COMM_comm), or
