@@ -217,6 +217,12 @@ module rpn_comm_gem_binding
       integer(C_INT), intent(OUT) :: dims(*), starti(*), counti(*), startj(*), countj(*)
       integer(C_INT) :: status
     end function rpncomm_get_2dgrid
+    function rpncomm_split_by_socket(origcomm, values) result(status) bind(C, name='rpncomm_split_by_socket')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: origcomm
+      integer(C_INT), intent(OUT) :: values(7)
+      integer(C_INT) :: status
+    end function rpncomm_split_by_socket
   end interface
 contains
   ! the Userinit of the gridinit forms without one: keeps the grid RPN_COMM_init presets (npes x 1)
@@ -740,3 +746,31 @@ function rpn_comm_get_2dgrid(grid_id, dim_i, dim_j, gni, gnj, mini, maxi, minj, 
   countj(1:v(2)) = cj(1:v(2))
   status = 0
 end function rpn_comm_get_2dgrid
+
+! ================================================================ node and socket communicators
+
+! MPI build only: the caller's communicator origcomm (a Fortran MPI handle) split by node, each node
+! cut into the original's "sockets", and the peers of equal rank in their socket; the new
+! communicators are the caller's. On failure err = RPN_COMM_ERROR, the ranks -1 and isiz 0.
+subroutine RPN_COMM_split_by_socket(origcomm, nodecomm, sockcomm, peercomm, noderank, sockrank, peerrank, isiz, err)
+  use rpn_comm_gem_binding
+  implicit none
+  integer, intent(IN)  :: origcomm
+  integer, intent(OUT) :: nodecomm
+  integer, intent(OUT) :: sockcomm
+  integer, intent(OUT) :: peercomm
+  integer, intent(OUT) :: noderank
+  integer, intent(OUT) :: sockrank
+  integer, intent(OUT) :: peerrank
+  integer, intent(OUT) :: isiz
+  integer, intent(OUT) :: err
+  integer(C_INT) :: v(7)
+  v = [-1, -1, -1, -1, -1, -1, 0]
+  err = 0
+  if (rpncomm_split_by_socket(int(origcomm, C_INT), v) /= 0) then
+    v = [-1, -1, -1, -1, -1, -1, 0]
+    err = -1
+  endif
+  nodecomm = v(1); sockcomm = v(2); peercomm = v(3)
+  noderank = v(4); sockrank = v(5); peerrank = v(6); isiz = v(7)
+end subroutine RPN_COMM_split_by_socket

@@ -501,6 +501,13 @@ int rpncomm_io_pe_comm(int setno, int *fcomm);
 int rpncomm_io_pe_valid_set(int *x, int *y, int npes, int penx, int peny, int diag, int method);
 
 /**
+ * RPN_COMM_split_by_socket (MPI build only): `out` (7 integers) receives the node, socket and
+ * peer communicators of the Fortran communicator `origcomm` (Fortran handles), the node rank,
+ * socket rank, peer rank and socket size. Nothing is written when refused.
+ */
+int rpncomm_split_by_socket(int origcomm, int *out);
+
+/**
  * RPN_COMM_create_2dgrid: `*grid_id` receives the id of a descriptor of a `gni` x `gnj` field
  * stored `mini:maxi` x `minj:maxj` on every PE of the grid (-1 and a message when refused).
  */

@@ -470,6 +470,24 @@ pub extern "C" fn rpncomm_io_pe_valid_set(
     })
 }
 
+/// RPN_COMM_split_by_socket (MPI build only): `out` (7 integers) receives the node, socket and
+/// peer communicators of the Fortran communicator `origcomm` (Fortran handles), the node rank,
+/// socket rank, peer rank and socket size. Nothing is written when refused.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_split_by_socket(origcomm: c_int, out: *mut c_int) -> c_int {
+    call("RPN_COMM_split_by_socket", || {
+        if out.is_null() {
+            return Err(Error::NullBuffer { what: "split_by_socket's results", nelem: 7 });
+        }
+        let v = p2p::split_by_socket(origcomm)?;
+        for (i, x) in v.into_iter().enumerate() {
+            // SAFETY: the caller's array holds 7 integers.
+            unsafe { args::put(out.add(i), x) };
+        }
+        Ok(())
+    })
+}
+
 /// RPN_COMM_create_2dgrid: `*grid_id` receives the id of a descriptor of a `gni` x `gnj` field
 /// stored `mini:maxi` x `minj:maxj` on every PE of the grid (-1 and a message when refused).
 #[unsafe(no_mangle)]

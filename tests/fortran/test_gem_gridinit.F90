@@ -7,7 +7,8 @@
 ! calls no Userinit in this form), Pelocal and Petotal are this PE's rank and the job's size, and
 ! RPN_COMM_carac sees the same grid. Then RPN_COMM_create_2dgrid / get_2dgrid on that grid,
 ! checked against the definition (every tile ceiling(gni / npex) points, the last the rest), and
-! their refusals.
+! their refusals. In the shared-memory build, RPN_COMM_split_by_socket refused (err = -1, ranks -1,
+! isiz 0); the MPI build's is tested in tests/fortran_mpi/test_gem_split_socket.F90.
 program test_gem_gridinit
   use ISO_C_BINDING
   implicit none
@@ -16,6 +17,7 @@ program test_gem_gridinit
   integer :: grid, pex, pey, ierr
   integer :: npex, npey, mei, medomm, mex, mey, sizex, sizey, ismaster, mymaster, mybloc, myblocx, myblocy, blocme
   character(len=8) :: domname
+  integer :: n(7)
   nerr = 0
   pex = 0
   pey = 0
@@ -32,6 +34,11 @@ program test_gem_gridinit
                       blocme, domname)
   call check(npex == npes .and. npey == 1 .and. mex == me .and. mey == 0, 'RPN_COMM_carac: the grid npes x 1')
   call check_2dgrids(npex, npey, mex, mey)
+  ! the shared-memory build has no MPI handles (RPN_COMM_datyp says so on stderr and gives -1)
+  if (RPN_COMM_datyp('MPI_INTEGER') == -1) then
+    call RPN_COMM_split_by_socket(0, n(1), n(2), n(3), n(4), n(5), n(6), n(7), ierr)
+    call check(ierr == RPN_COMM_ERROR .and. all(n(4:6) == -1) .and. n(7) == 0, 'RPN_COMM_split_by_socket refused without MPI')
+  endif
   call finish('test_gem_gridinit')
 contains
   include 'grid2d_check.inc'
