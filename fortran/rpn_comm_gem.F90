@@ -206,7 +206,39 @@ module rpn_comm_gem_binding
       integer(C_INT), intent(IN), value :: min1, max1, n1g, n2, min3, max3, n3g, kind, size
       integer(C_INT) :: status
     end function rpncomm_transpose
+    function rpncomm_gridinit_check(multigrids, grids) result(status) bind(C, name='rpncomm_gridinit_check')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: multigrids, grids
+      integer(C_INT) :: status
+    end function rpncomm_gridinit_check
+    function rpncomm_create_2dgrid(gni, gnj, mini, maxi, minj, maxj, grid_id) result(status) &
+        bind(C, name='rpncomm_create_2dgrid')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: gni, gnj, mini, maxi, minj, maxj
+      integer(C_INT), intent(OUT) :: grid_id
+      integer(C_INT) :: status
+    end function rpncomm_create_2dgrid
+    function rpncomm_get_2dgrid(grid_id, dim_i, dim_j, dims, starti, counti, startj, countj) result(status) &
+        bind(C, name='rpncomm_get_2dgrid')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: grid_id, dim_i, dim_j
+      integer(C_INT), intent(OUT) :: dims(*), starti(*), counti(*), startj(*), countj(*)
+      integer(C_INT) :: status
+    end function rpncomm_get_2dgrid
+    function rpncomm_split_by_socket(origcomm, values) result(status) bind(C, name='rpncomm_split_by_socket')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: origcomm
+      integer(C_INT), intent(OUT) :: values(7)
+      integer(C_INT) :: status
+    end function rpncomm_split_by_socket
   end interface
+contains
+  ! the Userinit of the gridinit forms without one: keeps the grid RPN_COMM_init presets (npes x 1)
+  subroutine rpncomm_keep_grid(pex, pey)
+    integer, intent(INOUT) :: pex, pey
+    pex = pex
+    pey = pey
+  end subroutine rpncomm_keep_grid
 end module rpn_comm_gem_binding
 
 ! ================================================================= MPI handles and ranks
@@ -590,3 +622,180 @@ subroutine RPN_COMM_transpose(za, min1, max1, n1g, n2, min3, max3, n3g, zb, type
                              int(min3, C_INT), int(max3, C_INT), int(n3g, C_INT), zb, int(type, C_INT), &
                              int(size, C_INT))
 end subroutine RPN_COMM_transpose
+
+! ====================================================== grid setup (RPN_COMM_gridinit and friends)
+
+! RPN_COMM_init with counts of grids: the PEs agree on them first (one grid only: MultiGrids > 1 or
+! Grids > 1 is refused on every PE and, as the original when it cannot make the grids, ends the
+! job). The grid number returned is 0 (this PE's grid among one).
+integer function RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, Pex, Pey, MultiGrids, Grids)
+  use rpn_comm_gem_binding
+  implicit none
+  external :: Userinit
+  integer, intent(OUT)   :: Pelocal, Petotal
+  integer, intent(INOUT) :: Pex, Pey
+  integer, intent(IN)    :: MultiGrids
+  integer, intent(IN)    :: Grids
+  integer :: ierr
+  if (rpncomm_gridinit_check(int(MultiGrids, C_INT), int(Grids, C_INT)) /= 0) then
+    call RPN_COMM_finalize(ierr)   ! the library has said why, on every PE
+    error stop 1
+  endif
+  call RPN_COMM_init(Userinit, Pelocal, Petotal, Pex, Pey)
+  RPN_COMM_init_multi_level = 0
+end function RPN_COMM_init_multi_level
+
+integer function RPN_COMM_init_multigrid(Userinit, Pelocal, Petotal, Pex, Pey, MultiGrids)
+  implicit none
+  external :: Userinit
+  integer, intent(OUT)   :: Pelocal, Petotal
+  integer, intent(INOUT) :: Pex, Pey
+  integer, intent(IN)    :: MultiGrids
+  integer, external :: RPN_COMM_init_multi_level
+  RPN_COMM_init_multigrid = RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, Pex, Pey, MultiGrids, 1)
+end function RPN_COMM_init_multigrid
+
+! the specifics of the generic RPN_COMM_gridinit (RPN_COMM_gem.inc), as the original's: without
+! Userinit the grid is Pex x Pey, or npes x 1 when Pex or Pey is 0; without Pex, Pey, Userinit chooses
+
+function RPN_COMM_init1(Userinit, Pelocal, Petotal) result(grid)
+  implicit none
+  external :: Userinit
+  integer, intent(OUT) :: Pelocal, Petotal
+  integer :: grid
+  integer, external :: RPN_COMM_init_multi_level
+  integer :: pex, pey
+  pex = 0
+  pey = 0
+  grid = RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, pex, pey, 1, 1)
+end function RPN_COMM_init1
+
+function RPN_COMM_init2(Pelocal, Petotal, Pex, Pey) result(grid)
+  use rpn_comm_gem_binding, only: rpncomm_keep_grid
+  implicit none
+  integer, intent(OUT)   :: Pelocal, Petotal
+  integer, intent(INOUT) :: Pex, Pey
+  integer :: grid
+  integer, external :: RPN_COMM_init_multi_level
+  grid = RPN_COMM_init_multi_level(rpncomm_keep_grid, Pelocal, Petotal, Pex, Pey, 1, 1)
+end function RPN_COMM_init2
+
+function RPN_COMM_init_multigrid1(Userinit, Pelocal, Petotal, MultiGrids) result(grid)
+  implicit none
+  external :: Userinit
+  integer, intent(OUT) :: Pelocal, Petotal
+  integer, intent(IN)  :: MultiGrids
+  integer :: grid
+  integer, external :: RPN_COMM_init_multi_level
+  integer :: pex, pey
+  pex = 0
+  pey = 0
+  grid = RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, pex, pey, MultiGrids, 1)
+end function RPN_COMM_init_multigrid1
+
+function RPN_COMM_init_multigrid2(Pelocal, Petotal, Pex, Pey, MultiGrids) result(grid)
+  use rpn_comm_gem_binding, only: rpncomm_keep_grid
+  implicit none
+  integer, intent(OUT)   :: Pelocal, Petotal
+  integer, intent(INOUT) :: Pex, Pey
+  integer, intent(IN)    :: MultiGrids
+  integer :: grid
+  integer, external :: RPN_COMM_init_multi_level
+  grid = RPN_COMM_init_multi_level(rpncomm_keep_grid, Pelocal, Petotal, Pex, Pey, MultiGrids, 1)
+end function RPN_COMM_init_multigrid2
+
+function RPN_COMM_init_multi_level1(Userinit, Pelocal, Petotal, MultiGrids, Grids) result(grid)
+  implicit none
+  external :: Userinit
+  integer, intent(OUT) :: Pelocal, Petotal
+  integer, intent(IN)  :: MultiGrids
+  integer, intent(IN)  :: Grids
+  integer :: grid
+  integer, external :: RPN_COMM_init_multi_level
+  integer :: pex, pey
+  pex = 0
+  pey = 0
+  grid = RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, pex, pey, MultiGrids, Grids)
+end function RPN_COMM_init_multi_level1
+
+function RPN_COMM_init_multi_level2(Pelocal, Petotal, Pex, Pey, MultiGrids, Grids) result(grid)
+  use rpn_comm_gem_binding, only: rpncomm_keep_grid
+  implicit none
+  integer, intent(OUT)   :: Pelocal, Petotal
+  integer, intent(INOUT) :: Pex, Pey
+  integer, intent(IN)    :: MultiGrids
+  integer, intent(IN)    :: Grids
+  integer :: grid
+  integer, external :: RPN_COMM_init_multi_level
+  grid = RPN_COMM_init_multi_level(rpncomm_keep_grid, Pelocal, Petotal, Pex, Pey, MultiGrids, Grids)
+end function RPN_COMM_init_multi_level2
+
+! ================================================================ 2D grid descriptors
+
+function rpn_comm_create_2dgrid(gni, gnj, mini, maxi, minj, maxj) result(grid_id)
+  use rpn_comm_gem_binding
+  implicit none
+  integer, intent(IN) :: gni, gnj, mini, maxi, minj, maxj
+  integer :: grid_id
+  integer(C_INT) :: id
+  id = -1
+  if (rpncomm_create_2dgrid(int(gni, C_INT), int(gnj, C_INT), int(mini, C_INT), int(maxi, C_INT), &
+                            int(minj, C_INT), int(maxj, C_INT), id) /= 0) id = -1
+  grid_id = id
+end function rpn_comm_create_2dgrid
+
+function rpn_comm_get_2dgrid(grid_id, dim_i, dim_j, gni, gnj, mini, maxi, minj, maxj, &
+                             starti, counti, startj, countj) result(status)
+  use rpn_comm_gem_binding
+  implicit none
+  integer, intent(IN) :: grid_id, dim_i, dim_j
+  integer, intent(OUT) :: gni, gnj, mini, maxi, minj, maxj
+  integer, intent(OUT), dimension(dim_i) :: starti, counti
+  integer, intent(OUT), dimension(dim_j) :: startj, countj
+  integer :: status
+  integer(C_INT) :: dims(6)
+  integer(C_INT), dimension(max(dim_i, 1)) :: si, ci
+  integer(C_INT), dimension(max(dim_j, 1)) :: sj, cj
+  integer(C_INT), dimension(14) :: v
+  ! as the original: gni and gnj are -1 on failure, the rest is not touched
+  gni = -1
+  gnj = -1
+  status = -1
+  if (rpncomm_get_2dgrid(int(grid_id, C_INT), int(dim_i, C_INT), int(dim_j, C_INT), dims, si, ci, sj, cj) /= 0) return
+  gni = dims(1); gnj = dims(2); mini = dims(3); maxi = dims(4); minj = dims(5); maxj = dims(6)
+  ! as the original, only the first npex (npey) elements are written
+  if (rpncomm_carac(v) /= 0) return
+  starti(1:v(1)) = si(1:v(1))
+  counti(1:v(1)) = ci(1:v(1))
+  startj(1:v(2)) = sj(1:v(2))
+  countj(1:v(2)) = cj(1:v(2))
+  status = 0
+end function rpn_comm_get_2dgrid
+
+! ================================================================ node and socket communicators
+
+! MPI build only: the caller's communicator origcomm (a Fortran MPI handle) split by node, each node
+! cut into the original's "sockets", and the peers of equal rank in their socket; the new
+! communicators are the caller's. On failure err = RPN_COMM_ERROR, the ranks -1 and isiz 0.
+subroutine RPN_COMM_split_by_socket(origcomm, nodecomm, sockcomm, peercomm, noderank, sockrank, peerrank, isiz, err)
+  use rpn_comm_gem_binding
+  implicit none
+  integer, intent(IN)  :: origcomm
+  integer, intent(OUT) :: nodecomm
+  integer, intent(OUT) :: sockcomm
+  integer, intent(OUT) :: peercomm
+  integer, intent(OUT) :: noderank
+  integer, intent(OUT) :: sockrank
+  integer, intent(OUT) :: peerrank
+  integer, intent(OUT) :: isiz
+  integer, intent(OUT) :: err
+  integer(C_INT) :: v(7)
+  v = [-1, -1, -1, -1, -1, -1, 0]
+  err = 0
+  if (rpncomm_split_by_socket(int(origcomm, C_INT), v) /= 0) then
+    v = [-1, -1, -1, -1, -1, -1, 0]
+    err = -1
+  endif
+  nodecomm = v(1); sockcomm = v(2); peercomm = v(3)
+  noderank = v(4); sockrank = v(5); peerrank = v(6); isiz = v(7)
+end subroutine RPN_COMM_split_by_socket

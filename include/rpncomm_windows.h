@@ -501,6 +501,40 @@ int rpncomm_io_pe_comm(int setno, int *fcomm);
 int rpncomm_io_pe_valid_set(int *x, int *y, int npes, int penx, int peny, int diag, int method);
 
 /**
+ * RPN_COMM_split_by_socket (MPI build only): `out` (7 integers) receives the node, socket and
+ * peer communicators of the Fortran communicator `origcomm` (Fortran handles), the node rank,
+ * socket rank, peer rank and socket size. Nothing is written when refused.
+ */
+int rpncomm_split_by_socket(int origcomm, int *out);
+
+/**
+ * RPN_COMM_create_2dgrid: `*grid_id` receives the id of a descriptor of a `gni` x `gnj` field
+ * stored `mini:maxi` x `minj:maxj` on every PE of the grid (-1 and a message when refused).
+ */
+int rpncomm_create_2dgrid(int gni, int gnj, int mini, int maxi, int minj, int maxj, int *grid_id);
+
+/**
+ * RPN_COMM_get_2dgrid: `dims` (6 integers) receives gni, gnj, mini, maxi, minj, maxj of the
+ * descriptor `grid_id`; `starti`, `counti` (`dim_i` integers) and `startj`, `countj` (`dim_j`)
+ * its tiles along x and y (the first npex and npey). Nothing is written when refused.
+ */
+int rpncomm_get_2dgrid(int grid_id,
+                       int dim_i,
+                       int dim_j,
+                       int *dims,
+                       int *starti,
+                       int *counti,
+                       int *startj,
+                       int *countj);
+
+/**
+ * RPN_COMM_init_multi_level / RPN_COMM_gridinit (collective over the job, before the grid is
+ * made): refuses, on every PE, counts of grids that are not 1 (several grids in one job are not
+ * supported) or that PEs give differently.
+ */
+int rpncomm_gridinit_check(int multigrids, int grids);
+
+/**
  * RPN_COMM_mydomain / RPN_COMM_get_my_domain (collective over the job, before RPN_COMM_init):
  * `*domain` receives this PE's domain, numbered from `offset`, among `ndomains` (1: several
  * domains in one job are not supported), once every PE's `err` (its call_back's) is not negative.

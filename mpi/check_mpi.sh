@@ -285,8 +285,13 @@ for impl in $PIP_MPIS; do
         done
         # and across simulated nodes (root only: tests/multinode/mnrun.sh)
         if tests/multinode/mnrun.sh --nodes 1 -n 1 /bin/true > /dev/null 2>&1; then
+            # (without the run's Open MPI directories: each simulated node has a /dev/shm of its
+            # own, where they do not exist; mnrun checks the nodes' /dev/shm itself)
+            saved_env=("${ompi_env[@]}")
+            ompi_env=()
             run_case "$name demo req_test across 2 nodes x 2 PEs" "$logs/demo.2x2.log" \
                 tests/multinode/mnrun.sh --impl "$impl" --mpirun "$mpirun" --nodes 2,2 -n 4 "$b/demo/req_test"
+            ompi_env=("${saved_env[@]}")
         fi
     else
         echo "FAIL $name demo compilation"; tail -n 20 "$logs/demo.compile.log"

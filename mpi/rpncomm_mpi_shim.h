@@ -157,6 +157,10 @@ int rpnmpi_chan_recv(const rpnmpi_comm *comm, void *buf, int bytes, int src, int
  * communicator handles; `code` is a datatype code of rpnmpi_type_f's table (runtime/gem.rs). */
 int rpnmpi_comm_c2f(const rpnmpi_comm *comm);
 int rpnmpi_comm_null_f(void);
+/* RPN_COMM_split_by_socket: node, socket (node cut into `spaces` parts) and peer communicators of
+ * the Fortran communicator `forig`, out[7] = their handles, node rank, socket rank, peer rank,
+ * socket size */
+int rpnmpi_split_by_socket_f(int forig, int spaces, int *out);
 /* *ftype = the Fortran handle of the MPI datatype of `code` (RPNMPI_E_BAD_ARG for no such code) */
 int rpnmpi_type_f(int code, int *ftype);
 int rpnmpi_send(const void *buf, int count, int code, int dest, int tag, int fcomm);

@@ -629,6 +629,36 @@ int rpnmpi_comm_null_f(void) {
     return (int)MPI_Comm_c2f(MPI_COMM_NULL);
 }
 
+/* RPN_COMM_split_by_socket on the caller's communicator `forig`: its PEs of one node (key: rank),
+ * that node cut into `spaces` consecutive parts by node rank (ceil(node size / spaces) PEs each,
+ * the original's "sockets"), and the PEs of `forig` of equal rank in their part. out[] = node,
+ * socket and peer communicators (Fortran handles, the caller's to free), node rank, socket rank,
+ * peer rank, socket size. */
+int rpnmpi_split_by_socket_f(int forig, int spaces, int *out) {
+    MPI_Comm orig = MPI_Comm_f2c((MPI_Fint)forig), node, sock, peer;
+    int rank, noderank, nodepop, per, sockrank, isiz, peerrank, rc;
+    /* MPI_COMM_NULL would raise MPI_COMM_WORLD's error handler (fatal by default) */
+    if (spaces < 1 || orig == MPI_COMM_NULL) return RPNMPI_E_BAD_ARG;
+    if ((rc = MPI_Comm_rank(orig, &rank)) != MPI_SUCCESS) return rc;
+    if ((rc = MPI_Comm_split_type(orig, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node)) != MPI_SUCCESS) return rc;
+    if ((rc = MPI_Comm_rank(node, &noderank)) != MPI_SUCCESS) return rc;
+    if ((rc = MPI_Comm_size(node, &nodepop)) != MPI_SUCCESS) return rc;
+    per = (nodepop + spaces - 1) / spaces;
+    if ((rc = MPI_Comm_split(node, noderank / per, noderank, &sock)) != MPI_SUCCESS) return rc;
+    if ((rc = MPI_Comm_rank(sock, &sockrank)) != MPI_SUCCESS) return rc;
+    if ((rc = MPI_Comm_size(sock, &isiz)) != MPI_SUCCESS) return rc;
+    if ((rc = MPI_Comm_split(orig, sockrank, rank, &peer)) != MPI_SUCCESS) return rc;
+    if ((rc = MPI_Comm_rank(peer, &peerrank)) != MPI_SUCCESS) return rc;
+    out[0] = (int)MPI_Comm_c2f(node);
+    out[1] = (int)MPI_Comm_c2f(sock);
+    out[2] = (int)MPI_Comm_c2f(peer);
+    out[3] = noderank;
+    out[4] = sockrank;
+    out[5] = peerrank;
+    out[6] = isiz;
+    return MPI_SUCCESS;
+}
+
 /* The original's datatype table (MPI_UB and MPI_LB left out: MPI-3 removed them), in the order of
  * MPI_TYPE_NAMES in src/runtime/gem.rs: the Fortran datatypes, as a Fortran caller's MPI calls use. */
 static MPI_Datatype fortran_datatype(int code) {

@@ -75,6 +75,10 @@ pidfile="$LOGDIR/.launcher.pid"
 # what other jobs on the machine leave meanwhile is not taken for a case's (ompi_env, below)
 ompi_private_dirs "ompi-tests.$$" || { echo "run_fortran_tests: cannot make directories in /dev/shm and ${TMPDIR:-/tmp}"; echo "0 passed, 1 failed"; exit 1; }
 trap remove_private_dirs EXIT
+# On simulated nodes (tests/multinode/mnrun.sh) every node has a /dev/shm of its own, where the
+# run's directory does not exist (Open MPI would lose its on-node transport); mnrun checks each
+# node's /dev/shm for leftovers itself
+if [[ " ${launcher[*]} " == *"/mnrun.sh "* ]]; then ompi_env=(); fi
 # MPICH's segments can only be a case's under an MPICH launcher (their names are fixed, in
 # /dev/shm); Open MPI's of other jobs in /dev/shm are never a case's (ours go to the run's
 # directories), so they are not looked at

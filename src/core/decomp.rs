@@ -130,9 +130,42 @@ pub fn topo(my_id: usize, npe: usize, nglobal: i32, halo: i32, fill: bool, relax
     Some(Topo { min: 1 - halo, max, nl: t.lmax - t.lmin + 1, nlmax, n0: t.lmin })
 }
 
+/// RPN_COMM_create_2dgrid's cut of `1..=n` along an axis of `npe` PEs, as the original's: every
+/// tile but the last has ceil(n / npe) points, the last the rest. The tiles' starts and counts;
+/// None when the rest is negative (fewer points than such tiles need; the original's last count
+/// would be negative).
+pub fn grid2d_axis(n: i32, npe: usize) -> Option<(Vec<i32>, Vec<i32>)> {
+    let p = i32::try_from(npe).ok().filter(|&p| p > 0)?;
+    let full = n.checked_add(p - 1)? / p;
+    let last = n.checked_sub(full.checked_mul(p - 1)?)?;
+    if n < 1 || last < 0 {
+        return None;
+    }
+    let mut count = vec![full; npe];
+    count[npe - 1] = last;
+    let start = count.iter().scan(1, |next, c| {
+        let s = *next;
+        *next += c;
+        Some(s)
+    });
+    Some((start.collect(), count))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// RPN_COMM_create_2dgrid's tiles worked by hand: 10 over 4 is 3 3 3 1, 9 over 4 is
+    /// 3 3 3 0, 5 over 4 (2 2 2 -1) is refused, 7 over 1 is 7.
+    #[test]
+    fn grid2d_axis_cuts_as_the_original() {
+        assert_eq!(grid2d_axis(10, 4), Some((vec![1, 4, 7, 10], vec![3, 3, 3, 1])));
+        assert_eq!(grid2d_axis(9, 4), Some((vec![1, 4, 7, 10], vec![3, 3, 3, 0])));
+        assert_eq!(grid2d_axis(5, 4), None);
+        assert_eq!(grid2d_axis(7, 1), Some((vec![1], vec![7])));
+        assert_eq!(grid2d_axis(0, 2), None);
+        assert_eq!(grid2d_axis(7, 0), None);
+    }
 
     fn counts(npe: usize, n: i32, relax: i32) -> Option<Vec<i32>> {
         let t = limit(0, npe, 1, n, relax);

@@ -470,6 +470,90 @@ pub extern "C" fn rpncomm_io_pe_valid_set(
     })
 }
 
+/// RPN_COMM_split_by_socket (MPI build only): `out` (7 integers) receives the node, socket and
+/// peer communicators of the Fortran communicator `origcomm` (Fortran handles), the node rank,
+/// socket rank, peer rank and socket size. Nothing is written when refused.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_split_by_socket(origcomm: c_int, out: *mut c_int) -> c_int {
+    call("RPN_COMM_split_by_socket", || {
+        if out.is_null() {
+            return Err(Error::NullBuffer { what: "split_by_socket's results", nelem: 7 });
+        }
+        let v = p2p::split_by_socket(origcomm)?;
+        for (i, x) in v.into_iter().enumerate() {
+            // SAFETY: the caller's array holds 7 integers.
+            unsafe { args::put(out.add(i), x) };
+        }
+        Ok(())
+    })
+}
+
+/// RPN_COMM_create_2dgrid: `*grid_id` receives the id of a descriptor of a `gni` x `gnj` field
+/// stored `mini:maxi` x `minj:maxj` on every PE of the grid (-1 and a message when refused).
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_create_2dgrid(
+    gni: c_int,
+    gnj: c_int,
+    mini: c_int,
+    maxi: c_int,
+    minj: c_int,
+    maxj: c_int,
+    grid_id: *mut c_int,
+) -> c_int {
+    call("RPN_COMM_create_2dgrid", || {
+        if grid_id.is_null() {
+            return Err(Error::NullBuffer { what: "grid_id", nelem: 1 });
+        }
+        let id = with_runtime(|rt| rt.create_2dgrid([gni, gnj, mini, maxi, minj, maxj]));
+        // SAFETY: out-parameter from the caller (checked not null above).
+        unsafe { args::put(grid_id, *id.as_ref().unwrap_or(&-1)) };
+        id.map(|_| ())
+    })
+}
+
+/// RPN_COMM_get_2dgrid: `dims` (6 integers) receives gni, gnj, mini, maxi, minj, maxj of the
+/// descriptor `grid_id`; `starti`, `counti` (`dim_i` integers) and `startj`, `countj` (`dim_j`)
+/// its tiles along x and y (the first npex and npey). Nothing is written when refused.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn rpncomm_get_2dgrid(
+    grid_id: c_int,
+    dim_i: c_int,
+    dim_j: c_int,
+    dims: *mut c_int,
+    starti: *mut c_int,
+    counti: *mut c_int,
+    startj: *mut c_int,
+    countj: *mut c_int,
+) -> c_int {
+    call("RPN_COMM_get_2dgrid", || {
+        if [dims, starti, counti, startj, countj].iter().any(|p| p.is_null()) {
+            return Err(Error::NullBuffer { what: "get_2dgrid's arrays", nelem: 6 });
+        }
+        let g = with_runtime(|rt| rt.get_2dgrid(grid_id, dim_i, dim_j))?;
+        let fill = |p: *mut c_int, v: &[i32]| {
+            for (i, x) in v.iter().enumerate() {
+                // SAFETY: the caller's array holds dim_i (dim_j) integers, at least v.len() (checked by get_2dgrid).
+                unsafe { args::put(p.add(i), *x) };
+            }
+        };
+        fill(dims, &g.dims);
+        fill(starti, &g.start_i);
+        fill(counti, &g.count_i);
+        fill(startj, &g.start_j);
+        fill(countj, &g.count_j);
+        Ok(())
+    })
+}
+
+/// RPN_COMM_init_multi_level / RPN_COMM_gridinit (collective over the job, before the grid is
+/// made): refuses, on every PE, counts of grids that are not 1 (several grids in one job are not
+/// supported) or that PEs give differently.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_gridinit_check(multigrids: c_int, grids: c_int) -> c_int {
+    call("RPN_COMM_init_multi_level", || with_runtime(|rt| rt.gridinit_check(multigrids, grids)))
+}
+
 /// RPN_COMM_mydomain / RPN_COMM_get_my_domain (collective over the job, before RPN_COMM_init):
 /// `*domain` receives this PE's domain, numbered from `offset`, among `ndomains` (1: several
 /// domains in one job are not supported), once every PE's `err` (its call_back's) is not negative.

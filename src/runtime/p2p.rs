@@ -135,3 +135,53 @@ pub fn fortran_datatype(dtype: &str) -> Result<i32> {
         ))
     }
 }
+
+/// The original's "sockets" of a node (RPN_COMM_split_by_socket): sockets per node times NUMA
+/// spaces per socket, from NODE_CPU_CONFIG ("logical_cpus, sockets, numa_spaces, threads,
+/// mapping", read as the original reads it); 2 x 1 when it is unset or unreadable, as the original.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "MPI communicators exist in the MPI build only"))]
+pub fn node_parts(node_cpu_config: Option<&str>) -> i32 {
+    let fields = node_cpu_config.and_then(|v| {
+        v.split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|f| !f.is_empty())
+            .map(|f| f.parse::<i32>().ok())
+            .collect::<Option<Vec<_>>>()
+    });
+    match fields.as_deref() {
+        Some([_, sockets, numa, ..]) if *sockets > 0 && *numa > 0 => sockets * numa,
+        _ => 2,
+    }
+}
+
+/// RPN_COMM_split_by_socket (MPI build only, collective over the caller's Fortran communicator
+/// `origcomm`): the node, socket and peer communicators, node rank, socket rank, peer rank and
+/// socket size.
+pub fn split_by_socket(origcomm: i32) -> Result<[i32; 7]> {
+    #[cfg(feature = "mpi")]
+    {
+        // MPI is started with the runtime (RPN_COMM_init may not have been called yet)
+        with_runtime(|_| Ok(()))?;
+        mpi::split_by_socket(origcomm, node_parts(std::env::var("NODE_CPU_CONFIG").ok().as_deref()))
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = origcomm;
+        Err(crate::error::Error::Unsupported("RPN_COMM_split_by_socket splits an MPI communicator: it needs the MPI build (make MPI=1)"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::node_parts;
+
+    /// The original's defaults (2 sockets, 1 NUMA space each) and NODE_CPU_CONFIG's fields 2 and 3.
+    #[test]
+    fn node_parts_as_the_original_reads_node_cpu_config() {
+        assert_eq!(node_parts(None), 2);
+        assert_eq!(node_parts(Some("64, 1, 4, 2, 0")), 4);
+        assert_eq!(node_parts(Some("64 2 2 1 1")), 4);
+        assert_eq!(node_parts(Some("64,1,1,1,0")), 1);
+        assert_eq!(node_parts(Some("junk")), 2);
+        assert_eq!(node_parts(Some("8, 0, 1")), 2);
+    }
+}

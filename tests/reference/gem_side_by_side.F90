@@ -1,8 +1,10 @@
 ! gem_side_by_side.F90 -- the grid queries and I/O PE sets as GEM calls them, printed one line per
 ! result; side_by_side.sh builds it against the original RPN_COMM and against this library and
-! compares the outputs (they must be identical). A grid of (npes / 2) x 2 PEs, blocks 1 x 2. Also
-! an RPN_COMM_reduce of doubles (the sum depends on the order MPI combines the PEs' values in), and
-! RPN_COMM_transpose forward and back along x and y, uneven splits.
+! compares the outputs (they must be identical). A grid of (npes / 2) x 2 PEs made through the
+! generic RPN_COMM_gridinit (its Userinit form), blocks 1 x 2. Also RPN_COMM_create_2dgrid and
+! get_2dgrid descriptors (and refusals), and an RPN_COMM_reduce of doubles (the sum depends on
+! the order MPI combines the PEs' values in), and RPN_COMM_transpose forward and back along x and y,
+! uneven splits.
 program gem_side_by_side
   use ISO_C_BINDING
   implicit none
@@ -14,8 +16,10 @@ program gem_side_by_side
   character(len=8) :: dn
   real(kind=8) :: v(4), w(4)
   external :: ushape
+  integer :: gid, g(6), si(8), ci(8), sj(8), cj(8)
   pex = 0; pey = 0
-  call RPN_COMM_init(ushape, me, npes, pex, pey)
+  st = RPN_COMM_gridinit(ushape, me, npes, 1, 1)
+  write(*, '(A,I0,A,2I4)') 'pe ', me, ' gridinit', st, npes
   do k = 0, 1
     if (k == 1) st = RPN_COMM_bloc(1, 2)
     call RPN_COMM_carac(npex, npey, m, medomm, x, y, sizex, sizey, ismaster, mymaster, mybloc, myblocx, myblocy, blocme, dn)
@@ -33,6 +37,14 @@ program gem_side_by_side
       if (st == 0) write(*, '(A,I0,A,2I3,A,6I4)') 'pe ', me, ' topoy', k, relax, ' :', st, minx, maxx, nxl, nxlmax, nx0
     enddo
   enddo
+  do k = 1, 4
+    gid = rpn_comm_create_2dgrid(npex * 11 - 7 + k, npey * 7 - 5 + 2 * k, -1, 12 + k, -2, 9 + k)
+    si = -7; ci = -7; sj = -7; cj = -7
+    st = rpn_comm_get_2dgrid(gid, 8, 8, g(1), g(2), g(3), g(4), g(5), g(6), si, ci, sj, cj)
+    write(*, '(A,I0,A,I0,I12,I4,6I4,A,32I4)') 'pe ', me, ' 2dgrid ', k, gid, st, g, ' :', si, ci, sj, cj
+  enddo
+  st = rpn_comm_get_2dgrid(gid, npex - 1, 8, g(1), g(2), g(3), g(4), g(5), g(6), si, ci, sj, cj)
+  write(*, '(A,I0,A,3I4)') 'pe ', me, ' 2dgrid short', st, g(1), g(2)
   setno = RPN_COMM_create_io_set(3, 0)
   write(*, '(A,I0,A,4I4)') 'pe ', me, ' ioset', setno, RPN_COMM_is_io_pe(setno), RPN_COMM_io_pe_size(setno), &
         RPN_COMM_io_pe_gridid(setno, 1)

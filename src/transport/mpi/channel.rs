@@ -17,7 +17,7 @@ use crate::diagnostics;
 use crate::error::{Error, Result};
 use crate::transport::channel::{Channels, Loopback, Message, SLOTS};
 
-/// The tag of channel messages on the transport's own duplicate of MPI_COMM_WORLD.
+/// The tag of channel messages, on a duplicate of MPI_COMM_WORLD that only the channels use.
 const TAG: c_int = 0x5250;
 
 /// A send buffer and its send in progress (null: none).

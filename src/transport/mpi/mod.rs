@@ -196,9 +196,12 @@ impl MpiTransport {
         let window_hint = window_failure_hint(&library, start, std::env::var("OMPI_MCA_osc").ok().as_deref());
         let job = Communicator::job(world.size, world.rank)?;
         let world = Arc::new(world);
+        // The channels' messages travel on a duplicate of their own: `world` is handed to the
+        // caller (RPN_COMM_comm('WORLD')), whose MPI_ANY_TAG receives must never take them.
+        let channel_comm = Arc::new(Comm::world()?);
         Ok(MpiTransport {
             job,
-            channels: MpiChannels::new(Arc::clone(&world)),
+            channels: MpiChannels::new(channel_comm),
             world,
             wrapped: Vec::new(),
             split: Vec::new(),

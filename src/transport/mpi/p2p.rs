@@ -16,6 +16,7 @@ use crate::error::{Error, Result};
 unsafe extern "C" {
     fn rpnmpi_comm_c2f(comm: *const RawComm) -> c_int;
     fn rpnmpi_comm_null_f() -> c_int;
+    fn rpnmpi_split_by_socket_f(forig: c_int, spaces: c_int, out: *mut c_int) -> c_int;
     fn rpnmpi_type_f(code: c_int, ftype: *mut c_int) -> c_int;
     fn rpnmpi_send(buf: *const c_void, count: c_int, code: c_int, dest: c_int, tag: c_int, fcomm: c_int) -> c_int;
     fn rpnmpi_recv(buf: *mut c_void, count: c_int, code: c_int, source: c_int, tag: c_int, fcomm: c_int, received: *mut c_int) -> c_int;
@@ -117,6 +118,20 @@ pub fn comm_null() -> Result<i32> {
     let _mpi = shim::serial()?;
     // SAFETY: no argument.
     Ok(unsafe { rpnmpi_comm_null_f() })
+}
+
+/// RPN_COMM_split_by_socket on the Fortran communicator `forig`, each node cut into `spaces`
+/// parts: the node, socket and peer communicators (Fortran handles), node rank, socket rank,
+/// peer rank and socket size.
+pub fn split_by_socket(forig: i32, spaces: i32) -> Result<[i32; 7]> {
+    let mut out = [0; 7];
+    let rc = {
+        let _mpi = shim::serial()?;
+        // SAFETY: out has room for the 7 integers the shim writes.
+        unsafe { rpnmpi_split_by_socket_f(forig, spaces, out.as_mut_ptr()) }
+    };
+    shim::check(rc, "RPN_COMM_split_by_socket's MPI_Comm_split")?;
+    Ok(out)
 }
 
 /// The Fortran handle of the MPI datatype of `code` (the table of runtime::gem).
