@@ -564,7 +564,7 @@ int rpncomm_transpose(void *za,
  * `g(minx:maxx, miny:maxy, nk)`, elements of
  * `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
  * north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.
- * The halo beyond a non-periodic outer edge is left as it was. `npol_row` must be 0.
+ * The halo beyond a non-periodic outer edge is left as it was.
  * Neighbours only: one message to each (corners included), whose header the neighbour checks
  * against its own arguments; refused (nothing written) on the PEs that find a disagreement.
  */

@@ -7,12 +7,31 @@ use super::{args, call};
 use crate::core::halo::HaloCall;
 use crate::runtime::{Runtime, with_runtime};
 
+/// The call of an exchange as the caller gave it.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn halo_call(
+    bounds: [c_int; 4],
+    ni: c_int,
+    nj: c_int,
+    nk: c_int,
+    halox: c_int,
+    haloy: c_int,
+    periodx: c_int,
+    periody: c_int,
+    gni: c_int,
+    npol_row: c_int,
+    words: c_int,
+) -> HaloCall {
+    let [minx, maxx, miny, maxy] = bounds;
+    HaloCall { minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx: periodx != 0, periody: periody != 0, gni, npol_row, words }
+}
+
 /// Collective over the grid (`npol_row` <= 0: a plain exchange, then below -pe_ny with periodic y
 /// the pole flip, see runtime::original_halos; > 0 refused): exchanges the halos of
 /// `g(minx:maxx, miny:maxy, nk)`, elements of
 /// `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
 /// north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.
-/// The halo beyond a non-periodic outer edge is left as it was. `npol_row` must be 0.
+/// The halo beyond a non-periodic outer edge is left as it was.
 /// Neighbours only: one message to each (corners included), whose header the neighbour checks
 /// against its own arguments; refused (nothing written) on the PEs that find a disagreement.
 #[unsafe(no_mangle)]
@@ -36,22 +55,7 @@ pub extern "C" fn rpncomm_xch_halo(
 ) -> c_int {
     let routine = if n == 1 { "RPN_COMM_xch_halo" } else { "RPN_COMM_xch_halon" };
     call(routine, || {
-        let c = HaloCall {
-            minx,
-            maxx,
-            miny,
-            maxy,
-            ni,
-            nj,
-            nk,
-            halox,
-            haloy,
-            periodx: periodx != 0,
-            periody: periody != 0,
-            gni,
-            npol_row,
-            words: n,
-        };
+        let c = halo_call([minx, maxx, miny, maxy], ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row, n);
         // SAFETY: the caller's array is g(minx:maxx, miny:maxy, nk) of n-word elements (the
         // routine's contract); the runtime checks the bounds hold the halo before touching it.
         with_runtime(|rt| unsafe { rt.xch_halo_polar(g as usize, &c) })
@@ -79,22 +83,7 @@ pub extern "C" fn rpncomm_xch_halo_list_new(
     list: *mut c_int,
 ) -> c_int {
     call("RPN_COMM_xch_halo_list_new", || {
-        let grid = HaloCall {
-            minx,
-            maxx,
-            miny,
-            maxy,
-            ni,
-            nj,
-            nk: 1,
-            halox,
-            haloy,
-            periodx: periodx != 0,
-            periody: periody != 0,
-            gni,
-            npol_row,
-            words: 1,
-        };
+        let grid = halo_call([minx, maxx, miny, maxy], ni, nj, 1, halox, haloy, periodx, periody, gni, npol_row, 1);
         let handle = with_runtime(|rt| rt.halo_list_new(grid))?;
         // SAFETY: the caller's integer, by reference (null is skipped).
         unsafe { args::put(list, handle) };

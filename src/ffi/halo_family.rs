@@ -4,28 +4,9 @@
 use std::ffi::{c_int, c_void};
 
 use super::call;
-use crate::core::halo::HaloCall;
+use super::halo::halo_call;
 use crate::error::Error;
 use crate::runtime::with_runtime;
-
-/// The call of an exchange as the caller gave it.
-#[allow(clippy::too_many_arguments)]
-fn halo_call(
-    bounds: [c_int; 4],
-    ni: c_int,
-    nj: c_int,
-    nk: c_int,
-    halox: c_int,
-    haloy: c_int,
-    periodx: c_int,
-    periody: c_int,
-    gni: c_int,
-    npol_row: c_int,
-    words: c_int,
-) -> HaloCall {
-    let [minx, maxx, miny, maxy] = bounds;
-    HaloCall { minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx: periodx != 0, periody: periody != 0, gni, npol_row, words }
-}
 
 /// RPN_COMM_xch_halo_8: RPN_COMM_xch_halo for elements of 8 bytes (integer*8, real*8).
 /// `npol_row` must be 0, as in the original (which prints an error and returns without
