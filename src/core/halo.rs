@@ -545,18 +545,28 @@ pub fn limit(my_id: i32, npe: i32, gmin: i32, gmax: i32) -> Result<(i32, i32, Ve
     if npe < 1 || my_id < 0 || my_id >= npe {
         return Err(Error::BadArgument(format!("my_id = {my_id} is not a PE of npe = {npe}")));
     }
-    let total = gmax - gmin + 1;
-    let tile = (total + npe - 1).div_euclid(npe);
-    let last = total - (npe - 1) * tile;
-    if total < npe || last <= 0 {
+    // In i64: `gmax - gmin + 1` and the rounding up overflow i32 for points near its ends.
+    let (total, npe64) = (i64::from(gmax) - i64::from(gmin) + 1, i64::from(npe));
+    let tile = (total + npe64 - 1).div_euclid(npe64);
+    let last = total - (npe64 - 1) * tile;
+    if total < npe64 || last <= 0 {
         return Err(Error::BadArgument(format!(
             "{total} points ({gmin}..{gmax}) cannot be cut into {npe} tiles of {tile} with a non-empty last one"
         )));
     }
-    let count: Vec<i32> = (0..npe).map(|p| if p + 1 < npe { tile } else { last }).collect();
-    let offset: Vec<i32> = (0..npe).map(|p| p * tile).collect();
+    // Counts and offsets are 4-byte integers in the original's interface.
+    let too_big = |_| {
+        Error::BadArgument(format!(
+            "{total} points ({gmin}..{gmax}) on {npe} PE(s): a tile's count or offset does not fit a 4-byte integer"
+        ))
+    };
+    let count: Vec<i32> = (0..npe64)
+        .map(|p| i32::try_from(if p + 1 < npe64 { tile } else { last }))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(too_big)?;
+    let offset: Vec<i32> = (0..npe64).map(|p| i32::try_from(p * tile)).collect::<std::result::Result<_, _>>().map_err(too_big)?;
     let lmini = gmin + offset[my_id as usize];
-    let lmaxi = gmax.min(lmini + count[my_id as usize] - 1);
+    let lmaxi = gmax.min(lmini + (count[my_id as usize] - 1));
     Ok((lmini, lmaxi, count, offset))
 }
 
@@ -592,6 +602,19 @@ mod tests {
         assert!(limit(0, 4, 1, 9).is_err(), "3+3+3 leaves nothing for the last PE");
         assert!(limit(0, 4, 1, 3).is_err());
         assert!(limit(4, 4, 1, 100).is_err());
+    }
+
+    #[test]
+    fn limit_near_the_ends_of_i32_neither_wraps_nor_panics() {
+        // 2^31 points from i32::MIN: two tiles of 2^30.
+        let (lo, hi, count, offset) = limit(1, 2, i32::MIN, -1).unwrap();
+        assert_eq!((count, offset), (vec![1 << 30, 1 << 30], vec![0, 1 << 30]));
+        assert_eq!((lo, hi), (i32::MIN + (1 << 30), -1));
+        let (lo, hi, _, _) = limit(1, 2, 0, i32::MAX).unwrap();
+        assert_eq!((lo, hi), (1 << 30, i32::MAX));
+        assert!(limit(2, 3, i32::MIN, i32::MAX).is_err(), "the last offset, 2 x 1431655766, does not fit");
+        assert!(limit(0, 1, i32::MIN, i32::MAX).is_err(), "2^32 points do not fit one count");
+        assert_eq!(limit(0, 1, i32::MAX - 3, i32::MAX).unwrap().0, i32::MAX - 3);
     }
 
     #[test]

@@ -96,11 +96,12 @@ unsafe fn request(req: *const Handle) -> Result<Handle> {
 }
 
 /// Whether a completion's outcome used the request up (it is then set to the null handle): it
-/// did unless the handle designated no live request.
+/// did unless the handle designated no live request or the call was refused before the request
+/// was looked at (after RPN_COMM_finalize).
 fn used_up(outcome: &Result<bool>) -> bool {
     match outcome {
         Ok(done) => *done,
-        Err(Error::BadRequest(_)) => false,
+        Err(Error::BadRequest(_) | Error::CallOrder(_)) => false,
         Err(_) => true,
     }
 }
