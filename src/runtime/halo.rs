@@ -19,6 +19,8 @@
 use std::collections::VecDeque;
 
 use super::Runtime;
+use crate::core::CollectiveId;
+use crate::core::collective::{HEADER_WORDS, RECORD_BYTES, word};
 use crate::core::halo::{self, HaloBox, HaloCall, HaloField, Header, Side, Verdict};
 use crate::core::halo_family;
 use crate::diagnostics::{self, list_pes};
@@ -29,6 +31,8 @@ use crate::transport::channel::{Channels, Message, SLOTS};
 /// channels hold `SLOTS` messages per neighbour, and a PE can be one exchange ahead of its
 /// neighbour, so two in flight never wait for a slot.
 const IN_FLIGHT: usize = SLOTS / 2;
+/// The collectives that are halo exchanges (a record of one comes from `join_their_collective`).
+const HALO_IDS: [CollectiveId; 4] = [CollectiveId::XchHalo, CollectiveId::XchHalon, CollectiveId::XchHalo8, CollectiveId::XchHalox];
 /// Index bits of a halo list handle (the rest is the entry's serial number).
 const LIST_INDEX_BITS: u32 = 12;
 
@@ -232,11 +236,17 @@ impl Runtime {
         let channels = self.transport.channels().ok_or(Error::Internal("halo exchange without channels".into()))?;
         let mut waiting = p.peers.clone();
         let mut held: Vec<(usize, Message)> = Vec::with_capacity(waiting.len());
+        // A neighbour that went into a collective of the job instead of this exchange.
+        let mut elsewhere = None;
         let outcome = loop {
             match take_arrived(channels, p, me, &mut waiting, &mut held) {
                 Ok(()) if waiting.is_empty() => break Ok(()),
                 Ok(()) => {}
                 Err(e) => break Err(e),
+            }
+            if let Some(&peer) = waiting.iter().find(|&&peer| channels.in_collective_without_me(peer)) {
+                elsewhere = Some(peer);
+                break Ok(());
             }
             let what = || {
                 let sides: Vec<String> =
@@ -252,7 +262,7 @@ impl Runtime {
                 break Err(e);
             }
         };
-        if outcome.is_ok() {
+        if outcome.is_ok() && elsewhere.is_none() {
             for (peer, m) in &held {
                 let mut at = p.header.bytes();
                 for s in halo::message_sides(&p.sides, *peer, false) {
@@ -268,7 +278,42 @@ impl Runtime {
         for (peer, _) in held {
             released = released.and(channels.release(peer));
         }
+        if let Some(peer) = elsewhere {
+            released?;
+            return self.join_their_collective(p, peer);
+        }
         outcome.and(released)
+    }
+
+    /// `peer` is in a collective of the job while this PE is in the exchange `p`: this PE joins
+    /// that collective's agreement as the exchange (its record carries the routine and the
+    /// exchange's number), so that every PE there fails naming both routines and both PEs
+    /// (CONTRACT rule 11), nothing written; a PE that was not in the exchange takes its number
+    /// from the records (`halo_numbers_from`), and the exchanges stay in step afterwards.
+    fn join_their_collective(&mut self, p: &Pending, peer: usize) -> Result<()> {
+        let id = CollectiveId::from_name(diagnostics::routine())
+            .filter(|id| HALO_IDS.contains(id))
+            .or_else(|| CollectiveId::from_name(p.header.routine_name()))
+            .unwrap_or(CollectiveId::XchHalo);
+        let job = self.transport.job().clone();
+        self.agree(&job, id, &Ok(()), &[p.header.seq])?;
+        Err(Error::Internal(format!("PE {peer} seemed to be in another collective call, yet agreed with halo exchange {}", p.header.seq)))
+    }
+
+    /// Called with the records of every agreement (`core::collective::record`, one per PE): a PE
+    /// in a halo exchange there joined it from an exchange this PE did not enter (see
+    /// `join_their_collective`); this PE counts that exchange as made, so that its next one has
+    /// the number of theirs (their messages of the failed one are then dropped as stale).
+    pub(super) fn halo_numbers_from(&mut self, records: &[u8]) {
+        for row in records.chunks_exact(RECORD_BYTES) {
+            let in_halo = CollectiveId::from_code(word(row, 1)).is_some_and(|id| HALO_IDS.contains(&id));
+            if in_halo && word(row, 2) >= 1 {
+                let seq = word(row, HEADER_WORDS);
+                if (seq.wrapping_sub(self.halo.seq) as i32) > 0 {
+                    self.halo.seq = seq;
+                }
+            }
+        }
     }
 }
 
