@@ -2,9 +2,6 @@
 ! TIMEOUT: 60
 ! OUTPUT_HAS@2: RPN_COMM_allreduce: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_allreduce
 ! OUTPUT_HAS@2: RPN_COMM_barrier: PE 1: collective call inconsistent across PEs: PE 0 is in RPN_COMM_allreduce while PE 1 is in RPN_COMM_barrier
-! OUTPUT_HAS@2: RPN_COMM_xch_halo: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_xch_halo
-! OUTPUT_HAS@2: RPN_COMM_barrier: PE 1: collective call inconsistent across PEs: PE 0 is in RPN_COMM_xch_halo while PE 1 is in RPN_COMM_barrier
-! OUTPUT_HAS@3: RPN_COMM_xch_halo: PE 2: collective call inconsistent across PEs: PE 1 is in RPN_COMM_barrier while PE 2 is in RPN_COMM_xch_halo
 ! OUTPUT_HAS@3: RPN_COMM_allreduce: PE 2: collective call inconsistent across PEs: PE 1 is in RPN_COMM_barrier while PE 2 is in RPN_COMM_allreduce
 ! OUTPUT_HAS@3: RPN_COMM_i_win_create: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_bcast while PE 0 is in RPN_COMM_i_win_create
 !
@@ -12,18 +9,16 @@
 ! calls another (RPN_COMM_barrier, RPN_COMM_bcast). Every PE fails with RPN_COMM_ERROR and one line
 ! naming both routines and both PEs, nothing is written into any buffer, and afterwards the PEs
 ! are in step again: the next collective they all call works. The pairs: allreduce / barrier,
-! xch_halo / barrier (the issue's example: the neighbour-only exchange sees its neighbour enter
-! the barrier and joins that barrier's agreement; the halo's status comes from its C ABI entry,
-! the Fortran routine stops the program on an error; then an exchange of every PE works again),
-! window create / bcast, bcast / allgather, and finalize / barrier.
+! window create / bcast, bcast / allgather, and finalize / barrier. The xch_halo / barrier pair
+! is test_halo_mismatch (shared memory only: the MPI transport's channels do not see a
+! neighbour's collective yet).
 program test_collective_mismatch
   use ISO_C_BINDING
   use rpn_comm_windows
-  use rpn_comm_c_binding, only: rpncomm_xch_halo
   implicit none
   integer :: me, npes, nerr, pex, pey, ierr, status
-  integer, parameter :: SENT = -77, ni = 4, nj = 3, nk = 2, h = 1
-  integer :: sendv(4), recv(4), gathered(4 * 8), halo(1 - h:ni + h, 1 - h:nj + h, nk)
+  integer, parameter :: SENT = -77
+  integer :: sendv(4), recv(4), gathered(4 * 8)
   integer, dimension(8), target :: warr
   type(rpncomm_window) :: w
   type(rpncomm_datatype) :: dint
@@ -46,26 +41,6 @@ program test_collective_mismatch
   call check_ierr(ierr, RPN_COMM_ERROR, 'the mismatched call')
   call check(all(recv == SENT), 'nothing written into the receive buffer')
   call in_step('after allreduce / barrier')
-
-  call section('PE 1 calls RPN_COMM_barrier, the others RPN_COMM_xch_halo')
-  halo = SENT
-  halo(1:ni, 1:nj, :) = me
-  if (me == 1) then
-    call RPN_COMM_barrier(RPN_COMM_GRID, ierr)
-    status = ierr
-  else
-    status = rpncomm_xch_halo(halo, 1 - h, ni + h, 1 - h, nj + h, ni, nj, nk, h, h, 1, 0, 0, 0, 1)
-  endif
-  call check_ierr(status, RPN_COMM_ERROR, 'the mismatched call')
-  call check(all(halo(1:ni, 1:nj, :) == me) .and. count(halo == SENT) == size(halo) - ni * nj * nk, &
-             'nothing written into the halo array')
-  call in_step('after xch_halo / barrier')
-  ! the exchanges are in step too: one of every PE fills the x halos from the neighbours
-  status = rpncomm_xch_halo(halo, 1 - h, ni + h, 1 - h, nj + h, ni, nj, nk, h, h, 1, 0, 0, 0, 1)
-  call check_ierr(status, RPN_COMM_OK, 'an exchange of every PE after xch_halo / barrier')
-  call check(all(halo(0, 1:nj, :) == modulo(me - 1, npes)) .and. all(halo(ni + 1, 1:nj, :) == modulo(me + 1, npes)), &
-             'the exchange after xch_halo / barrier fills the x halos')
-
 
   call section('PE 1 calls RPN_COMM_bcast, the others RPN_COMM_i_win_create')
   call RPN_COMM_i_comm(RPN_COMM_GRID, com)
