@@ -98,20 +98,35 @@ unsafe fn copy_box(c: &HaloCall, base: usize, b: &HaloBox, buf: *mut u8, pack: b
 }
 
 /// Copies `len` bytes (a multiple of 4). Short rows (an east/west face's: a few points) are
-/// copied word by word in place, without a call to memcpy for each.
+/// copied in place by 16-, 8- and 4-byte moves, without a call to memcpy for each: a row of a
+/// halo of 4 words is one 16-byte move (word by word, the pack and unpack of an east/west face
+/// took 2-3x as long: bench/README.md).
 ///
 /// # Safety
 /// `from` readable and `to` writable for `len` bytes, not overlapping.
-#[inline]
+#[inline(always)]
 unsafe fn copy_row(from: *const u8, to: *mut u8, len: usize) {
-    if len <= 64 && len.is_multiple_of(4) {
-        for w in 0..len / 4 {
-            // SAFETY: inside both ranges (contract); unaligned accesses are allowed.
-            unsafe { (to as *mut u32).add(w).write_unaligned((from as *const u32).add(w).read_unaligned()) };
+    // SAFETY (every block below): the accesses lie inside both ranges (contract); unaligned
+    // accesses are allowed.
+    match len {
+        16 => unsafe { (to as *mut u128).write_unaligned((from as *const u128).read_unaligned()) },
+        8 => unsafe { (to as *mut u64).write_unaligned((from as *const u64).read_unaligned()) },
+        4 => unsafe { (to as *mut u32).write_unaligned((from as *const u32).read_unaligned()) },
+        _ if len <= 64 => {
+            let mut at = 0;
+            while at + 16 <= len {
+                unsafe { (to.add(at) as *mut u128).write_unaligned((from.add(at) as *const u128).read_unaligned()) };
+                at += 16;
+            }
+            if at + 8 <= len {
+                unsafe { (to.add(at) as *mut u64).write_unaligned((from.add(at) as *const u64).read_unaligned()) };
+                at += 8;
+            }
+            if at + 4 <= len {
+                unsafe { (to.add(at) as *mut u32).write_unaligned((from.add(at) as *const u32).read_unaligned()) };
+            }
         }
-    } else {
-        // SAFETY: the caller's contract.
-        unsafe { std::ptr::copy_nonoverlapping(from, to, len) };
+        _ => unsafe { std::ptr::copy_nonoverlapping(from, to, len) },
     }
 }
 

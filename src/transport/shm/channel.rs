@@ -201,7 +201,7 @@ impl Channels for ShmChannels {
         if peer == self.me() {
             return Ok(self.looped.reserve(len));
         }
-        let (me, prefix) = (self.me(), self.prefix.clone());
+        let me = self.me();
         self.link(peer)?;
         let link = &self.links[&peer];
         let m = link.send.posted;
@@ -222,7 +222,7 @@ impl Channels for ShmChannels {
         if link.send.current.as_ref().is_none_or(|d| d.size < len) {
             let generation = link.send.current.as_ref().map_or(1, |d| d.generation.wrapping_add(1));
             let size = slot_size(len);
-            let name = format!("{prefix}.ch{me}-{peer}.{generation}");
+            let name = format!("{}.ch{me}-{peer}.{generation}", self.prefix);
             let region = SharedRegion::create(&name, SLOTS * size)?;
             if let Some(old) = link.send.current.replace(Data { generation, size, region, name }) {
                 link.send.retired.push((old, m.wrapping_sub(1)));
@@ -263,8 +263,10 @@ impl Channels for ShmChannels {
         if peer == self.me() {
             return Ok(self.looped.poll());
         }
-        let (me, prefix) = (self.me(), self.prefix.clone());
-        let link = self.link(peer)?;
+        let me = self.me();
+        self.link(peer)?;
+        let ShmChannels { links, prefix, .. } = self;
+        let link = links.get_mut(&peer).expect("made above");
         if !link.arrived() {
             return Ok(None);
         }
