@@ -106,27 +106,38 @@ unsafe fn copy_box(c: &HaloCall, base: usize, b: &HaloBox, buf: *mut u8, pack: b
 /// `from` readable and `to` writable for `len` bytes, not overlapping.
 #[inline(always)]
 unsafe fn copy_row(from: *const u8, to: *mut u8, len: usize) {
-    // SAFETY (every block below): the accesses lie inside both ranges (contract); unaligned
-    // accesses are allowed.
-    match len {
-        16 => unsafe { (to as *mut u128).write_unaligned((from as *const u128).read_unaligned()) },
-        8 => unsafe { (to as *mut u64).write_unaligned((from as *const u64).read_unaligned()) },
-        4 => unsafe { (to as *mut u32).write_unaligned((from as *const u32).read_unaligned()) },
-        _ if len <= 64 => {
-            let mut at = 0;
-            while at + 16 <= len {
-                unsafe { (to.add(at) as *mut u128).write_unaligned((from.add(at) as *const u128).read_unaligned()) };
-                at += 16;
+    /// Moves one `T` from `from + at` to `to + at`, unaligned.
+    ///
+    /// # Safety
+    /// `at + size_of::<T>()` bytes readable at `from` and writable at `to`.
+    #[inline(always)]
+    unsafe fn mv<T>(from: *const u8, to: *mut u8, at: usize) {
+        // SAFETY: the contract; unaligned accesses are allowed.
+        unsafe { (to.add(at) as *mut T).write_unaligned((from.add(at) as *const T).read_unaligned()) }
+    }
+    // SAFETY: every move below ends within `len` bytes (`at + size <= len`), which both ranges
+    // hold (the caller's contract).
+    unsafe {
+        match len {
+            16 => mv::<u128>(from, to, 0),
+            8 => mv::<u64>(from, to, 0),
+            4 => mv::<u32>(from, to, 0),
+            _ if len <= 64 => {
+                let mut at = 0;
+                while at + 16 <= len {
+                    mv::<u128>(from, to, at);
+                    at += 16;
+                }
+                if at + 8 <= len {
+                    mv::<u64>(from, to, at);
+                    at += 8;
+                }
+                if at + 4 <= len {
+                    mv::<u32>(from, to, at);
+                }
             }
-            if at + 8 <= len {
-                unsafe { (to.add(at) as *mut u64).write_unaligned((from.add(at) as *const u64).read_unaligned()) };
-                at += 8;
-            }
-            if at + 4 <= len {
-                unsafe { (to.add(at) as *mut u32).write_unaligned((from.add(at) as *const u32).read_unaligned()) };
-            }
+            _ => std::ptr::copy_nonoverlapping(from, to, len),
         }
-        _ => unsafe { std::ptr::copy_nonoverlapping(from, to, len) },
     }
 }
 
