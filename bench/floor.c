@@ -4,7 +4,14 @@
  *   a cache line's round trip between two processes through shared memory: fork, a shared anonymous
  *   mapping, ping-pong on two cache lines (one written by each process), nothing pinned.
  * Also (information, not a floor of ANCHORS.md): memcpy by two processes at once ("memcpy2_*", the
- * slower one's bandwidth), which is what each PE gets when two PEs move data at the same time.
+ * slower one's bandwidth), which is what each PE gets when two PEs move data at the same time; and
+ * the floor of a halo exchange by packed messages in shared memory, the case of bench/halo_models.sh
+ * at 2 PEs (64 x 64 x 80 4-byte words per PE, halo 4, the east and west faces to the one neighbour):
+ * "halo_ew_local" packs both faces into a buffer and unpacks them into the halos in one process (the
+ * two copies alone), "halo_ew_exchange" is two processes, each packing into a buffer of shared
+ * memory, publishing a count, waiting for the other's, unpacking from its buffer, then counting it
+ * released (what the library's channels do, with nothing else: no header, no check); microseconds
+ * per exchange, the mean of batches of 24 (as halo_models times them).
  *
  *   floor [trials] [ms]      (default 11 trials of about 5 ms each)
  *
@@ -13,6 +20,7 @@
  * Every copy and every round trip is checked; errors make the exit status non-zero.
  */
 #define _GNU_SOURCE
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -199,6 +207,112 @@ static long cacheline_rtt(int trials, double target_s)
     return errors;
 }
 
+/* The halo exchange floor (see the header): arrays of (N + 2H)^2 x NK words, faces of H words per row. */
+#define HX_N 64
+#define HX_H 4
+#define HX_NK 80
+#define HX_L (HX_N + 2 * HX_H)
+#define HX_MSG ((size_t)2 * HX_NK * HX_N * HX_H * 4)
+#define HX_BATCH 24
+
+struct hx_counts {
+    volatile uint32_t posted;
+    char pad[60];
+    volatile uint32_t released;
+    char pad2[60];
+};
+
+static inline void hx_row(void *to, const void *from) { memcpy(to, from, HX_H * 4); }
+
+/* pack the west (i = 1..H) and east (i = N-H+1..N) faces of a into buf, or unpack buf into the
+ * east and west halos (the neighbour's west face fills our east halo) */
+static void hx_copy(int *a, unsigned char *buf, int pack)
+{
+    size_t at = 0;
+    for (int s = 0; s < 2; s++) {
+        int i0 = pack ? (s ? HX_N - HX_H + 1 : 1) : (s ? 1 - HX_H : HX_N + 1);
+        for (int k = 0; k < HX_NK; k++)
+            for (int j = 1; j <= HX_N; j++) {
+                int *p = a + ((size_t)k * HX_L + (j - 1 + HX_H)) * HX_L + (i0 - 1 + HX_H);
+                if (pack) hx_row(buf + at, p); else hx_row(p, buf + at);
+                at += HX_H * 4;
+            }
+    }
+}
+
+static void hx_wait(volatile uint32_t *w, uint32_t want)
+{
+    for (long spins = 0; (int32_t)(*w - want) < 0; spins++) {
+        __builtin_ia32_pause();
+        if (spins % 256 == 255) sched_yield();   /* on a loaded machine the other may need our core */
+    }
+}
+
+static long halo_floor(int trials, double target_s)
+{
+    size_t words = (size_t)HX_L * HX_L * HX_NK;
+    double *v = calloc(trials, sizeof *v), *loc = calloc(trials, sizeof *loc);
+    unsigned char *sh = mmap(NULL, 4096 + 2 * HX_MSG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    long *errs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (!v || !loc || sh == MAP_FAILED || errs == MAP_FAILED) { perror("floor: mmap"); exit(2); }
+    struct hx_counts *cnt = (struct hx_counts *)sh;   /* cnt[p]: PE p's posted, and released by the other */
+    int *a = malloc(words * sizeof *a), *b = malloc(words * sizeof *b);
+    unsigned char *tmp = malloc(HX_MSG);
+    if (!a || !b || !tmp) { perror("floor: malloc"); exit(2); }
+
+    /* local: the two copies in one process */
+    for (size_t i = 0; i < words; i++) b[i] = 7;
+    long n = 50;
+    for (int k = 0; k < trials; k++) {
+        double t0 = now();
+        for (long r = 0; r < n; r++) { hx_copy(b, tmp, 1); hx_copy(b, tmp, 0); }
+        loc[k] = (now() - t0) / n * 1e6;
+    }
+
+    long batches = (long)(target_s / 50e-6 / HX_BATCH) + 1;
+    pid_t child = fork();
+    if (child < 0) { perror("floor: fork"); exit(2); }
+    int me = child == 0, peer = 1 - me;
+    for (size_t i = 0; i < words; i++) a[i] = me + 1;
+    unsigned char *mine = sh + 4096 + me * HX_MSG, *theirs = sh + 4096 + peer * HX_MSG;
+    uint32_t r = 0;
+    for (int k = -1; k < trials; k++) {          /* k = -1: warm-up */
+        double best = 1e30;
+        for (long bt = 0; bt < batches; bt++) {
+            double t0 = now();
+            for (int c = 0; c < HX_BATCH; c++) {
+                r++;
+                hx_wait(&cnt[me].released, r - 1);   /* our previous message taken */
+                hx_copy(a, mine, 1);
+                __atomic_store_n(&cnt[me].posted, r, __ATOMIC_RELEASE);
+                hx_wait(&cnt[peer].posted, r);
+                __atomic_thread_fence(__ATOMIC_ACQUIRE);
+                hx_copy(a, theirs, 0);
+                __atomic_store_n(&cnt[peer].released, r, __ATOMIC_RELEASE);
+            }
+            double t = (now() - t0) / HX_BATCH * 1e6;
+            if (t < best) best = t;
+        }
+        if (k >= 0 && !me) v[k] = best;          /* the best batch of each trial */
+    }
+    /* every halo point holds the neighbour's value */
+    long e = 0;
+    for (int k = 0; k < HX_NK; k++)
+        for (int j = 1; j <= HX_N; j++)
+            for (int i = 1 - HX_H; i <= HX_N + HX_H; i++)
+                if ((i < 1 || i > HX_N) && a[((size_t)k * HX_L + (j - 1 + HX_H)) * HX_L + (i - 1 + HX_H)] != peer + 1) e++;
+    if (me) { errs[0] = e; _exit(0); }
+    int status = 0;
+    waitpid(child, &status, 0);
+    long errors = e + errs[0] + (!WIFEXITED(status) || WEXITSTATUS(status) != 0);
+    report("halo_ew_local", loc, trials, "us", n, 0);
+    report("halo_ew_exchange", v, trials, "us", batches * HX_BATCH, errors);
+    munmap(sh, 4096 + 2 * HX_MSG);
+    munmap(errs, 4096);
+    free(v); free(loc); free(a); free(b); free(tmp);
+    return errors;
+}
+
 int main(int argc, char **argv)
 {
     int trials = argc > 1 ? atoi(argv[1]) : 11;
@@ -213,6 +327,7 @@ int main(int argc, char **argv)
     errors += memcpy_bw("memcpy2_1m", 1 << 20, trials, target_s, 2);
     errors += memcpy_bw("memcpy2_16m", 16 << 20, trials, target_s * 4, 2);
     errors += cacheline_rtt(trials, target_s);
+    errors += halo_floor(trials, target_s);
     if (errors) fprintf(stderr, "floor: %ld verification errors\n", errors);
     return errors ? 1 : 0;
 }

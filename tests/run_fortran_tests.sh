@@ -14,6 +14,8 @@
 #                         its rank (0 to N-1): nothing a PE printed was lost when the job ended
 #   ! OUTPUT_LACKS: text   the run's output must not hold the text (every such line is checked,
 #                         e.g. the ERROR STOP, backtrace or MPI_Abort noise of a refused call)
+#   ! TRANSPORT: shm      run only under rpnrun (the shared-memory build); SKIP under another
+#                         LAUNCHER (a behaviour the MPI transport does not have yet)
 # A case passes when its exit status matches the expectation within the timeout, its job left no
 # /dev/shm/rpncomm* file behind and no process of the test program is still alive. Those leftovers
 # are removed (files by name, processes by id) so later cases start clean; files of other jobs
@@ -191,7 +193,12 @@ for src in "${tests[@]}"; do
         continue
     fi
 
+    transport=$(header "$src" TRANSPORT)
     for np in "${pe_list[@]}"; do
+        if [[ "${transport,,}" == shm && " ${launcher[*]} " != *"rpnrun "* ]]; then
+            echo "SKIP $name np=$np (shared-memory transport only)"
+            continue
+        fi
         if [[ " ${SKIP_CASES:-} " == *" $name:$np "* ]]; then
             echo "SKIP $name np=$np (${SKIP_WHY:-skipped by SKIP_CASES})"
             continue

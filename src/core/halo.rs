@@ -390,7 +390,8 @@ impl Header {
         })
     }
 
-    fn routine_name(&self) -> &'static str {
+    /// The name of the sender's routine (its `routine` code).
+    pub fn routine_name(&self) -> &'static str {
         HALO_ROUTINES.get(self.routine as usize).copied().unwrap_or("another halo routine")
     }
 }

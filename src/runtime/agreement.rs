@@ -61,6 +61,8 @@ impl Runtime {
     ) -> Result<Agreed> {
         let mut all = vec![0u8; RECORD_BYTES * comm.size()];
         self.transport.allgather(comm, &record(id, local, payload, data), &mut all)?;
+        // (a PE may have joined from a halo exchange this PE never entered)
+        self.halo_numbers_from(&all);
         judge(&all, comm.rank(), id, local, payload.len())?;
         let rows: Vec<&[u8]> = all.chunks_exact(RECORD_BYTES).collect();
         let at = data_offset(payload.len());

@@ -51,6 +51,15 @@ pub trait Channels: Send {
     fn wait_any(&mut self, peers: &[usize], waiting_for: &dyn Fn() -> String) -> Result<()>;
     /// Done with the message `poll` gave from `peer`: its room goes back to the sender.
     fn release(&mut self, peer: usize) -> Result<()>;
+    /// Whether `peer` is in a collective call over the whole job that this PE has not entered
+    /// (it will not send what this PE waits for: the caller joins that collective's agreement,
+    /// which names both routines, CONTRACT rule 11). `wait_any` returns when this turns true
+    /// for one of its peers. A transport that cannot tell says false (the wait then ends in the
+    /// report of a PE that does not come).
+    fn in_collective_without_me(&mut self, peer: usize) -> bool {
+        let _ = peer;
+        false
+    }
 }
 
 /// A PE's channel to itself (a periodic direction of one PE): messages queued in this process.

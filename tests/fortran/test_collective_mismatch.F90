@@ -9,10 +9,9 @@
 ! calls another (RPN_COMM_barrier, RPN_COMM_bcast). Every PE fails with RPN_COMM_ERROR and one line
 ! naming both routines and both PEs, nothing is written into any buffer, and afterwards the PEs
 ! are in step again: the next collective they all call works. The pairs: allreduce / barrier,
-! window create / bcast, bcast / allgather, and finalize / barrier. Not xch_halo / barrier: the
-! halo exchange talks to the neighbours only (no agreement over the grid), so its PEs wait for
-! the one in the barrier and name it after 30 s as the neighbour they wait for (tests/launcher.rs,
-! a PE that skips an exchange), without its routine.
+! window create / bcast, bcast / allgather, and finalize / barrier. The xch_halo / barrier pair
+! is test_halo_mismatch (shared memory only: the MPI transport's channels do not see a
+! neighbour's collective yet).
 program test_collective_mismatch
   use ISO_C_BINDING
   use rpn_comm_windows
@@ -42,7 +41,6 @@ program test_collective_mismatch
   call check_ierr(ierr, RPN_COMM_ERROR, 'the mismatched call')
   call check(all(recv == SENT), 'nothing written into the receive buffer')
   call in_step('after allreduce / barrier')
-
 
   call section('PE 1 calls RPN_COMM_bcast, the others RPN_COMM_i_win_create')
   call RPN_COMM_i_comm(RPN_COMM_GRID, com)

@@ -181,6 +181,15 @@ impl ShmChannels {
     }
 }
 
+/// Whether `peer` entered a barrier of the job (every collective of the job starts with one: its
+/// agreement) that this PE has not: the barrier counts of the PEs of one job only differ while
+/// a barrier is being entered, and a PE waiting for a channel message is in none.
+fn elsewhere(coll: &Collectives, peer: usize) -> bool {
+    let theirs = coll.job.pe(peer).barrier_round.load(Ordering::Acquire);
+    let mine = coll.job.pe(coll.rank).barrier_round.load(Ordering::Relaxed);
+    epoch_reached(theirs, mine.wrapping_add(1))
+}
+
 /// The size of the slots of a new generation for a message of `len` bytes: twice as large (so
 /// that a few larger messages do not each make one), whole pages.
 fn slot_size(len: usize) -> usize {
@@ -192,7 +201,7 @@ impl Channels for ShmChannels {
         if peer == self.me() {
             return Ok(self.looped.reserve(len));
         }
-        let (me, prefix) = (self.me(), self.prefix.clone());
+        let me = self.me();
         self.link(peer)?;
         let link = &self.links[&peer];
         let m = link.send.posted;
@@ -213,7 +222,7 @@ impl Channels for ShmChannels {
         if link.send.current.as_ref().is_none_or(|d| d.size < len) {
             let generation = link.send.current.as_ref().map_or(1, |d| d.generation.wrapping_add(1));
             let size = slot_size(len);
-            let name = format!("{prefix}.ch{me}-{peer}.{generation}");
+            let name = format!("{}.ch{me}-{peer}.{generation}", self.prefix);
             let region = SharedRegion::create(&name, SLOTS * size)?;
             if let Some(old) = link.send.current.replace(Data { generation, size, region, name }) {
                 link.send.retired.push((old, m.wrapping_sub(1)));
@@ -254,8 +263,10 @@ impl Channels for ShmChannels {
         if peer == self.me() {
             return Ok(self.looped.poll());
         }
-        let (me, prefix) = (self.me(), self.prefix.clone());
-        let link = self.link(peer)?;
+        let me = self.me();
+        self.link(peer)?;
+        let ShmChannels { links, prefix, .. } = self;
+        let link = links.get_mut(&peer).expect("made above");
         if !link.arrived() {
             return Ok(None);
         }
@@ -294,12 +305,19 @@ impl Channels for ShmChannels {
             self.link(p)?;
         }
         let links: Vec<&Link> = others.iter().map(|p| &self.links[p]).collect();
-        if links.iter().any(|l| l.arrived()) {
+        let coll = &self.coll;
+        let done = || links.iter().any(|l| l.arrived()) || others.iter().any(|&p| elsewhere(coll, p));
+        if done() {
             return Ok(());
         }
-        // Asleep on the first peer's count; the others are seen while spinning or after a
-        // sleep's slice (a wait for one peer whose message never comes still sees the others').
-        self.wait(&links[0].incoming().posted.signal, &others, waiting_for, |_| links.iter().any(|l| l.arrived()))
+        // Asleep on the first peer's count; the others, and a peer gone into a collective, are
+        // seen while spinning or after a sleep's slice (a wait for one peer whose message never
+        // comes still sees the others').
+        self.wait(&links[0].incoming().posted.signal, &others, waiting_for, |_| done())
+    }
+
+    fn in_collective_without_me(&mut self, peer: usize) -> bool {
+        peer != self.me() && peer < self.coll.npes && elsewhere(&self.coll, peer)
     }
 
     fn release(&mut self, peer: usize) -> Result<()> {
