@@ -51,6 +51,14 @@ pub trait Channels: Send {
     fn wait_any(&mut self, peers: &[usize], waiting_for: &dyn Fn() -> String) -> Result<()>;
     /// Done with the message `poll` gave from `peer`: its room goes back to the sender.
     fn release(&mut self, peer: usize) -> Result<()>;
+    /// The next message from `peer` not yet expected is likely `len` bytes long (the receiver
+    /// knows it from its own arguments): a transport may get ready to receive it before it is
+    /// sent (MPI: a receive posted ahead). A shorter message arrives as it is; a longer one may
+    /// arrive cut to its first `len` bytes or more, reported longer than `len`.
+    fn expect(&mut self, peer: usize, len: usize) -> Result<()> {
+        let _ = (peer, len);
+        Ok(())
+    }
 }
 
 /// A PE's channel to itself (a periodic direction of one PE): messages queued in this process.
