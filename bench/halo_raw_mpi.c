@@ -7,7 +7,8 @@
  *             MPI_Put per neighbour into its slot of an MPI_Win_allocate window, fence, unpack.
  *   floor:    (rank 0, no MPI) one memcpy of the bytes a PE receives per exchange, between two
  *             buffers of that size: no exchange can move its halo with less copying.
- * Prints "method n microseconds" lines (the minimum over trials of the mean of a batch). */
+ * Prints "method n microseconds" lines (the minimum over trials of the mean of a batch).
+ * Arguments: trials (5), Pex (0: npes x 1, or npes/2 x 2 from 4 PEs), the largest n (128). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,8 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     pex = np >= 4 && np % 2 == 0 ? np / 2 : np;
+    if (argc > 2 && atoi(argv[2]) > 0 && np % atoi(argv[2]) == 0) pex = atoi(argv[2]);
+    int nmax = argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 128;
     pey = np / pex;
     mex = me % pex;
     mey = me / pex;
@@ -107,6 +110,7 @@ int main(int argc, char **argv) {
     int sizes[] = {32, 64, 128};
     for (int si = 0; si < 3; si++) {
         n = sizes[si];
+        if (n > nmax) break;
         lx = n + 2 * h;
         ly = n + 2 * h;
         g = calloc((size_t)lx * ly * nk, sizeof(float));

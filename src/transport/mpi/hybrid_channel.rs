@@ -35,17 +35,23 @@ pub struct HybridChannels {
 
 impl HybridChannels {
     /// Collective over `world` (the channels' own communicator): finds this PE's node and
-    /// joins its shared-memory job unless `direct` is false or the node has one PE (`split`:
+    /// joins its shared-memory job unless `direct` is false on a PE of the node or the node has
+    /// one PE (`split`:
     /// ranks per pretend node, 0 for real nodes). A node that cannot make its job goes through
     /// MPI (all its PEs alike).
     pub fn new(world: Arc<Comm>, split: usize, direct: bool) -> Result<Self> {
-        let node = if direct { Self::on_node(&world, split)? } else { None };
+        let node = Self::on_node(&world, split, direct)?;
         Ok(HybridChannels { mpi: MpiChannels::new(world), node })
     }
 
-    fn on_node(world: &Comm, split: usize) -> Result<Option<OnNode>> {
+    fn on_node(world: &Comm, split: usize, direct: bool) -> Result<Option<OnNode>> {
         let node = world.node(split)?;
         if node.size < 2 || node.size > MAX_PES {
+            return Ok(None);
+        }
+        // One PE told otherwise takes its node's PEs to MPI (both ends of a channel must agree).
+        let (_, all_direct) = node.agree_flag(direct)?;
+        if !all_direct {
             return Ok(None);
         }
         let mut all = vec![0u8; 4 * node.size];
