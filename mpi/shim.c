@@ -636,13 +636,20 @@ int rpnmpi_chan_irecv(const rpnmpi_comm *c, void *buf, int bytes, int src, int t
  * enough for the halo header that says what differs. */
 int rpnmpi_chan_test_recv(rpnmpi_req **req, int *done, int *bytes, int *truncated) {
     MPI_Status status;
+    MPI_Errhandler saved;
     int flag = 0, rc, class = MPI_SUCCESS;
     *done = 0;
     *bytes = 0;
     *truncated = 0;
     if (!*req) return RPNMPI_E_BAD_ARG;
     status.MPI_ERROR = MPI_SUCCESS;
+    /* MPICH reports a request's error through MPI_COMM_WORLD's handler (fatal by default), not
+     * the communicator's: make it return for this call. */
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &saved);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     rc = MPI_Test(&(*req)->request, &flag, &status);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, saved);
+    MPI_Errhandler_free(&saved);
     if (rc == MPI_ERR_IN_STATUS) rc = status.MPI_ERROR;
     if (rc != MPI_SUCCESS) {
         MPI_Error_class(rc, &class);
