@@ -11,14 +11,15 @@
 !   list5 32 <us>   the same five in one RPN_COMM_xch_halo_list (-DLIST only)
 ! each the minimum over trials (argument 1, default 5) of the slowest PE's mean over a batch.
 ! Argument 3: the largest n timed (default 128); argument 4 (1): check every halo point of one
-! exchange of each n before timing it (stops with an error if one is wrong).
+! exchange of each n before timing it (stops with an error if one is wrong); argument 5: the
+! exchanges per batch (default 200, 100, 30 as n grows; 100 for the five fields).
 program halo_nodes
   use iso_c_binding
   implicit none
   include 'RPN_COMM.inc'
   integer, parameter :: NK = 80, H = 4
   integer, dimension(3), parameter :: sizes = [32, 64, 128]
-  integer :: me, npes, pex, pey, ierr, s, n, reps, t, r, trials, m, want_pex, gni, nmax
+  integer :: me, npes, pex, pey, ierr, s, n, reps, t, r, trials, m, want_pex, gni, nmax, want_reps
   integer, allocatable :: g(:,:,:), f5(:,:,:,:)
   integer :: list, ierr5
   real(kind=8) :: t0, dt, worst, best
@@ -45,6 +46,11 @@ program halo_nodes
     call get_command_argument(4, arg)
     check = trim(arg) == '1'
   endif
+  want_reps = 0
+  if (command_argument_count() >= 5) then
+    call get_command_argument(5, arg)
+    read(arg, *) want_reps
+  endif
   pex = 0
   pey = 0
   call RPN_COMM_init(grid_shape, me, npes, pex, pey)
@@ -53,6 +59,7 @@ program halo_nodes
     if (n > nmax) exit
     gni = n * pex
     reps = merge(200, merge(100, 30, n <= 64), n <= 32)
+    if (want_reps > 0) reps = want_reps
     allocate(g(1 - H:n + H, 1 - H:n + H, NK))
     if (check) call verify(n)
     g = me
@@ -75,6 +82,7 @@ program halo_nodes
   n = 32
   gni = n * pex
   reps = 100
+  if (want_reps > 0) reps = want_reps
   allocate(f5(1 - H:n + H, 1 - H:n + H, NK, 5))
   f5 = me
   best = huge(1.0d0)
