@@ -7,7 +7,9 @@
  *             MPI_Put per neighbour into its slot of an MPI_Win_allocate window, fence, unpack.
  *   floor:    (rank 0, no MPI) one memcpy of the bytes a PE receives per exchange, between two
  *             buffers of that size: no exchange can move its halo with less copying.
- * Prints "method n microseconds" lines (the minimum over trials of the mean of a batch). */
+ * Prints "method n microseconds" lines (the minimum over trials of the mean of a batch).
+ * Arguments: trials (5), Pex (0: npes x 1, or npes/2 x 2 from 4 PEs), the largest n (128), the
+ * exchanges per batch (0: 200, 100, 30 as n grows). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +100,9 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     pex = np >= 4 && np % 2 == 0 ? np / 2 : np;
+    if (argc > 2 && atoi(argv[2]) > 0 && np % atoi(argv[2]) == 0) pex = atoi(argv[2]);
+    int nmax = argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 128;
+    int want_reps = argc > 4 ? atoi(argv[4]) : 0;
     pey = np / pex;
     mex = me % pex;
     mey = me / pex;
@@ -107,13 +112,14 @@ int main(int argc, char **argv) {
     int sizes[] = {32, 64, 128};
     for (int si = 0; si < 3; si++) {
         n = sizes[si];
+        if (n > nmax) break;
         lx = n + 2 * h;
         ly = n + 2 * h;
         g = calloc((size_t)lx * ly * nk, sizeof(float));
         slot = (size_t)h * (n + 2 * h) * nk;
         sw = malloc(slot * 4); se = malloc(slot * 4); rw = malloc(slot * 4); re = malloc(slot * 4);
         MPI_Win_allocate(2 * slot * 4, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &slots, &win);
-        int reps = n <= 32 ? 200 : n <= 64 ? 100 : 30;
+        int reps = want_reps > 0 ? want_reps : n <= 32 ? 200 : n <= 64 ? 100 : 30;
         sendrecv_exchange();
         double us_sr = timed(sendrecv_exchange, reps, trials);
         put_exchange();

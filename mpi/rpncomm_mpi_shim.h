@@ -151,6 +151,13 @@ int rpnmpi_test(rpnmpi_req **req, int *done);
 int rpnmpi_request_free(rpnmpi_req **req);
 int rpnmpi_iprobe(const rpnmpi_comm *comm, int src, int tag, int *found, int *bytes);
 int rpnmpi_chan_recv(const rpnmpi_comm *comm, void *buf, int bytes, int src, int tag);
+/* rpnmpi_chan_irecv: MPI_Irecv of at most `bytes` bytes, posted before the message comes;
+ * rpnmpi_chan_test_recv: whether it came (*done; then *req is freed and NULL), its length (*bytes),
+ * or *truncated = 1 when the message was longer than `bytes` (its first `bytes` bytes are in buf);
+ * rpnmpi_chan_cancel: cancels a receive still posted (at finalize) and frees it. */
+int rpnmpi_chan_irecv(const rpnmpi_comm *comm, void *buf, int bytes, int src, int tag, rpnmpi_req **req);
+int rpnmpi_chan_test_recv(rpnmpi_req **req, int *done, int *bytes, int *truncated);
+int rpnmpi_chan_cancel(rpnmpi_req **req);
 /* ---- The MPI-facing routines GEM calls (src/transport/mpi/p2p.rs) ---------------------------
  * Real MPI handles for the caller's own MPI calls: communicators, datatypes and requests as Fortran
  * integers (MPI_Comm_c2f, MPI_Type_c2f, MPI_Request_c2f). `fcomm` arguments are Fortran

@@ -569,8 +569,9 @@ int rpnmpi_win_sync(rpnmpi_win *w) {
 }
 
 /* ---- Point-to-point channels (src/transport/mpi/channel.rs) ------------------------------------
- * Messages of bytes on the job's communicator, one tag: nonblocking sends, receives by probe (the
- * receiver learns a message's length before it takes it). */
+ * Messages of bytes on the job's communicator, one tag: nonblocking sends; receives posted ahead
+ * where the receiver knows the length to expect (rpnmpi_chan_irecv), else by probe (the receiver
+ * learns a message's length before it takes it). */
 
 struct rpnmpi_req {
     MPI_Request request;
@@ -617,6 +618,64 @@ int rpnmpi_iprobe(const rpnmpi_comm *c, int src, int tag, int *found, int *bytes
 
 int rpnmpi_chan_recv(const rpnmpi_comm *c, void *buf, int bytes, int src, int tag) {
     return MPI_Recv(buf, bytes, MPI_BYTE, src, tag, c->comm, MPI_STATUS_IGNORE);
+}
+
+int rpnmpi_chan_irecv(const rpnmpi_comm *c, void *buf, int bytes, int src, int tag, rpnmpi_req **out) {
+    rpnmpi_req *q = malloc(sizeof *q);
+    int rc;
+    *out = NULL;
+    if (!q) return RPNMPI_E_NOMEM;
+    rc = MPI_Irecv(buf, bytes, MPI_BYTE, src, tag, c->comm, &q->request);
+    if (rc != MPI_SUCCESS) { free(q); return rc; }
+    *out = q;
+    return MPI_SUCCESS;
+}
+
+/* A message longer than the receive is an error of its request (MPI_ERR_TRUNCATE), reported as
+ * *truncated: the receive buffer then holds the message's first bytes (MPICH and Open MPI fill it),
+ * enough for the halo header that says what differs. */
+int rpnmpi_chan_test_recv(rpnmpi_req **req, int *done, int *bytes, int *truncated) {
+    MPI_Status status;
+    MPI_Errhandler saved;
+    int flag = 0, rc, class = MPI_SUCCESS;
+    *done = 0;
+    *bytes = 0;
+    *truncated = 0;
+    if (!*req) return RPNMPI_E_BAD_ARG;
+    status.MPI_ERROR = MPI_SUCCESS;
+    /* MPICH reports a request's error through MPI_COMM_WORLD's handler (fatal by default), not
+     * the communicator's: make it return for this call. */
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &saved);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    rc = MPI_Test(&(*req)->request, &flag, &status);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, saved);
+    MPI_Errhandler_free(&saved);
+    if (rc == MPI_ERR_IN_STATUS) rc = status.MPI_ERROR;
+    if (rc != MPI_SUCCESS) {
+        MPI_Error_class(rc, &class);
+        if (class != MPI_ERR_TRUNCATE) return rc;
+        flag = 1;
+        *truncated = 1;
+    }
+    if (!flag) return MPI_SUCCESS;
+    if (!*truncated) rc = MPI_Get_count(&status, MPI_BYTE, bytes);
+    free(*req);
+    *req = NULL;
+    *done = 1;
+    return *truncated ? MPI_SUCCESS : rc;
+}
+
+int rpnmpi_chan_cancel(rpnmpi_req **req) {
+    int rc = MPI_SUCCESS, finalized = 0;
+    if (!*req) return MPI_SUCCESS;
+    MPI_Finalized(&finalized);
+    if (!finalized) {
+        rc = MPI_Cancel(&(*req)->request);
+        if (rc == MPI_SUCCESS) rc = MPI_Wait(&(*req)->request, MPI_STATUS_IGNORE);
+    }
+    free(*req);
+    *req = NULL;
+    return rc;
 }
 
 /* ---- The MPI-facing routines GEM calls (src/transport/mpi/p2p.rs) ------------------------- */

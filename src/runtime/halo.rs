@@ -205,6 +205,13 @@ impl Runtime {
         for &peer in &peers {
             drop_stale(channels, peer, oldest)?;
         }
+        // Receives before sends: over MPI each neighbour's message lands in a receive posted
+        // for it (its length is what this PE's own arguments make it).
+        if local.is_ok() {
+            for &peer in &peers {
+                channels.expect(peer, expected_bytes(&header, &sides, &fields, peer))?;
+            }
+        }
         for &peer in &peers {
             let data: usize = match local {
                 Ok(()) => {
@@ -343,6 +350,14 @@ impl Runtime {
     }
 }
 
+/// The length of `peer`'s message of an exchange with this PE's `header`, `sides` and `fields`.
+fn expected_bytes(header: &Header, sides: &[Option<usize>; 8], fields: &[HaloField], peer: usize) -> usize {
+    header.bytes()
+        + halo::message_sides(sides, peer, false)
+            .map(|s| fields.iter().map(|f| f.call.box_bytes(&f.call.halo(s.opposite()))).sum::<usize>())
+            .sum::<usize>()
+}
+
 /// Drops the messages from `peer` of exchanges before `seq`.
 fn drop_stale(channels: &mut dyn Channels, peer: usize, seq: u32) -> Result<()> {
     while let Some(m) = channels.poll(peer)? {
@@ -386,10 +401,7 @@ fn take_arrived(
         match h.check(&p.header, me, peer, side_of(&p.sides, peer)) {
             Ok(Verdict::Stale) => channels.release(peer)?,
             Ok(Verdict::Agreed) => {
-                let expected = p.header.bytes()
-                    + halo::message_sides(&p.sides, peer, false)
-                        .map(|s| p.fields.iter().map(|f| f.call.box_bytes(&f.call.halo(s.opposite()))).sum::<usize>())
-                        .sum::<usize>();
+                let expected = expected_bytes(&p.header, &p.sides, &p.fields, peer);
                 if m.len != expected {
                     channels.release(peer)?;
                     return Err(Error::Collective(format!(

@@ -60,6 +60,15 @@ pub trait Channels: Send {
         let _ = peer;
         false
     }
+
+    /// The next message from `peer` not yet expected is likely `len` bytes long (the receiver
+    /// knows it from its own arguments): a transport may get ready to receive it before it is
+    /// sent (MPI: a receive posted ahead). A shorter message arrives as it is; a longer one may
+    /// arrive cut to its first `len` bytes or more, reported longer than `len`.
+    fn expect(&mut self, peer: usize, len: usize) -> Result<()> {
+        let _ = (peer, len);
+        Ok(())
+    }
 }
 
 /// A PE's channel to itself (a periodic direction of one PE): messages queued in this process.

@@ -1,12 +1,16 @@
 //! Point-to-point channels (`transport::channel`) over MPI: one MPI message per channel message,
 //! sent from a buffer of this PE (`SLOTS` per peer, reused: a message is written into the lowest
-//! slot whose earlier send completed, then MPI_Isend), received by probe (the
-//! length is learnt first, so a neighbour whose message is longer than expected is read, and its
-//! header says what differs) into a buffer per peer kept between messages. No derived datatype,
-//! no window, no collective. Waits test in a loop (yielding the core) and report a long one naming
-//! the peers waited for, as the shared-memory waits do.
+//! slot whose earlier send completed, then MPI_Isend). A message whose length the receiver knows
+//! (`expect`: the halo exchange computes it from its own arguments before it sends) is received
+//! into a receive posted ahead (MPI_Irecv), so that MPI delivers it straight into that buffer as
+//! the raw patterns' receives do; any other is received by probe (the length is learnt first).
+//! A message longer than the receive posted for it (a neighbour with other arguments) keeps its
+//! first bytes, the header that says what differs, and is reported one byte longer than the
+//! receive, so that it never passes for the expected message. No derived datatype, no window, no
+//! collective. Waits test in a loop (yielding the core) and report a long one naming the peers
+//! waited for, as the shared-memory waits do.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::ffi::{c_int, c_void};
 use std::sync::Arc;
 use std::time::Instant;
@@ -32,6 +36,22 @@ impl Default for Slot {
     }
 }
 
+/// A receive posted ahead of its message (`expect`).
+struct Posted {
+    /// One byte longer than the receive (see the module doc).
+    buf: Vec<u8>,
+    request: *mut RawReq,
+}
+
+/// Where the message held (received and not yet released) lies.
+#[derive(Clone, Copy)]
+enum Held {
+    /// In `received` (by probe), this long.
+    Probed(usize),
+    /// In the oldest posted receive's buffer, this long.
+    Posted(usize),
+}
+
 /// This PE's channels with one peer.
 #[derive(Default)]
 struct Link {
@@ -39,9 +59,15 @@ struct Link {
     /// The slot reserved for the next message.
     reserved: usize,
     posted: u64,
-    /// The message received and not yet released (its length in `received`).
+    /// The buffer of messages received by probe.
     received: Vec<u8>,
-    holding: Option<usize>,
+    holding: Option<Held>,
+    /// Receives posted ahead, oldest first (they take the next messages in this order).
+    receives: VecDeque<Posted>,
+    /// Buffers of completed receives, for the next ones.
+    spare: Vec<Vec<u8>>,
+    /// The longest message received from the peer so far.
+    longest: usize,
 }
 
 /// This PE's MPI channels (ranks of the job's communicator).
@@ -67,7 +93,8 @@ impl MpiChannels {
         Ok(self.links.entry(peer).or_default())
     }
 
-    /// Gives up the sends still in progress (they complete without us): before MPI_Finalize.
+    /// Gives up the sends still in progress (they complete without us) and cancels the
+    /// receives still posted: before MPI_Finalize.
     pub fn release_requests(&mut self) {
         let Ok(_mpi) = shim::serial() else { return };
         for link in self.links.values_mut() {
@@ -75,6 +102,12 @@ impl MpiChannels {
                 // SAFETY: a request of the shim, or null (nothing done).
                 unsafe { shim::rpnmpi_request_free(&mut slot.request) };
             }
+            for mut r in link.receives.drain(..) {
+                // SAFETY: a receive of the shim still posted (or null); its buffer lives until
+                // the cancel completed.
+                unsafe { shim::rpnmpi_chan_cancel(&mut r.request) };
+            }
+            link.holding = None;
         }
     }
 
@@ -83,6 +116,20 @@ impl MpiChannels {
         let raw = self.world.raw();
         let link = self.link(peer)?;
         if link.holding.is_some() {
+            return Ok(true);
+        }
+        if let Some(r) = link.receives.front_mut() {
+            let (mut done, mut bytes, mut truncated): (c_int, c_int, c_int) = (0, 0, 0);
+            let _mpi = shim::serial()?;
+            // SAFETY: a receive of the shim, posted by `expect`.
+            let rc = unsafe { shim::rpnmpi_chan_test_recv(&mut r.request, &mut done, &mut bytes, &mut truncated) };
+            shim::check(rc, "MPI_Test (halo or channel message)")?;
+            if done == 0 {
+                return Ok(false);
+            }
+            let len = if truncated != 0 { r.buf.len() } else { bytes.max(0) as usize };
+            link.longest = link.longest.max(len);
+            link.holding = Some(Held::Posted(len));
             return Ok(true);
         }
         let (mut found, mut bytes): (c_int, c_int) = (0, 0);
@@ -99,13 +146,14 @@ impl MpiChannels {
         // SAFETY: the buffer holds `len` bytes; the probed message is that long.
         let rc = unsafe { shim::rpnmpi_chan_recv(raw, link.received.as_mut_ptr() as *mut c_void, bytes, peer as c_int, TAG) };
         shim::check(rc, "MPI_Recv")?;
-        link.holding = Some(len);
+        link.longest = link.longest.max(len);
+        link.holding = Some(Held::Probed(len));
         Ok(true)
     }
 }
 
 /// Calls `ready` until it says true, yielding the core in between; reports a long wait.
-fn wait_for(mut ready: impl FnMut() -> Result<bool>, waiting_for: &dyn Fn() -> String) -> Result<()> {
+pub(super) fn wait_for(mut ready: impl FnMut() -> Result<bool>, waiting_for: &dyn Fn() -> String) -> Result<()> {
     let start = Instant::now();
     let every = diagnostics::hang_report_interval();
     let mut next = every.map(|e| start + e);
@@ -188,7 +236,11 @@ impl Channels for MpiChannels {
             return Ok(None);
         }
         let link = self.link(peer)?;
-        Ok(link.holding.map(|len| Message { data: link.received.as_ptr(), len }))
+        Ok(match link.holding {
+            Some(Held::Probed(len)) => Some(Message { data: link.received.as_ptr(), len }),
+            Some(Held::Posted(len)) => link.receives.front().map(|r| Message { data: r.buf.as_ptr(), len }),
+            None => None,
+        })
     }
 
     fn wait_any(&mut self, peers: &[usize], waiting_for: &dyn Fn() -> String) -> Result<()> {
@@ -214,7 +266,42 @@ impl Channels for MpiChannels {
             self.looped.release();
             return Ok(());
         }
-        self.link(peer)?.holding = None;
+        let link = self.link(peer)?;
+        if let Some(Held::Posted(_)) = link.holding.take()
+            && let Some(r) = link.receives.pop_front()
+        {
+            link.spare.push(r.buf);
+        }
+        Ok(())
+    }
+
+    fn expect(&mut self, peer: usize, len: usize) -> Result<()> {
+        if peer == self.world.rank {
+            return Ok(());
+        }
+        let raw = self.world.raw();
+        let link = self.link(peer)?;
+        // A message taken by probe and held is the one expected (the halo's check for stale
+        // messages met it first): a receive posted now would take the message after it.
+        if let Some(Held::Probed(_)) = link.holding {
+            return Ok(());
+        }
+        // As long as the longest message seen from the peer: a stale one (of an exchange that
+        // ended in an error) taken by this receive is read whole.
+        let room = len.max(link.longest);
+        let mut buf = link.spare.pop().unwrap_or_default();
+        if buf.len() < room + 1 {
+            buf.resize(room + 1, 0);
+        }
+        let bytes = c_int::try_from(buf.len() - 1)
+            .map_err(|_| Error::Limit(format!("a message of {room} bytes from PE {peer} (at most 2 GiB)")))?;
+        let mut r = Posted { buf, request: std::ptr::null_mut() };
+        let _mpi = shim::serial()?;
+        // SAFETY: the buffer holds `bytes` + 1 bytes and stays (in `receives`, its heap block
+        // unmoved) until the receive completed or was cancelled.
+        let rc = unsafe { shim::rpnmpi_chan_irecv(raw, r.buf.as_mut_ptr() as *mut c_void, bytes, peer as c_int, TAG, &mut r.request) };
+        shim::check(rc, "MPI_Irecv")?;
+        link.receives.push_back(r);
         Ok(())
     }
 }

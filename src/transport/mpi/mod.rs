@@ -7,6 +7,7 @@
 pub mod channel;
 pub mod comm;
 pub mod hybrid;
+pub mod hybrid_channel;
 pub mod logical;
 pub mod node;
 pub mod p2p;
@@ -17,9 +18,9 @@ pub mod window;
 use std::ffi::c_int;
 use std::sync::{Arc, Mutex};
 
-use self::channel::MpiChannels;
 use self::comm::Comm;
 use self::hybrid::HybridWindow;
+use self::hybrid_channel::HybridChannels;
 use self::node::Placement;
 use self::window::{MpiWindow, SharedRegistry, WindowRegistry};
 use crate::core::{CommId, Communicator, ElementType, Operator};
@@ -55,8 +56,9 @@ pub struct MpiTransport {
     placements: node::Placements,
     /// Windows created so far over each communicator (they are named "window N [over EW]").
     windows_created: std::collections::HashMap<CommId, u32>,
-    /// Point-to-point channels to the other PEs (`channel`).
-    channels: MpiChannels,
+    /// Point-to-point channels to the other PEs: shared memory on this node, MPI to the others
+    /// (`hybrid_channel`).
+    channels: HybridChannels,
 }
 
 /// Whether windows over the caller's array are staged through MPI-allocated memory (copied in at
@@ -199,9 +201,10 @@ impl MpiTransport {
         // The channels' messages travel on a duplicate of their own: `world` is handed to the
         // caller (RPN_COMM_comm('WORLD')), whose MPI_ANY_TAG receives must never take them.
         let channel_comm = Arc::new(Comm::world()?);
+        let node_direct = node::node_direct(std::env::var(node::ENV_NODE_DIRECT).ok().as_deref())?;
         Ok(MpiTransport {
             job,
-            channels: MpiChannels::new(channel_comm),
+            channels: HybridChannels::new(channel_comm, node_split, node_direct)?,
             world,
             wrapped: Vec::new(),
             split: Vec::new(),
@@ -211,7 +214,7 @@ impl MpiTransport {
             emulate_logical,
             allocated_windows_share_memory: library.contains("Open MPI"),
             node_split,
-            node_direct: node::node_direct(std::env::var(node::ENV_NODE_DIRECT).ok().as_deref())?,
+            node_direct,
             placements: node::Placements::default(),
             windows_created: Default::default(),
         })
@@ -327,7 +330,7 @@ impl Transport for MpiTransport {
         self.world.barrier()?;
         // Every PE took its messages (its exchanges are finished): the sends are complete or
         // about to be, and their requests can go before MPI_Finalize.
-        self.channels.release_requests();
+        self.channels.finalize();
         // Windows left over are freed here: MPI_Finalize with live windows aborts in some MPIs.
         let freed = self.registry.lock().unwrap_or_else(|p| p.into_inner()).free_all();
         self.wrapped.clear();

@@ -63,7 +63,7 @@ pub fn node_direct(setting: Option<&str>) -> Result<bool> {
 /// Collective over `comm` (ranks of one node): a job segment of its ranks, created by rank 0 and
 /// mapped by all; its name is removed once everyone has it (nothing left in /dev/shm after a
 /// crash). Returns the collectives over it and the stem for the names of its regions.
-fn node_job(comm: &Comm) -> Result<(Arc<Collectives>, String)> {
+pub(super) fn node_job(comm: &Comm) -> Result<(Arc<Collectives>, String)> {
     let mut mine = [0u8; NAME_BYTES + 1];
     let mut created = None;
     if comm.rank == 0 {

@@ -200,6 +200,9 @@ unsafe extern "C" {
     pub fn rpnmpi_request_free(req: *mut *mut RawReq) -> c_int;
     pub fn rpnmpi_iprobe(comm: *const RawComm, src: c_int, tag: c_int, found: *mut c_int, bytes: *mut c_int) -> c_int;
     pub fn rpnmpi_chan_recv(comm: *const RawComm, buf: *mut c_void, bytes: c_int, src: c_int, tag: c_int) -> c_int;
+    pub fn rpnmpi_chan_irecv(comm: *const RawComm, buf: *mut c_void, bytes: c_int, src: c_int, tag: c_int, req: *mut *mut RawReq) -> c_int;
+    pub fn rpnmpi_chan_test_recv(req: *mut *mut RawReq, done: *mut c_int, bytes: *mut c_int, truncated: *mut c_int) -> c_int;
+    pub fn rpnmpi_chan_cancel(req: *mut *mut RawReq) -> c_int;
 }
 
 // Emulated logical accumulates (logical.rs).

@@ -1,0 +1,151 @@
+//! The MPI transport's point-to-point channels, node-aware: to a PE of this node the
+//! shared-memory channel (`shm::channel`: the sender packs into memory the receiver reads, one
+//! copy across cores, no MPI call), to a PE of another node MPI (`channel`), decided per peer. So
+//! a halo exchange's on-node neighbours stay on shared memory and only the faces that leave the
+//! node go through MPI, as the hybrid windows do for one-sided access.
+//!
+//! The node's PEs share a small job segment made at MPI start (collective over the node's ranks:
+//! `node::node_job`); its channels are made between two PEs when one first talks to the other.
+//! Both ends of a channel choose the same path: the PEs of a node either all have the segment
+//! or none (then every peer goes through MPI). `RPNCOMM_NODE_SPLIT` makes pretend nodes here
+//! too; `RPNCOMM_NODE_DIRECT=0`, or a node of one PE, sends everything through MPI.
+
+use std::sync::Arc;
+
+use super::channel::{MpiChannels, wait_for};
+use super::comm::Comm;
+use super::node;
+use crate::error::Result;
+use crate::transport::channel::{Channels, Message};
+use crate::transport::shm::channel::ShmChannels;
+use crate::transport::shm::job::MAX_PES;
+
+/// The shared-memory channels of this node's PEs.
+struct OnNode {
+    channels: ShmChannels,
+    /// The node rank of each rank of the job on this node.
+    node_rank: Vec<Option<usize>>,
+}
+
+/// This PE's channels: shared memory on its node, MPI to the other nodes.
+pub struct HybridChannels {
+    mpi: MpiChannels,
+    node: Option<OnNode>,
+}
+
+impl HybridChannels {
+    /// Collective over `world` (the channels' own communicator): finds this PE's node and
+    /// joins its shared-memory job unless `direct` is false on a PE of the node or the node has
+    /// one PE (`split`:
+    /// ranks per pretend node, 0 for real nodes). A node that cannot make its job goes through
+    /// MPI (all its PEs alike).
+    pub fn new(world: Arc<Comm>, split: usize, direct: bool) -> Result<Self> {
+        let node = Self::on_node(&world, split, direct)?;
+        Ok(HybridChannels { mpi: MpiChannels::new(world), node })
+    }
+
+    fn on_node(world: &Comm, split: usize, direct: bool) -> Result<Option<OnNode>> {
+        let node = world.node(split)?;
+        if node.size < 2 || node.size > MAX_PES {
+            return Ok(None);
+        }
+        // One PE told otherwise takes its node's PEs to MPI (both ends of a channel must agree).
+        let (_, all_direct) = node.agree_flag(direct)?;
+        if !all_direct {
+            return Ok(None);
+        }
+        let mut all = vec![0u8; 4 * node.size];
+        node.allgather(&(world.rank as u32).to_ne_bytes(), &mut all)?;
+        let Ok((coll, stem)) = node::node_job(&node) else { return Ok(None) };
+        let mut node_rank = vec![None; world.size];
+        for (r, c) in all.chunks_exact(4).enumerate() {
+            let pe = u32::from_ne_bytes(c.try_into().expect("4 bytes")) as usize;
+            if let Some(slot) = node_rank.get_mut(pe) {
+                *slot = Some(r);
+            }
+        }
+        Ok(Some(OnNode { channels: ShmChannels::new(coll, format!("{stem}.c")), node_rank }))
+    }
+
+    /// Before MPI_Finalize, once every PE took its messages: MPI requests go, the node's
+    /// channels are unmapped (their names removed).
+    pub fn finalize(&mut self) {
+        self.mpi.release_requests();
+        self.node = None;
+    }
+
+    /// The shared-memory channels and the node rank of `peer`, if it is on this node.
+    fn near(&mut self, peer: usize) -> Option<(&mut ShmChannels, usize)> {
+        let n = self.node.as_mut()?;
+        let r = (*n.node_rank.get(peer)?)?;
+        Some((&mut n.channels, r))
+    }
+}
+
+impl Channels for HybridChannels {
+    fn reserve(&mut self, peer: usize, len: usize) -> Result<*mut u8> {
+        match self.near(peer) {
+            Some((shm, r)) => shm.reserve(r, len),
+            None => self.mpi.reserve(peer, len),
+        }
+    }
+
+    fn post(&mut self, peer: usize, len: usize) -> Result<()> {
+        match self.near(peer) {
+            Some((shm, r)) => shm.post(r, len),
+            None => self.mpi.post(peer, len),
+        }
+    }
+
+    fn poll(&mut self, peer: usize) -> Result<Option<Message>> {
+        match self.near(peer) {
+            Some((shm, r)) => shm.poll(r),
+            None => self.mpi.poll(peer),
+        }
+    }
+
+    fn wait_any(&mut self, peers: &[usize], waiting_for: &dyn Fn() -> String) -> Result<()> {
+        let Some(n) = self.node.as_mut() else { return self.mpi.wait_any(peers, waiting_for) };
+        let near: Vec<usize> = peers.iter().filter_map(|&p| n.node_rank.get(p).copied().flatten()).collect();
+        let far: Vec<usize> = peers.iter().copied().filter(|&p| n.node_rank.get(p).copied().flatten().is_none()).collect();
+        if far.is_empty() {
+            return n.channels.wait_any(&near, waiting_for);
+        }
+        if near.is_empty() {
+            return self.mpi.wait_any(&far, waiting_for);
+        }
+        // Both kinds: neither side's wait sees the other's messages, so test both in turn.
+        let mpi = &mut self.mpi;
+        let shm = &mut n.channels;
+        wait_for(
+            || {
+                for &r in &near {
+                    if shm.poll(r)?.is_some() {
+                        return Ok(true);
+                    }
+                }
+                for &p in &far {
+                    if mpi.poll(p)?.is_some() {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            },
+            waiting_for,
+        )
+    }
+
+    fn release(&mut self, peer: usize) -> Result<()> {
+        match self.near(peer) {
+            Some((shm, r)) => shm.release(r),
+            None => self.mpi.release(peer),
+        }
+    }
+
+    fn expect(&mut self, peer: usize, len: usize) -> Result<()> {
+        match self.near(peer) {
+            Some((shm, r)) => shm.expect(r, len),
+            None => self.mpi.expect(peer, len),
+        }
+    }
+}
