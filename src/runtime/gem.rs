@@ -6,8 +6,8 @@
 use std::sync::Mutex;
 
 use super::Runtime;
-use super::grid::{Layout, Place};
 use super::caller_buffers::{read_caller_bytes, write_caller_bytes};
+use super::grid::{Layout, Place};
 use crate::core::datatype::normalize_name;
 use crate::core::decomp::{self, Topo};
 use crate::core::{CollectiveId, Communicator, ElementType, Operator};

@@ -42,11 +42,7 @@ impl Layout {
     /// multigrid when there are several grids, else its multigrid's number (0 for one grid).
     fn color(&self, npes: usize, me: usize) -> usize {
         let (gsize, mgsize) = self.sizes(npes);
-        if self.grids > 1 {
-            me % mgsize / gsize
-        } else {
-            me / mgsize
-        }
+        if self.grids > 1 { me % mgsize / gsize } else { me / mgsize }
     }
 }
 
@@ -140,17 +136,8 @@ impl Runtime {
         let peers: Vec<usize> = (0..layout.grids).map(|k| mg_first + k * gsize + grid.rank_of(me)).collect();
         let peers = self.split_named(Some(&peers), CommName::GridPeers)?;
         let blocks = self.make_blocks(&grid, Blocks::whole(&grid))?;
-        self.grid = Some(Box::new(GridComms {
-            grid,
-            layout,
-            whole,
-            multigrid,
-            row,
-            column,
-            peers,
-            current: blocks.clone(),
-            made: vec![blocks],
-        }));
+        self.grid =
+            Some(Box::new(GridComms { grid, layout, whole, multigrid, row, column, peers, current: blocks.clone(), made: vec![blocks] }));
         Ok((px, py))
     }
 

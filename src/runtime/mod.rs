@@ -41,8 +41,8 @@ mod windows;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-use self::names::CommHandle;
 pub use self::grid::Place;
+use self::names::CommHandle;
 pub use self::names::{CommName, operator_of};
 pub use self::stats::ENV_STATS;
 pub use self::subarray::BoxOp;
@@ -151,7 +151,11 @@ impl Runtime {
         // after the transport started: an MPI's own handlers (SIGABRT) are chained, not replaced
         stop_flush::install();
         let stats = stats::Recorder::from_env();
-        Ok(Runtime { transport, made: Vec::new(), windows: Arc::new(WindowTable::new()), grid: None,
+        Ok(Runtime {
+            transport,
+            made: Vec::new(),
+            windows: Arc::new(WindowTable::new()),
+            grid: None,
             layout: grid::Layout::default(),
             stats,
             halo: Box::default(),

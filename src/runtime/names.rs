@@ -32,17 +32,8 @@ pub enum CommName {
 }
 
 impl CommName {
-    const ALL: [CommName; 9] = [
-        Self::World,
-        Self::Grid,
-        Self::AllGrids,
-        Self::Row,
-        Self::Column,
-        Self::GridPeers,
-        Self::Bloc,
-        Self::BlocMaster,
-        Self::MultiGrid,
-    ];
+    const ALL: [CommName; 9] =
+        [Self::World, Self::Grid, Self::AllGrids, Self::Row, Self::Column, Self::GridPeers, Self::Bloc, Self::BlocMaster, Self::MultiGrid];
 
     /// The communicator a name designates: upper or lower case, blanks around it ignored
     /// (Fortran pads with trailing blanks), otherwise the exact name.
