@@ -52,7 +52,6 @@ pub fn mpi_type_code(name: &str) -> Result<usize> {
 /// The communicator name the original maps to MPI_COMM_NULL.
 const NULL_NAME: &str = "RPN_COMM_NULL";
 
-/// RPN_COMM_set_petopo's block of PEs (deltai x deltaj), PE 0's taken by RPN_COMM_init.
 /// RPN_COMM_MAGIC of the original's constants: RPN_COMM_create_2dgrid's ids are slot XOR it.
 pub const RPN_COMM_MAGIC: i32 = 0x1357_9BDF;
 /// Slots of RPN_COMM_create_2dgrid's table, as in the original (descriptors are never freed).
@@ -72,16 +71,9 @@ pub struct Grid2d {
 /// The descriptors of this PE (slot k is id k XOR RPN_COMM_MAGIC, k from 1).
 static GRIDS_2D: Mutex<Vec<Grid2d>> = Mutex::new(Vec::new());
 
-static PETOPO: Mutex<(i32, i32)> = Mutex::new((1, 1));
-
 /// RPN_COMM_set_petopo: PEs are placed on the grid by blocks of `sizx` x `sizy` (before RPN_COMM_init).
 pub fn set_petopo(sizx: i32, sizy: i32) {
-    *PETOPO.lock().unwrap_or_else(|p| p.into_inner()) = (sizx, sizy);
-}
-
-/// What RPN_COMM_set_petopo asked for on this PE.
-pub(super) fn petopo() -> (i32, i32) {
-    *PETOPO.lock().unwrap_or_else(|p| p.into_inner())
+    super::grid::store_petopo(sizx, sizy);
 }
 
 /// What RPN_COMM_carac returns (the original's names).

@@ -5,6 +5,8 @@
 //! consecutive job ranks, each into Grids grids of consecutive ranks; everything named after a
 //! grid stays within this PE's grid.
 
+use std::sync::Mutex;
+
 use super::Runtime;
 use super::names::CommName;
 use crate::core::{Blocks, CollectiveId, Communicator, Grid};
@@ -16,6 +18,14 @@ struct BlockComms {
     blocks: Blocks,
     bloc: Communicator,
     masters: Option<Communicator>,
+}
+
+/// RPN_COMM_set_petopo's block of PEs (deltai x deltaj); the grid's PE 0's is taken by RPN_COMM_init.
+static PETOPO: Mutex<(i32, i32)> = Mutex::new((1, 1));
+
+/// Stores what RPN_COMM_set_petopo asks for on this PE.
+pub(super) fn store_petopo(sizx: i32, sizy: i32) {
+    *PETOPO.lock().unwrap_or_else(|p| p.into_inner()) = (sizx, sizy);
 }
 
 /// How RPN_COMM_init_multi_level cuts the job: MultiGrids multigrids of Grids grids each
@@ -99,7 +109,7 @@ impl Runtime {
     /// grid or every PE fails.
     pub fn set_grid(&mut self, pex: i32, pey: i32) -> Result<(i32, i32)> {
         let job = self.transport.job().clone();
-        let (sizx, sizy) = super::gem::petopo();
+        let (sizx, sizy) = *PETOPO.lock().unwrap_or_else(|p| p.into_inner());
         let layout = self.grid.as_ref().map_or(self.layout, |g| g.layout);
         let rows = self.agree(&job, CollectiveId::Init, &Ok(()), &[pex as u32, pey as u32, sizx as u32, sizy as u32])?;
         let (npes, me) = (self.npes(), self.rank());
