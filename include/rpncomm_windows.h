@@ -48,10 +48,11 @@ extern "C" {
 int rpncomm_init(int *rank, int *npes);
 
 /**
- * Collective over the job: sets the Pex x Pey PE grid and the communicators named after it.
- * PE 0's `*pex`, `*pey` (what its Userinit chose) become every PE's, returned in `*pex`,
- * `*pey`; another PE's own values must be 0 or the same. Refused on every PE unless
- * Pex*Pey equals the number of PEs.
+ * Collective over the job: sets this PE's Pex x Pey PE grid and the communicators named after
+ * it. In every grid (the whole job, or the grids `rpncomm_gridinit_check` cut it into) its PE 0's
+ * `*pex`, `*pey` (what its Userinit chose) become every PE's, returned in `*pex`, `*pey`;
+ * another PE's own values must be 0 or the same. Refused on every PE unless Pex*Pey equals the
+ * number of PEs of every grid.
  */
 int rpncomm_set_grid(int *pex, int *pey);
 
@@ -67,7 +68,7 @@ int rpncomm_bloc(int nblocx, int nblocy);
 int rpncomm_finalize(void);
 
 /**
- * This PE's rank `me` and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
+ * This PE's rank `me` in its grid and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
  */
 int rpncomm_mype(int *me, int *me_x, int *me_y);
 
