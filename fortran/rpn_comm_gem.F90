@@ -206,11 +206,17 @@ module rpn_comm_gem_binding
       integer(C_INT), intent(IN), value :: min1, max1, n1g, n2, min3, max3, n3g, kind, size
       integer(C_INT) :: status
     end function rpncomm_transpose
-    function rpncomm_gridinit_check(multigrids, grids) result(status) bind(C, name='rpncomm_gridinit_check')
+    function rpncomm_gridinit_check(multigrids, grids, place) result(status) bind(C, name='rpncomm_gridinit_check')
       import :: C_INT
       integer(C_INT), intent(IN), value :: multigrids, grids
+      integer(C_INT), dimension(3), intent(OUT) :: place
       integer(C_INT) :: status
     end function rpncomm_gridinit_check
+    function rpncomm_grid_place(place) result(status) bind(C, name='rpncomm_grid_place')
+      import :: C_INT
+      integer(C_INT), dimension(3), intent(OUT) :: place
+      integer(C_INT) :: status
+    end function rpncomm_grid_place
     function rpncomm_create_2dgrid(gni, gnj, mini, maxi, minj, maxj, grid_id) result(status) &
         bind(C, name='rpncomm_create_2dgrid')
       import :: C_INT
@@ -625,11 +631,16 @@ end subroutine RPN_COMM_transpose
 
 ! ====================================================== grid setup (RPN_COMM_gridinit and friends)
 
-! RPN_COMM_init with counts of grids: the PEs agree on them first (one grid only: MultiGrids > 1 or
-! Grids > 1 is refused on every PE and, as the original when it cannot make the grids, ends the
-! job). The grid number returned is 0 (this PE's grid among one).
+! RPN_COMM_init with counts of grids, as the original: the job (one domain) is cut into MultiGrids
+! multigrids of Grids grids each, consecutive ranks; in every grid its PE 0 calls Userinit (when Pex
+! or Pey is 0) and its choice becomes the grid's. Pelocal and Petotal are this PE's rank in its grid
+! and the grid's size; the value is the grid's number in its multigrid when Grids > 1, else the
+! multigrid's number. Counts that do not cut the job into equal grids are refused on every PE and,
+! as the original, end the job. A second call keeps the grids (the library says so).
 integer function RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, Pex, Pey, MultiGrids, Grids)
   use rpn_comm_gem_binding
+  use rpn_comm_c_binding, only: rpncomm_init, rpncomm_init_first, rpncomm_flush_at_stop, rpncomm_set_grid
+  use rpn_comm_output_flush, only: rpn_comm_flush_units
   implicit none
   external :: Userinit
   integer, intent(OUT)   :: Pelocal, Petotal
@@ -637,12 +648,41 @@ integer function RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, Pex, Pey,
   integer, intent(IN)    :: MultiGrids
   integer, intent(IN)    :: Grids
   integer :: ierr
-  if (rpncomm_gridinit_check(int(MultiGrids, C_INT), int(Grids, C_INT)) /= 0) then
+  integer(C_INT) :: rank, npes, px, py
+  integer(C_INT), dimension(3) :: place
+  RPN_COMM_init_multi_level = -1
+  if (rpncomm_init(rank, npes) /= 0) error stop 1
+  px = 0
+  py = 0
+  if (rpncomm_init_first(px, py) /= 0) then
+    ! a second call: the grids stay, Userinit is not called again
+    Pex = px
+    Pey = py
+    place = -1
+    if (rpncomm_grid_place(place) /= 0) error stop 1
+    Pelocal = place(1)
+    Petotal = place(2)
+    RPN_COMM_init_multi_level = place(3)
+    return
+  endif
+  if (rpncomm_gridinit_check(int(MultiGrids, C_INT), int(Grids, C_INT), place) /= 0) then
     call RPN_COMM_finalize(ierr)   ! the library has said why, on every PE
     error stop 1
   endif
-  call RPN_COMM_init(Userinit, Pelocal, Petotal, Pex, Pey)
-  RPN_COMM_init_multi_level = 0
+  if (rpncomm_flush_at_stop(transfer(c_funloc(rpn_comm_flush_units), C_NULL_PTR)) /= 0) error stop 1
+  px = Pex
+  py = Pey
+  if (place(1) == 0 .and. (Pex == 0 .or. Pey == 0)) then
+    px = place(2)     ! preset to npes x 1 of the grid, as the original
+    py = 1
+    call Userinit(px, py)
+  endif
+  if (rpncomm_set_grid(px, py) /= 0) error stop 1   ! the library has said why, on every PE
+  Pex = px
+  Pey = py
+  Pelocal = place(1)
+  Petotal = place(2)
+  RPN_COMM_init_multi_level = place(3)
 end function RPN_COMM_init_multi_level
 
 integer function RPN_COMM_init_multigrid(Userinit, Pelocal, Petotal, Pex, Pey, MultiGrids)

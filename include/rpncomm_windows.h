@@ -48,10 +48,11 @@ extern "C" {
 int rpncomm_init(int *rank, int *npes);
 
 /**
- * Collective over the job: sets the Pex x Pey PE grid and the communicators named after it.
- * PE 0's `*pex`, `*pey` (what its Userinit chose) become every PE's, returned in `*pex`,
- * `*pey`; another PE's own values must be 0 or the same. Refused on every PE unless
- * Pex*Pey equals the number of PEs.
+ * Collective over the job: sets this PE's Pex x Pey PE grid and the communicators named after
+ * it. In every grid (the whole job, or the grids `rpncomm_gridinit_check` cut it into) its PE 0's
+ * `*pex`, `*pey` (what its Userinit chose) become every PE's, returned in `*pex`, `*pey`;
+ * another PE's own values must be 0 or the same. Refused on every PE unless Pex*Pey equals the
+ * number of PEs of every grid.
  */
 int rpncomm_set_grid(int *pex, int *pey);
 
@@ -67,7 +68,7 @@ int rpncomm_bloc(int nblocx, int nblocy);
 int rpncomm_finalize(void);
 
 /**
- * This PE's rank `me` and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
+ * This PE's rank `me` in its grid and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
  */
 int rpncomm_mype(int *me, int *me_x, int *me_y);
 
@@ -362,9 +363,10 @@ int rpncomm_topo_2(int nxg,
                    int relax);
 
 /**
- * RPN_COMM_set_petopo: before RPN_COMM_init, PE 0's blocks of `sizx` x `sizy` PEs place the PEs
- * on the grid (only placements equal to the default, x first, are supported: RPN_COMM_init
- * refuses the others).
+ * RPN_COMM_set_petopo: before RPN_COMM_init, blocks of `sizx` x `sizy` PEs (each clipped to 1
+ * .. the grid's side) place the PEs on the grid, as the original: blocks x first then y, PEs of
+ * a block x first then y (1 x 1, the default: row after row; 1 x 999999: column after column).
+ * The grid's PE 0's values count.
  */
 int rpncomm_set_petopo(int sizx, int sizy);
 
@@ -529,10 +531,19 @@ int rpncomm_get_2dgrid(int grid_id,
 
 /**
  * RPN_COMM_init_multi_level / RPN_COMM_gridinit (collective over the job, before the grid is
- * made): refuses, on every PE, counts of grids that are not 1 (several grids in one job are not
- * supported) or that PEs give differently.
+ * made): the job is cut into `multigrids` multigrids of `grids` grids each (GEM's Yin-Yang:
+ * 1 and 2), consecutive job ranks each; refused on every PE where the counts do not cut the job
+ * into equal grids or PEs give different ones. `place` (3 integers) receives this PE's rank in
+ * its grid, the grid's number of PEs and the value RPN_COMM_init_multi_level returns (the grid's
+ * number in its multigrid when `grids` > 1, else the multigrid's).
  */
-int rpncomm_gridinit_check(int multigrids, int grids);
+int rpncomm_gridinit_check(int multigrids, int grids, int *place);
+
+/**
+ * This PE's place among the grids, as `rpncomm_gridinit_check` gives it (the grid kept by a
+ * second RPN_COMM_init_multi_level).
+ */
+int rpncomm_grid_place(int *place);
 
 /**
  * RPN_COMM_mydomain / RPN_COMM_get_my_domain (collective over the job, before RPN_COMM_init):

@@ -206,7 +206,7 @@ pub fn neighbours8(grid: &Grid, me: usize, periodx: bool, periody: bool) -> [Opt
     };
     Side::ALL.map(|s| {
         let (dx, dy) = s.step();
-        Some(step(y, grid.pey, dy, periody)? * grid.pex + step(x, grid.pex, dx, periodx)?)
+        Some(grid.at(step(x, grid.pex, dx, periodx)?, step(y, grid.pey, dy, periody)?))
     })
 }
 
@@ -620,14 +620,14 @@ mod tests {
 
     #[test]
     fn neighbours_wrap_only_when_periodic_and_corners_need_both_directions() {
-        let g = Grid { pex: 3, pey: 2 };
+        let g = Grid::xy(3, 2);
         let n = neighbours8(&g, 0, false, false);
         // W E S N SW SE NW NE
         assert_eq!(n, [None, Some(1), None, Some(3), None, None, None, Some(4)]);
         let n = neighbours8(&g, 0, true, true);
         assert_eq!(n, [Some(2), Some(1), Some(3), Some(3), Some(5), Some(4), Some(5), Some(4)]);
         assert_eq!(distinct_peers(&n), vec![2, 1, 3, 5, 4]);
-        let one = Grid { pex: 1, pey: 1 };
+        let one = Grid::xy(1, 1);
         assert_eq!(neighbours8(&one, 0, true, false)[Side::West as usize], Some(0));
         assert_eq!(neighbours8(&one, 0, true, false)[Side::NorthWest as usize], None);
     }
@@ -671,7 +671,7 @@ mod tests {
     #[test]
     fn a_message_carries_the_sides_in_the_same_order_for_sender_and_receiver() {
         for (pex, pey, px, py) in [(2, 2, true, true), (1, 1, true, true), (3, 2, false, true), (2, 1, true, false)] {
-            let g = Grid { pex, pey };
+            let g = Grid::xy(pex, pey);
             for me in 0..pex * pey {
                 let mine = neighbours8(&g, me, px, py);
                 for peer in distinct_peers(&mine) {

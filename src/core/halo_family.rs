@@ -288,15 +288,15 @@ mod tests {
 
     #[test]
     fn pilot_boxes_follow_the_edge() {
-        let g = Grid { pex: 3, pey: 3 };
+        let g = Grid::xy(3, 3);
         assert!(pilot_boxes(&g, 1, 1, 6, 5, 3, 2, 1, 1).is_empty(), "interior PE");
         let nw = pilot_boxes(&g, 0, 2, 6, 5, 3, 2, 1, 1);
         assert_eq!(nw, vec![HaloBox { i: (1, 3), j: (0, 0) }, HaloBox { i: (7, 7), j: (4, 5) }]);
         let s = pilot_boxes(&g, 1, 0, 6, 5, 3, 2, 1, 1);
         assert_eq!(s, vec![HaloBox { i: (7, 7), j: (1, 2) }, HaloBox { i: (0, 0), j: (1, 2) }]);
-        let col = Grid { pex: 1, pey: 3 };
+        let col = Grid::xy(1, 3);
         assert_eq!(pilot_boxes(&col, 0, 2, 6, 5, 3, 2, 1, 1), vec![HaloBox { i: (1, 6), j: (0, 0) }]);
-        assert!(pilot_boxes(&Grid { pex: 1, pey: 1 }, 0, 0, 6, 5, 3, 2, 1, 1).is_empty());
+        assert!(pilot_boxes(&Grid::xy(1, 1), 0, 0, 6, 5, 3, 2, 1, 1).is_empty());
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::ffi::{c_char, c_int, c_void};
 use super::{args, call};
 use crate::core::decomp;
 use crate::error::Error;
-use crate::runtime::{gem, io_sets, p2p, transpose, with_runtime};
+use crate::runtime::{Place, gem, io_sets, p2p, transpose, with_runtime};
 
 /// The Fortran MPI handle of the communicator named `name` ('GRID', 'EW', 'NS', 'BLOC',
 /// 'WORLD', ...) in `*fcomm`: MPI_COMM_NULL's where this PE is no member ('BLOCMASTER' off the
@@ -179,9 +179,10 @@ pub extern "C" fn rpncomm_topo_2(
     })
 }
 
-/// RPN_COMM_set_petopo: before RPN_COMM_init, PE 0's blocks of `sizx` x `sizy` PEs place the PEs
-/// on the grid (only placements equal to the default, x first, are supported: RPN_COMM_init
-/// refuses the others).
+/// RPN_COMM_set_petopo: before RPN_COMM_init, blocks of `sizx` x `sizy` PEs (each clipped to 1
+/// .. the grid's side) place the PEs on the grid, as the original: blocks x first then y, PEs of
+/// a block x first then y (1 x 1, the default: row after row; 1 x 999999: column after column).
+/// The grid's PE 0's values count.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_set_petopo(sizx: c_int, sizy: c_int) -> c_int {
     call("RPN_COMM_set_petopo", || {
@@ -547,11 +548,43 @@ pub extern "C" fn rpncomm_get_2dgrid(
 }
 
 /// RPN_COMM_init_multi_level / RPN_COMM_gridinit (collective over the job, before the grid is
-/// made): refuses, on every PE, counts of grids that are not 1 (several grids in one job are not
-/// supported) or that PEs give differently.
+/// made): the job is cut into `multigrids` multigrids of `grids` grids each (GEM's Yin-Yang:
+/// 1 and 2), consecutive job ranks each; refused on every PE where the counts do not cut the job
+/// into equal grids or PEs give different ones. `place` (3 integers) receives this PE's rank in
+/// its grid, the grid's number of PEs and the value RPN_COMM_init_multi_level returns (the grid's
+/// number in its multigrid when `grids` > 1, else the multigrid's).
 #[unsafe(no_mangle)]
-pub extern "C" fn rpncomm_gridinit_check(multigrids: c_int, grids: c_int) -> c_int {
-    call("RPN_COMM_init_multi_level", || with_runtime(|rt| rt.gridinit_check(multigrids, grids)))
+pub extern "C" fn rpncomm_gridinit_check(multigrids: c_int, grids: c_int, place: *mut c_int) -> c_int {
+    call("RPN_COMM_init_multi_level", || {
+        let p = with_runtime(|rt| rt.gridinit_check(multigrids, grids))?;
+        // SAFETY: the caller's array holds 3 integers (null is skipped).
+        unsafe { put_place(place, &p) };
+        Ok(())
+    })
+}
+
+/// This PE's place among the grids, as `rpncomm_gridinit_check` gives it (the grid kept by a
+/// second RPN_COMM_init_multi_level).
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_grid_place(place: *mut c_int) -> c_int {
+    call("RPN_COMM_init_multi_level", || {
+        let p = with_runtime(|rt| Ok(rt.place()))?;
+        // SAFETY: the caller's array holds 3 integers (null is skipped).
+        unsafe { put_place(place, &p) };
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `out` is null or holds 3 integers.
+unsafe fn put_place(out: *mut c_int, p: &Place) {
+    if out.is_null() {
+        return;
+    }
+    for (i, v) in [p.grid_rank, p.grid_size, p.color].into_iter().enumerate() {
+        // SAFETY: the caller's array holds 3 integers.
+        unsafe { args::put(out.add(i), v as c_int) };
+    }
 }
 
 /// RPN_COMM_mydomain / RPN_COMM_get_my_domain (collective over the job, before RPN_COMM_init):

@@ -74,10 +74,11 @@ pub extern "C" fn rpncomm_init(rank: *mut c_int, npes: *mut c_int) -> c_int {
     })
 }
 
-/// Collective over the job: sets the Pex x Pey PE grid and the communicators named after it.
-/// PE 0's `*pex`, `*pey` (what its Userinit chose) become every PE's, returned in `*pex`,
-/// `*pey`; another PE's own values must be 0 or the same. Refused on every PE unless
-/// Pex*Pey equals the number of PEs.
+/// Collective over the job: sets this PE's Pex x Pey PE grid and the communicators named after
+/// it. In every grid (the whole job, or the grids `rpncomm_gridinit_check` cut it into) its PE 0's
+/// `*pex`, `*pey` (what its Userinit chose) become every PE's, returned in `*pex`, `*pey`;
+/// another PE's own values must be 0 or the same. Refused on every PE unless Pex*Pey equals the
+/// number of PEs of every grid.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_set_grid(pex: *mut c_int, pey: *mut c_int) -> c_int {
     call("RPN_COMM_init", || {
@@ -109,7 +110,7 @@ pub extern "C" fn rpncomm_finalize() -> c_int {
     call("RPN_COMM_finalize", runtime::finalize)
 }
 
-/// This PE's rank `me` and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
+/// This PE's rank `me` in its grid and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_mype(me: *mut c_int, me_x: *mut c_int, me_y: *mut c_int) -> c_int {
     call("RPN_COMM_mype", || {

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 
 use super::Runtime;
 use super::caller_buffers::{read_caller_bytes, write_caller_bytes};
+use super::grid::{Layout, Place};
 use crate::core::datatype::normalize_name;
 use crate::core::decomp::{self, Topo};
 use crate::core::{CollectiveId, Communicator, ElementType, Operator};
@@ -51,7 +52,6 @@ pub fn mpi_type_code(name: &str) -> Result<usize> {
 /// The communicator name the original maps to MPI_COMM_NULL.
 const NULL_NAME: &str = "RPN_COMM_NULL";
 
-/// RPN_COMM_set_petopo's block of PEs (deltai x deltaj), PE 0's taken by RPN_COMM_init.
 /// RPN_COMM_MAGIC of the original's constants: RPN_COMM_create_2dgrid's ids are slot XOR it.
 pub const RPN_COMM_MAGIC: i32 = 0x1357_9BDF;
 /// Slots of RPN_COMM_create_2dgrid's table, as in the original (descriptors are never freed).
@@ -71,24 +71,9 @@ pub struct Grid2d {
 /// The descriptors of this PE (slot k is id k XOR RPN_COMM_MAGIC, k from 1).
 static GRIDS_2D: Mutex<Vec<Grid2d>> = Mutex::new(Vec::new());
 
-static PETOPO: Mutex<(i32, i32)> = Mutex::new((1, 1));
-
 /// RPN_COMM_set_petopo: PEs are placed on the grid by blocks of `sizx` x `sizy` (before RPN_COMM_init).
 pub fn set_petopo(sizx: i32, sizy: i32) {
-    *PETOPO.lock().unwrap_or_else(|p| p.into_inner()) = (sizx, sizy);
-}
-
-/// What RPN_COMM_set_petopo asked for on this PE.
-pub(super) fn petopo() -> (i32, i32) {
-    *PETOPO.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Whether blocks of `sizx` x `sizy` PEs place the PEs of a `pex` x `pey` grid as the default
-/// does (x first, row after row): blocks one PE high, or as wide as the grid.
-pub(super) fn petopo_is_default(pex: usize, pey: usize, (sizx, sizy): (i32, i32)) -> bool {
-    let di = (sizx.max(1) as usize).min(pex);
-    let dj = (sizy.max(1) as usize).min(pey);
-    dj == 1 || di == pex
+    super::grid::store_petopo(sizx, sizy);
 }
 
 /// What RPN_COMM_carac returns (the original's names).
@@ -201,9 +186,9 @@ impl Runtime {
     }
 
     /// RPN_COMM_init_multi_level's check (collective over the job, before the grid is made): the
-    /// PEs agree on `multigrids` and `grids`; one grid only. A job cut into several grids (Yin-Yang:
-    /// MultiGrids = 2) is refused on every PE, as are counts that do not divide the job.
-    pub fn gridinit_check(&mut self, multigrids: i32, grids: i32) -> Result<()> {
+    /// PEs agree on `multigrids` and `grids`, which must cut the job into equal grids; the job
+    /// is cut so from now on (RPN_COMM_init then makes this PE's grid). Returns this PE's place.
+    pub fn gridinit_check(&mut self, multigrids: i32, grids: i32) -> Result<Place> {
         let job = self.transport.job().clone();
         let npes = job.size() as i64;
         let (m, g) = (i64::from(multigrids), i64::from(grids));
@@ -216,12 +201,7 @@ impl Runtime {
         };
         // the payload makes PEs that pass different counts a refusal on every PE
         self.agree(&job, CollectiveId::Gridinit, &mine, &[multigrids as u32, grids as u32])?;
-        if m > 1 || g > 1 {
-            return Err(Error::Limit(format!(
-                "MultiGrids = {multigrids}, Grids = {grids}: several grids in one job (Yin-Yang) are not supported yet, only MultiGrids = 1 and Grids = 1"
-            )));
-        }
-        Ok(())
+        Ok(self.set_layout(Layout { multigrids: m as usize, grids: g as usize }))
     }
 
     /// RPN_COMM_mydomain (collective over the job, before RPN_COMM_init): this PE's domain among
@@ -243,15 +223,19 @@ impl Runtime {
         }
     }
 
-    /// RPN_COMM_carac: the grid and block coordinates of this PE (one grid: 'DOMM' is the job).
+    /// RPN_COMM_carac: the grid and block coordinates of this PE, ranks in its grid ('DOMM').
     pub fn carac(&self) -> Result<Carac> {
         let (grid, blocks) = self.grid_and_blocks()?;
-        let me = self.rank();
-        let (mex, mey) = grid.coords(me);
+        let me = grid.rank_of(self.rank());
+        let (mex, mey) = grid.coords(self.rank());
         let (longx, longy) = blocks.shape();
         let (bx, by) = (mex / longx, mey / longy);
         let (inx, iny) = (mex - bx * longx, mey - by * longy);
-        let corner = me - inx - grid.pex * iny;
+        // As the original: before RPN_COMM_bloc the block is the grid, its master grid rank 0 and
+        // blocme the grid rank; after it, the corner by the x-first arithmetic of grid ranks
+        // (the corner PE itself where RPN_COMM_set_petopo kept the default placement).
+        let whole = blocks.nblocx == 1 && blocks.nblocy == 1;
+        let corner = if whole { 0 } else { me as i64 - inx as i64 - (grid.pex * iny) as i64 };
         let i = |v: usize| v as i32;
         Ok(Carac {
             npex: i(grid.pex),
@@ -262,12 +246,12 @@ impl Runtime {
             mey: i(mey),
             sizex: i(blocks.nblocx),
             sizey: i(blocks.nblocy),
-            ismaster: i((corner == me) as usize),
-            mymaster: i(corner),
+            ismaster: i(if whole { me == 0 } else { inx == 0 && iny == 0 } as usize),
+            mymaster: corner as i32,
             mybloc: i(bx + blocks.nblocx * by),
             myblocx: i(bx),
             myblocy: i(by),
-            blocme: i(inx + longx * iny),
+            blocme: i(if whole { me } else { inx + longx * iny }),
         })
     }
 
@@ -388,16 +372,6 @@ mod tests {
         assert_eq!(mpi_type_code(" mpi_integer  ").unwrap(), 4);
         assert_eq!(mpi_type_code("MPI_2INTEGER").unwrap(), 22);
         assert!(mpi_type_code("MPI_DOUBLE").is_err(), "not in the original's table");
-    }
-
-    #[test]
-    fn default_layouts() {
-        assert!(petopo_is_default(4, 2, (1, 1)));
-        assert!(petopo_is_default(4, 2, (3, 1)));
-        assert!(petopo_is_default(4, 2, (4, 2)));
-        assert!(petopo_is_default(1, 4, (1, 999_999)), "one column: along y is x first");
-        assert!(!petopo_is_default(2, 2, (1, 999_999)), "GEM's Ptopo_alongY");
-        assert!(!petopo_is_default(4, 4, (2, 2)));
     }
 
     /// One PE: carac and topo_2 after RPN_COMM_init; reduce and gather are copies.

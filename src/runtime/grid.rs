@@ -1,6 +1,11 @@
-//! The PE grid (RPN_COMM_init), its blocks (RPN_COMM_bloc) and the communicators named after
-//! them ('EW', 'NS', 'GRIDPEERS', 'BLOC', 'BLOCMASTER'): built from the grid by the transport's
-//! `split`, once per grid or block shape, collectively over the job.
+//! The PE grids (RPN_COMM_init, RPN_COMM_init_multi_level), their blocks (RPN_COMM_bloc) and the
+//! communicators named after them ('GRID', 'MULTIGRID', 'EW', 'NS', 'GRIDPEERS', 'BLOC',
+//! 'BLOCMASTER'): built by the transport's `split`, once per grid or block shape, collectively
+//! over the job. As the original, the job (one domain) is cut into MultiGrids multigrids of
+//! consecutive job ranks, each into Grids grids of consecutive ranks; everything named after a
+//! grid stays within this PE's grid.
+
+use std::sync::Mutex;
 
 use super::Runtime;
 use super::names::CommName;
@@ -15,9 +20,61 @@ struct BlockComms {
     masters: Option<Communicator>,
 }
 
+/// RPN_COMM_set_petopo's block of PEs (deltai x deltaj); the grid's PE 0's is taken by RPN_COMM_init.
+static PETOPO: Mutex<(i32, i32)> = Mutex::new((1, 1));
+
+/// Stores what RPN_COMM_set_petopo asks for on this PE.
+pub(super) fn store_petopo(sizx: i32, sizy: i32) {
+    *PETOPO.lock().unwrap_or_else(|p| p.into_inner()) = (sizx, sizy);
+}
+
+/// How RPN_COMM_init_multi_level cuts the job: MultiGrids multigrids of Grids grids each
+/// (1 x 1 for RPN_COMM_init).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Layout {
+    pub(super) multigrids: usize,
+    pub(super) grids: usize,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout { multigrids: 1, grids: 1 }
+    }
+}
+
+impl Layout {
+    /// PEs of one grid and of one multigrid, in a job of `npes`.
+    fn sizes(&self, npes: usize) -> (usize, usize) {
+        (npes / (self.multigrids * self.grids), npes / self.multigrids)
+    }
+
+    /// What RPN_COMM_init_multi_level returns on job rank `me`: its grid's number in its
+    /// multigrid when there are several grids, else its multigrid's number (0 for one grid).
+    fn color(&self, npes: usize, me: usize) -> usize {
+        let (gsize, mgsize) = self.sizes(npes);
+        if self.grids > 1 { me % mgsize / gsize } else { me / mgsize }
+    }
+}
+
+/// Where this PE sits among the grids (RPN_COMM_init_multi_level's results).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    /// Rank in its grid (Pelocal).
+    pub grid_rank: usize,
+    /// PEs of its grid (Petotal).
+    pub grid_size: usize,
+    /// The function's value: grid number in the multigrid (Grids > 1), else multigrid number.
+    pub color: usize,
+}
+
 /// The grid and the communicators built from it.
 pub(super) struct GridComms {
     pub(super) grid: Grid,
+    layout: Layout,
+    /// 'GRID': this PE's grid (the job when it is one grid).
+    whole: Communicator,
+    /// 'MULTIGRID': this PE's multigrid.
+    multigrid: Communicator,
     row: Communicator,
     column: Communicator,
     peers: Communicator,
@@ -28,39 +85,69 @@ pub(super) struct GridComms {
 }
 
 impl Runtime {
-    /// Collective over the job (RPN_COMM_init): PE 0's `pex` x `pey` (chosen by its Userinit)
-    /// becomes everybody's grid; another PE's own non-zero values must be the same. Returns
-    /// the grid. Either every PE gets the grid or every PE fails.
+    /// Collective over the job (RPN_COMM_init_multi_level's check): how the job is cut into
+    /// grids, from now on (the grid is made by `set_grid`). Returns this PE's place, its grid
+    /// being the run of consecutive job ranks it falls in.
+    pub(super) fn set_layout(&mut self, layout: Layout) -> Place {
+        if self.grid.is_none() {
+            self.layout = layout;
+        }
+        self.place()
+    }
+
+    /// This PE's rank and size in its grid, and RPN_COMM_init_multi_level's value.
+    pub fn place(&self) -> Place {
+        let layout = self.grid.as_ref().map_or(self.layout, |g| g.layout);
+        let (npes, me) = (self.npes(), self.rank());
+        let (gsize, _) = layout.sizes(npes);
+        Place { grid_rank: me % gsize, grid_size: gsize, color: layout.color(npes, me) }
+    }
+
+    /// Collective over the job (RPN_COMM_init): in every grid, the `pex` x `pey` of its rank 0
+    /// (chosen by its Userinit) and its RPN_COMM_set_petopo's block become the grid's; another
+    /// PE's own non-zero values must be the same. Returns the grid. Either every PE gets its
+    /// grid or every PE fails.
     pub fn set_grid(&mut self, pex: i32, pey: i32) -> Result<(i32, i32)> {
         let job = self.transport.job().clone();
-        let (sizx, sizy) = super::gem::petopo();
+        let (sizx, sizy) = *PETOPO.lock().unwrap_or_else(|p| p.into_inner());
+        let layout = self.grid.as_ref().map_or(self.layout, |g| g.layout);
         let rows = self.agree(&job, CollectiveId::Init, &Ok(()), &[pex as u32, pey as u32, sizx as u32, sizy as u32])?;
-        let (px, py) = (rows[0][0] as i32, rows[0][1] as i32);
-        // The same verdict on every PE: they all judge PE 0's grid.
-        let grid = Grid::new(px.into(), py.into(), self.npes())?;
-        // PE 0's RPN_COMM_set_petopo places the PEs, as in the original.
-        let fill = (rows[0][2] as i32, rows[0][3] as i32);
-        if !super::gem::petopo_is_default(grid.pex, grid.pey, fill) {
-            return Err(Error::Limit(
-                "RPN_COMM_set_petopo: PEs placed on the grid other than x first (blocks taller than one PE and narrower than the grid) are not supported yet"
-                    .into(),
-            ));
-        }
+        let (npes, me) = (self.npes(), self.rank());
+        let (gsize, mgsize) = layout.sizes(npes);
+        // The same verdict on every PE: they all judge every grid's choice.
+        let grids: Vec<Grid> = (0..npes)
+            .step_by(gsize)
+            .map(|first| {
+                let r = &rows[first];
+                let (px, py) = (r[0] as i32, r[1] as i32);
+                Grid::placed(px.into(), py.into(), gsize, first, ((r[2] as i32).into(), (r[3] as i32).into()))
+            })
+            .collect::<Result<_>>()?;
+        let grid = grids[me / gsize];
+        let (px, py) = (grid.pex as i32, grid.pey as i32);
         let mine = match (pex, pey) {
             (0, _) | (_, 0) => Ok(()),
             given if given == (px, py) => Ok(()),
-            _ => Err(Error::BadArgument(format!("this PE was given Pex x Pey = {pex} x {pey}, PE 0 chose {px} x {py}"))),
+            _ => Err(Error::BadArgument(format!(
+                "this PE was given Pex x Pey = {pex} x {pey}, its grid's PE 0 (PE {}) chose {px} x {py}",
+                grid.first()
+            ))),
         };
         self.agree(&job, CollectiveId::Init, &mine, &[])?;
         if self.grid.as_ref().is_some_and(|g| g.grid == grid) {
             return Ok((px, py));
         }
-        let me = self.rank();
+        let whole = self.split_named(Some(&grid.members()), CommName::Grid)?;
+        let mg_first = me / mgsize * mgsize;
+        let multigrid = self.split_named(Some(&(mg_first..mg_first + mgsize).collect::<Vec<_>>()), CommName::MultiGrid)?;
         let row = self.split_named(Some(&grid.row(me)), CommName::Row)?;
         let column = self.split_named(Some(&grid.column(me)), CommName::Column)?;
-        let peers = self.split_named(Some(&[me]), CommName::GridPeers)?;
-        let whole = self.make_blocks(&grid, Blocks::whole(&grid))?;
-        self.grid = Some(Box::new(GridComms { grid, row, column, peers, current: whole.clone(), made: vec![whole] }));
+        // the PEs of this multigrid at this PE's grid rank, one per grid, in grid order
+        let peers: Vec<usize> = (0..layout.grids).map(|k| mg_first + k * gsize + grid.rank_of(me)).collect();
+        let peers = self.split_named(Some(&peers), CommName::GridPeers)?;
+        let blocks = self.make_blocks(&grid, Blocks::whole(&grid))?;
+        self.grid =
+            Some(Box::new(GridComms { grid, layout, whole, multigrid, row, column, peers, current: blocks.clone(), made: vec![blocks] }));
         Ok((px, py))
     }
 
@@ -93,12 +180,12 @@ impl Runtime {
         Ok(())
     }
 
-    /// (me, me_x, me_y) on the grid ((npes, 1) until RPN_COMM_init sets it).
+    /// (me, me_x, me_y) of this PE in its grid ((npes, 1) until RPN_COMM_init sets it).
     pub fn mype(&self) -> (usize, usize, usize) {
         let me = self.rank();
-        let grid = self.grid.as_ref().map_or(Grid { pex: self.npes(), pey: 1 }, |g| g.grid);
+        let grid = self.grid.as_ref().map_or(Grid::xy(self.npes(), 1), |g| g.grid);
         let (x, y) = grid.coords(me);
-        (me, x, y)
+        (grid.rank_of(me), x, y)
     }
 
     /// The communicator of a grid name; None where this PE is in none of its parts ('BLOCMASTER'
@@ -111,7 +198,9 @@ impl Runtime {
             CommName::GridPeers => Some(g.peers.clone()),
             CommName::Bloc => Some(g.current.bloc.clone()),
             CommName::BlocMaster => g.current.masters.clone(),
-            CommName::World | CommName::Grid | CommName::AllGrids => Some(self.transport.job().clone()),
+            CommName::Grid => Some(g.whole.clone()),
+            CommName::MultiGrid => Some(g.multigrid.clone()),
+            CommName::World | CommName::AllGrids => Some(self.transport.job().clone()),
         })
     }
 

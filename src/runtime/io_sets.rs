@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use super::Runtime;
 use crate::core::io_sets;
-use crate::core::{CollectiveId, Communicator};
+use crate::core::{CollectiveId, Communicator, Grid};
 use crate::error::{Error, Result};
 
 /// The original's limit of sets existing at once.
@@ -16,8 +16,8 @@ const MAX_SETS: usize = 16;
 /// One set: its PEs' grid coordinates in set order and, on its members, their communicator.
 struct IoSet {
     coords: Vec<(usize, usize)>,
-    /// The grid's width when it was made (grid ranks of the members).
-    pex: usize,
+    /// The grid when it was made (grid ranks of the members).
+    grid: Grid,
     comm: Option<Communicator>,
 }
 
@@ -81,7 +81,7 @@ impl Runtime {
         }
         let (list, slot) = checked?;
         // Job ranks of the members in set order: their ranks in the set's communicator.
-        let members: Vec<usize> = list.iter().map(|&(x, y)| y * grid.pex + x).collect();
+        let members: Vec<usize> = list.iter().map(|&(x, y)| grid.at(x, y)).collect();
         let me = self.rank();
         let part = members.contains(&me).then_some(&members[..]);
         let comm = self.transport.split(part, "I/O PE set")?;
@@ -92,7 +92,7 @@ impl Runtime {
         if slot == sets.len() {
             sets.push(None);
         }
-        sets[slot] = Some(IoSet { coords: list, pex: grid.pex, comm });
+        sets[slot] = Some(IoSet { coords: list, grid, comm });
         Ok(slot as i32 + 1)
     }
 
@@ -120,7 +120,7 @@ pub fn is_io_pe(setno: i32) -> Result<Option<usize>> {
 pub fn io_pe_gridid(setno: i32, n: i32) -> Result<usize> {
     with_set(setno, |s| {
         let i = usize::try_from(n).ok().filter(|&i| i < s.coords.len());
-        i.map(|i| s.coords[i].1 * s.pex + s.coords[i].0).ok_or(Error::BadRank {
+        i.map(|i| s.grid.rank_of(s.grid.at(s.coords[i].0, s.coords[i].1))).ok_or(Error::BadRank {
             rank: n.into(),
             npes: s.coords.len(),
             comm: " (the I/O PE set)".into(),

@@ -41,6 +41,7 @@ mod windows;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
+pub use self::grid::Place;
 use self::names::CommHandle;
 pub use self::names::{CommName, operator_of};
 pub use self::stats::ENV_STATS;
@@ -60,6 +61,8 @@ pub struct Runtime {
     windows: Arc<WindowTable>,
     /// The PE grid and its communicators, once RPN_COMM_init set it.
     grid: Option<Box<grid::GridComms>>,
+    /// How RPN_COMM_init_multi_level cuts the job into grids (until the grid is made).
+    layout: grid::Layout,
     /// The per-window statistics, when `RPNCOMM_STATS` asks for them.
     stats: Option<stats::Recorder>,
     /// The halo exchanges' internal windows and buffers.
@@ -148,7 +151,15 @@ impl Runtime {
         // after the transport started: an MPI's own handlers (SIGABRT) are chained, not replaced
         stop_flush::install();
         let stats = stats::Recorder::from_env();
-        Ok(Runtime { transport, made: Vec::new(), windows: Arc::new(WindowTable::new()), grid: None, stats, halo: Box::default() })
+        Ok(Runtime {
+            transport,
+            made: Vec::new(),
+            windows: Arc::new(WindowTable::new()),
+            grid: None,
+            layout: grid::Layout::default(),
+            stats,
+            halo: Box::default(),
+        })
     }
 
     /// This PE's rank in the job.
@@ -167,10 +178,12 @@ impl Runtime {
         self.of_name(CommName::from_name(name)?)
     }
 
-    /// The communicator of a name: the names of the whole job, or those of the grid.
+    /// The communicator of a name: the names of the whole job, or those of the grid ('GRID'
+    /// and 'MULTIGRID' are the job until RPN_COMM_init makes the grids).
     fn of_name(&self, name: CommName) -> Result<Option<Communicator>> {
         match name {
-            CommName::World | CommName::Grid | CommName::AllGrids => Ok(Some(self.transport.job().clone())),
+            CommName::World | CommName::AllGrids => Ok(Some(self.transport.job().clone())),
+            CommName::Grid | CommName::MultiGrid if self.grid.is_none() => Ok(Some(self.transport.job().clone())),
             _ => self.grid_communicator(name),
         }
     }

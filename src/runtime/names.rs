@@ -5,15 +5,15 @@ use crate::core::datatype::normalize_name;
 use crate::core::{CommId, ElementType, Handle, HandleKind, Operator};
 use crate::error::{Error, Result};
 
-/// The communicators RPN_COMM names designate, for a job of one grid and one domain; the
-/// value is the code of the communicator handle a name gives. Aliases of the original map to
-/// one variant ('DOMM' and 'DEFO' are 'GRID', 'ALLDOMAINS' and 'UNIVERSE' are 'WORLD', 'ALL'
-/// and 'MULTIGRID' are 'ALLGRIDS').
+/// The communicators RPN_COMM names designate, for a job of one domain (RPN_COMM_init_multi_level
+/// cuts it into MultiGrids x Grids grids); the value is the code of the communicator handle a
+/// name gives. Aliases of the original map to one variant ('DOMM', 'DEFO' and 'ALL' are 'GRID',
+/// 'ALLDOMAINS' and 'UNIVERSE' are 'WORLD').
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CommName {
     /// 'WORLD': the whole job.
     World = 1,
-    /// 'GRID': the whole job (one grid).
+    /// 'GRID': this PE's grid (the whole job when it is one grid).
     Grid = 2,
     /// 'ALLGRIDS': the whole job (one domain).
     AllGrids = 3,
@@ -21,25 +21,29 @@ pub enum CommName {
     Row = 4,
     /// 'NS' (RPN_COMM_COLUMN): the PEs of this PE's column, ranked by me_y.
     Column = 5,
-    /// 'GRIDPEERS': the PEs of the other grids at this PE's place: this PE alone (one grid).
+    /// 'GRIDPEERS': the PEs of this PE's multigrid with its grid rank, one per grid.
     GridPeers = 6,
     /// 'BLOC': this PE's block of RPN_COMM_bloc (the grid until it is called).
     Bloc = 7,
     /// 'BLOCMASTER': the first PE of every block.
     BlocMaster = 8,
+    /// 'MULTIGRID': this PE's multigrid (its Grids grids; the whole job when MultiGrids = 1).
+    MultiGrid = 9,
 }
 
 impl CommName {
-    const ALL: [CommName; 8] =
-        [Self::World, Self::Grid, Self::AllGrids, Self::Row, Self::Column, Self::GridPeers, Self::Bloc, Self::BlocMaster];
+    const ALL: [CommName; 9] =
+        [Self::World, Self::Grid, Self::AllGrids, Self::Row, Self::Column, Self::GridPeers, Self::Bloc, Self::BlocMaster, Self::MultiGrid];
 
     /// The communicator a name designates: upper or lower case, blanks around it ignored
     /// (Fortran pads with trailing blanks), otherwise the exact name.
     pub fn from_name(name: &str) -> Result<Self> {
         match normalize_name(name).as_str() {
             "WORLD" | "ALLDOMAINS" | "UNIVERSE" => Ok(Self::World),
-            "GRID" | "DOMM" | "DEFO" => Ok(Self::Grid),
-            "ALLGRIDS" | "ALL" | "MULTIGRID" => Ok(Self::AllGrids),
+            // 'ALL' is the original's pe_wcomm, which ends as the grid
+            "GRID" | "DOMM" | "DEFO" | "ALL" => Ok(Self::Grid),
+            "ALLGRIDS" => Ok(Self::AllGrids),
+            "MULTIGRID" => Ok(Self::MultiGrid),
             "EW" => Ok(Self::Row),
             "NS" => Ok(Self::Column),
             "GRIDPEERS" => Ok(Self::GridPeers),
@@ -60,6 +64,7 @@ impl CommName {
             Self::GridPeers => "GRIDPEERS",
             Self::Bloc => "BLOC",
             Self::BlocMaster => "BLOCMASTER",
+            Self::MultiGrid => "MULTIGRID",
         }
     }
 
@@ -118,13 +123,13 @@ mod tests {
     fn names_and_handles_round_trip() {
         assert_eq!(CommName::from_name(" grid ").unwrap(), CommName::Grid);
         assert_eq!(CommName::from_name("DOMM").unwrap(), CommName::Grid);
-        assert_eq!(CommName::from_name("all").unwrap(), CommName::AllGrids);
+        assert_eq!(CommName::from_name("all").unwrap(), CommName::Grid);
         assert_eq!(CommName::from_name("ew  ").unwrap(), CommName::Row);
         assert_eq!(CommName::from_name("Ns").unwrap(), CommName::Column);
         assert_eq!(CommName::from_name("BlocMaster").unwrap(), CommName::BlocMaster);
         assert_eq!(CommName::from_name("UNIVERSE").unwrap(), CommName::World);
         assert_eq!(CommName::from_name("defo").unwrap(), CommName::Grid);
-        assert_eq!(CommName::from_name("MULTIGRID").unwrap(), CommName::AllGrids);
+        assert_eq!(CommName::from_name("MULTIGRID").unwrap(), CommName::MultiGrid);
         assert!(CommName::from_name("EWX").is_err());
         assert!(CommName::from_name("ROW").is_err(), "RPN_COMM_ROW is 'EW'; 'ROW' is no name of the original");
         for name in CommName::ALL {
@@ -133,7 +138,7 @@ mod tests {
         }
         let wrapped = CommHandle::encode_transport(CommId(3));
         assert_eq!(CommHandle::decode(&wrapped).unwrap(), CommHandle::Transport(CommId(3)));
-        assert!(CommHandle::decode(&Handle::encode(HandleKind::Communicator, 9)).is_err());
+        assert!(CommHandle::decode(&Handle::encode(HandleKind::Communicator, 10)).is_err());
         assert!(CommHandle::decode(&Handle::encode(HandleKind::Communicator, 0)).is_err());
         assert!(CommHandle::decode(&Handle::refused(HandleKind::Communicator)).is_err());
     }

@@ -4,7 +4,9 @@
 # Open MPI build (default build-mpi-openmpi, `make MPI=1 MPI_IMPL=openmpi`), runs both on 2, 4 and 6
 # PEs and compares what they print: RPN_COMM_gridinit's result, carac, bloctopo, rank, topo_2 (both
 # axes, every mode), 2D grid descriptors (create_2dgrid, get_2dgrid), an I/O PE set, a reduction of
-# doubles (to the last bit) and RPN_COMM_transpose along x and y. Prints one verdict line; exit status 0 when every run is identical.
+# doubles (to the last bit) and RPN_COMM_transpose along x and y. Then gem_yinyang_side_by_side.F90
+# (two grids, GEM's Yin-Yang, with and without RPN_COMM_set_petopo(1, 999999)) on 4 and 8 PEs.
+# Prints one verdict line; exit status 0 when every run is identical.
 set -u
 orig=${1:?usage: side_by_side.sh ORIGINAL_PREFIX [BUILD_DIR]}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,21 +16,28 @@ run=(${MPIRUN:-mpirun.openmpi} --oversubscribe)
 [[ $(id -u) == 0 ]] && run+=(--allow-run-as-root)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$fc" -fallow-argument-mismatch -I"$orig/include" "$here/gem_side_by_side.F90" "$orig/lib/librpn_comm.a" -o "$tmp/orig" || exit 2
-"$fc" -fallow-argument-mismatch -I"$build/include" "$here/gem_side_by_side.F90" "$build/lib/librpncomm_windows.a" \
-    -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc -o "$tmp/ours" || exit 2
 status=0
-for n in 2 4 6; do
-    for v in orig ours; do
-        # each rank's output in a file of its own: lines of several ranks on one pipe interleave
-        timeout 120 "${run[@]}" --output-filename "$tmp/out.$v.$n" -n "$n" "$tmp/$v" > /dev/null 2>&1
-        cat "$tmp/out.$v.$n"/*/rank.*/stdout 2>/dev/null | grep '^pe ' | sort > "$tmp/$v.$n"
+# program, its argument, PE counts
+cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_side_by_side alongy 4 8")
+for c in "${cases[@]}"; do
+    read -r prog arg pes <<< "$c"
+    [[ $arg == - ]] && arg=
+    "$fc" -fallow-argument-mismatch -I"$orig/include" "$here/$prog.F90" "$orig/lib/librpn_comm.a" -o "$tmp/orig" || exit 2
+    "$fc" -fallow-argument-mismatch -I"$build/include" "$here/$prog.F90" "$build/lib/librpncomm_windows.a" \
+        -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc -o "$tmp/ours" || exit 2
+    for n in $pes; do
+        for v in orig ours; do
+            # each rank's output in a file of its own: lines of several ranks on one pipe interleave
+            rm -rf "$tmp/out.$v.$n"
+            timeout 120 "${run[@]}" --output-filename "$tmp/out.$v.$n" -n "$n" "$tmp/$v" $arg > /dev/null 2>&1
+            cat "$tmp/out.$v.$n"/*/rank.*/stdout 2>/dev/null | grep '^pe ' | sort > "$tmp/$v.$n"
+        done
+        if [[ -s $tmp/orig.$n ]] && cmp -s "$tmp/orig.$n" "$tmp/ours.$n"; then
+            echo "side_by_side: $prog $arg $n PEs: identical ($(wc -l < "$tmp/orig.$n") lines)"
+        else
+            echo "side_by_side: $prog $arg $n PEs: DIFFERENT"; diff "$tmp/orig.$n" "$tmp/ours.$n" | head -20; status=1
+        fi
     done
-    if [[ -s $tmp/orig.$n ]] && cmp -s "$tmp/orig.$n" "$tmp/ours.$n"; then
-        echo "side_by_side: $n PEs: identical ($(wc -l < "$tmp/orig.$n") lines)"
-    else
-        echo "side_by_side: $n PEs: DIFFERENT"; diff "$tmp/orig.$n" "$tmp/ours.$n" | head -20; status=1
-    fi
 done
 [[ $status == 0 ]] && echo "side_by_side: identical to the original" || echo "side_by_side: differs from the original"
 exit $status
