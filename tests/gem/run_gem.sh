@@ -170,10 +170,13 @@ get_sources() {
 gem_env() {
   export ORDENV_PLAT=${ORDENV_PLAT:-$(. /etc/os-release && echo "${ID^}-${VERSION_ID}-$(uname -m)")}
   unset WITH_SYSTEM_RPN
+  local here=$PWD
   cd "$GEM" || return 1
+  set +u    # GEM's setup reads variables that may be unset
   # shellcheck disable=SC1091
   . ./.common_setup gnu >/dev/null 2>&1
-  cd - >/dev/null || return 1
+  cd "$here" || return 1
+  [ -n "${GEM_WORK:-}" ] || { say "GEM's .common_setup gnu failed in $GEM"; return 1; }
 }
 
 # --------------------------------------------------------------------------------------------- builds
@@ -271,7 +274,8 @@ run_case() {  # side case
     ln -sfn "$GEM/share/configurations" configurations
     runmod.sh -dircfg "$rd/cfgs" -ptopo "$(case_ptopo "$c")" > listing 2>&1
   )
-  grep -q 'STATUS_FROM_RUNGEM=ED\|_status=ED' "$rd/listing" && return 0
+  # rungem.sh reads the status the model left (status_MOD.dot): ED when it reached its end
+  grep -q 'STATUS_FROM_DOMAIN: cfg_0000 ED' "$rd/listing" && return 0
   say "$c on $side did not end normally: tail of $rd/listing"; tail -15 "$rd/listing"; return 1
 }
 
@@ -292,7 +296,7 @@ blocstat() {  # listing
 }
 
 compare_case() {  # case: prints one table row, returns 0 when identical
-  local c=$1 a=$WORK/run-orig/$1 b=$WORK/run-ours/$1 ok=1 nf=0 nd=0 f rel
+  local c=$1 a=$WORK/run-orig/$1 b=$WORK/run-ours/$1 ok=1 nf=0 nd=0 f rel n
   blocstat "$a/listing" > "$a/blocstat"
   blocstat "$b/listing" > "$b/blocstat"
   local nbs; nbs=$(grep -c 'BLOC STAT  ' "$a/blocstat")
@@ -305,17 +309,20 @@ compare_case() {  # case: prints one table row, returns 0 when identical
     nf=$((nf + 1))
     if [ ! -f "$b/RUNMOD/output/$rel" ]; then ok=0; nd=$((nd + 1)); say "$c: $rel missing in ours"; continue; fi
     cmp -s "$f" "$b/RUNMOD/output/$rel" && continue
-    # not the same bytes: compare field by field with GEM's tools
-    "$WORK/bin-orig/fstcomp" -a "$f" -b "$b/RUNMOD/output/$rel" > "$a/fstcomp.$(basename "$rel").txt" 2>&1
-    "$WORK/bin-orig/fststat" -fst "$f" 2>/dev/null | grep -v -i 'date\|open\|file' > "$a/stat.$(basename "$rel")"
-    "$WORK/bin-orig/fststat" -fst "$b/RUNMOD/output/$rel" 2>/dev/null | grep -v -i 'date\|open\|file' > "$b/stat.$(basename "$rel")"
-    if cmp -s "$a/stat.$(basename "$rel")" "$b/stat.$(basename "$rel")"; then
-      say "$c: $rel: other bytes, same field statistics (fststat); fstcomp: $a/fstcomp.$(basename "$rel").txt"
+    # other bytes: each record's statistics (fststat's "Mean:" lines, run where the file is so that
+    # the listings name it alike) and GEM's field by field comparison (fstcomp), to see what differs
+    ok=0; nd=$((nd + 1)); n=$(basename "$rel")
+    (cd "$(dirname "$f")" && "$WORK/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$a/fststat.$n"
+    (cd "$(dirname "$b/RUNMOD/output/$rel")" && "$WORK/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$b/fststat.$n"
+    "$WORK/bin-orig/fstcomp" -a "$f" -b "$b/RUNMOD/output/$rel" > "$b/fstcomp.$n" 2>&1
+    if [ -s "$a/fststat.$n" ] && cmp -s "$a/fststat.$n" "$b/fststat.$n"; then
+      say "$c: $rel: other bytes, the same statistics of every record (fststat; fstcomp in $b/fstcomp.$n)"
     else
-      ok=0; nd=$((nd + 1)); say "$c: $rel: fields differ (fststat):"
-      diff "$a/stat.$(basename "$rel")" "$b/stat.$(basename "$rel")" | head -6
+      say "$c: $rel: fields differ (fststat, first differences; fstcomp in $b/fstcomp.$n):"
+      diff "$a/fststat.$n" "$b/fststat.$n" | head -6
     fi
-  done < <(find "$a/RUNMOD/output" -type f \( -name '[dp][mhp]*' -o -name '*.fst' \) 2>/dev/null | sort)
+  done < <(find "$a/RUNMOD/output" -type f -not \( -name '*.cfg' -o -name '*.dot' -o -name 'output_ready*' \
+              -o -name '*.lis' -o -name 'last_npass' -o -name '*.txt' \) 2>/dev/null | sort)
   [ "$nf" -gt 0 ] || [ $NO_OUTPUT = 1 ] || { ok=0; say "$c: no output file in $a/RUNMOD/output"; }
   ROW="| $c | $(case_pes "$c") ($(case_ptopo "$c")) | $([ $ok = 1 ] && echo yes || echo NO) ($nf files, $nd differ; $nbs BLOC STAT steps) | $(secs_per_step "$b/listing") | $(secs_per_step "$a/listing") |"
   [ $ok = 1 ]
@@ -341,7 +348,7 @@ for c in ${CASES//,/ }; do
   done
 done
 if [ -n "$ONLY" ]; then
-  [ -z "$fails" ] || die "runs failed:$fails"
+  [ -z "$fails" ] || die "runs failed: ${fails# }"
   echo "VERDICT: RAN ($ONLY only: ${CASES//,/ })"; exit 0
 fi
 echo "| case | PEs | identical? | s/step ours | s/step orig |"
@@ -355,6 +362,8 @@ for c in ${CASES//,/ }; do
   compare_case "$c" || differ="$differ $c"
   echo "$ROW"
 done
-if [ -n "$fails" ]; then echo "VERDICT: FAILED (runs failed:$fails${differ:+; differ:$differ})"; exit 1; fi
-if [ -n "$differ" ]; then echo "VERDICT: DIFFERENT ($differ)"; exit 1; fi
-echo "VERDICT: IDENTICAL (${CASES//,/ }: every output field and every BLOCSTAT line, GEM on rpncomm-windows vs its own RPN_COMM)"
+if [ -n "$fails" ]; then echo "VERDICT: FAILED (runs failed: ${fails# }${differ:+; differ: ${differ# }})"; exit 1; fi
+if [ -n "$differ" ]; then echo "VERDICT: DIFFERENT (${differ# })"; exit 1; fi
+what="every output file and every BLOC STAT block"
+[ $NO_OUTPUT = 1 ] && what="every BLOC STAT block (no output: --no-output)"
+echo "VERDICT: IDENTICAL (${CASES//,/ }: $what of GEM on rpncomm-windows as on its own RPN_COMM)"
