@@ -191,9 +191,11 @@ build_gem() {  # side: orig or ours
   (
     gem_env || exit 1
     cd "$dir" || exit 1
-    if [ ! -f CMakeCache.txt ]; then
+    # configured again when the options changed (another --ours-prefix)
+    if [ ! -f CMakeCache.txt ] || [ "$(cat .gemrun-options 2>/dev/null)" != "${opts[*]}" ]; then
       say "configuring GEM ($side) in $dir"
       $NICE cmake "$GEM" "${opts[@]}" > cmake.log 2>&1 || { tail -20 cmake.log; exit 1; }
+      echo "${opts[*]}" > .gemrun-options
     fi
     say "building GEM ($side): make -j$JOBS $GEM_TARGETS (log $dir/make.log)"
     # shellcheck disable=SC2086
