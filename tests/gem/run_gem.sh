@@ -282,11 +282,16 @@ run_case() {  # side case
 }
 
 # ------------------------------------------------------------------------------------------ comparison
-# Seconds per model step: GEM's own timer of the dynamics step (gtmg.F90's table on PE 0: "DYNSTEP
-# (10) Wall clock= <s> count= <steps>"), the wall time of every step over their number
+# Seconds per model step: GEM's own timer of the dynamics step, DYNSTEP, over its count. Its table on
+# PE 0 is modelutils' timing_terminate2 by default ("| 10|  DYNSTEP |  x%:  y%| min : max |  count|",
+# the seconds of the fastest and slowest PE: the slowest is taken), gtmg's with GEMDYN_TIMING=DYN
+# ("DYNSTEP ( 10) Wall clock= <s> count= <n>")
 secs_per_step() {  # listing
   awk '/DYNSTEP/ && /Wall clock=/ {
          for (i = 1; i < NF; i++) { if ($i == "clock=") w = $(i + 1); if ($i == "count=") c = $(i + 1) }
+       }
+       /^\|/ && /DYNSTEP/ {
+         n = split($0, f, "|"); split(f[5], t, ":"); w = t[2] + 0; c = f[6] + 0
        }
        END { if (c > 0) printf "%.3f", w / c; else printf "?" }' "$1"
 }
