@@ -186,6 +186,8 @@ int rpnmpi_test_count(int *freq, int code, int *done, int *received);
  * `result` on `root`; MPI_Gather of `bytes` bytes per rank into `all` on `root` */
 int rpnmpi_reduce(const rpnmpi_comm *comm, const void *mine, void *result, int n, int dtype, int op, int root);
 int rpnmpi_gather(const rpnmpi_comm *comm, const void *mine, void *all, int bytes, int root);
+/* MPI_Allreduce of n elements (codes as rpnmpi_reduce's) into `result` on every rank */
+int rpnmpi_allreduce(const rpnmpi_comm *comm, const void *mine, void *result, int n, int dtype, int op);
 int rpnmpi_alltoall(const rpnmpi_comm *comm, const void *send, void *recv, int bytes);
 /* MPI_Finalize unless MPI is finalized already (RPN_COMM_finalize, as the original: whoever
  * initialised MPI) */

@@ -855,6 +855,15 @@ int rpnmpi_reduce(const rpnmpi_comm *c, const void *mine, void *result, int n, i
     return MPI_Reduce(mine, result, n, t, o, root, c->comm);
 }
 
+/* RPN_COMM_allreduce as the original makes it (MPI_Allreduce): its order of combination, which can
+ * change the last bits of a sum over 3 PEs or more. */
+int rpnmpi_allreduce(const rpnmpi_comm *c, const void *mine, void *result, int n, int dtype, int op) {
+    MPI_Datatype t = datatype_of(dtype);
+    MPI_Op o = op_of(op);
+    if (t == MPI_DATATYPE_NULL || o == MPI_OP_NULL || o == MPI_REPLACE || o == MPI_NO_OP || n < 0) return RPNMPI_E_BAD_ARG;
+    return MPI_Allreduce(mine, result, n, t, o, c->comm);
+}
+
 int rpnmpi_gather(const rpnmpi_comm *c, const void *mine, void *all, int bytes, int root) {
     return MPI_Gather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, root, c->comm);
 }

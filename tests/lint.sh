@@ -6,6 +6,8 @@
 #                             `cargo fmt --manifest-path fuzz/Cargo.toml`)
 #   2. cargo clippy --release --all-targets -- -D warnings   no lint warning in the library, its
 #                             tests and examples (the lints of Cargo.toml included)
+#   3. tests/gem/run_gem.sh   (with step 1) GEM's runs cannot run here: its syntax (bash -n) and
+#                             its --dry mode (arguments, case table; builds and runs nothing)
 #
 #   LINT_FMT=0          leaves step 1 out (mpi/check_mpi.sh: the sources are the same)
 #   LINT_FEATURES=mpi   clippy on the MPI build (needs MPICC for the shim, see mpi/mpi.mk)
@@ -66,6 +68,17 @@ else
     fi
     grep -E '^[^ :]+\.rs:[0-9]+:[0-9]+: (error|warning)' "$log" | head -n 10
     fail=$((fail + 1))
+fi
+
+if ((LINT_FMT)); then
+    dry=$(bash -n tests/gem/run_gem.sh 2>&1 && bash tests/gem/run_gem.sh --dry --work "$LOGDIR/gem-dry" 2>&1)
+    if [[ "$(tail -n 1 <<< "$dry")" == "VERDICT: DRY (nothing run)" && ! -e "$LOGDIR/gem-dry" ]]; then
+        echo "PASS tests/gem/run_gem.sh: bash -n and --dry"
+        pass=$((pass + 1))
+    else
+        echo "FAIL tests/gem/run_gem.sh: bash -n or --dry: $(tail -n 1 <<< "$dry")"
+        fail=$((fail + 1))
+    fi
 fi
 
 echo "$pass passed, $fail failed"

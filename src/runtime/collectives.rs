@@ -93,6 +93,11 @@ impl Runtime {
         let (rows, inline) = self.agree_inline(&comm, id, &checked.as_ref().map(drop).map_err(Clone::clone), &payload, &mine)?;
         let (t, op, bytes) = checked?;
         same_everywhere(id, &rows, describe)?;
+        if let Some(result) = self.transport.allreduce_native(&comm, &mine, t, op)? {
+            // SAFETY: caller's contract: recv has room for `bytes` bytes (result holds as many).
+            unsafe { write_caller_bytes(&result, recv) };
+            return Ok(());
+        }
         let all = self.gathered(&comm, inline, &mine)?;
         let mut chunks = all.chunks_exact(bytes.max(1));
         let mut result = chunks.next().map(<[u8]>::to_vec).unwrap_or_default();

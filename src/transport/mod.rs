@@ -141,6 +141,14 @@ pub trait Transport: Send {
 
     /// Collective over `comm` (RPN_COMM_gather): every PE's `mine` (same length everywhere), in
     /// rank order, on the PE of rank `root` (None elsewhere).
+    /// Collective over `comm` (RPN_COMM_allreduce, after the PEs agreed on the call): every PE's
+    /// `mine` combined with `op`, on every PE, where the transport combines as the original does
+    /// (the MPI transport: MPI_Allreduce, whose order of combination can change the last bits of a
+    /// sum over 3 PEs or more); None (the default) lets the caller combine in rank order.
+    fn allreduce_native(&mut self, _comm: &Communicator, _mine: &[u8], _dtype: ElementType, _op: Operator) -> Result<Option<Vec<u8>>> {
+        Ok(None)
+    }
+
     fn gather_to(&mut self, comm: &Communicator, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> {
         let mut all = vec![0u8; mine.len() * comm.size()];
         self.allgather(comm, mine, &mut all)?;

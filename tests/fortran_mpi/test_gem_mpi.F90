@@ -9,7 +9,8 @@
 !   this PE's row and column (sizes, ranks, an MPI_Allreduce over them); 'BLOCMASTER' off the
 !   masters, 'RPN_COMM_NULL' and an unknown name are MPI_COMM_NULL;
 ! - RPN_COMM_datyp: names in any case give MPI's own Fortran datatypes; an unknown one
-!   MPI_DATATYPE_NULL; raw MPI_Allreduce with them agrees with RPN_COMM_allreduce;
+!   MPI_DATATYPE_NULL; raw MPI_Allreduce with them agrees with RPN_COMM_allreduce, to the last
+!   bit on sums whose value depends on the order of combination;
 ! - RPN_COMM_send/recv around a ring of 'GRID', in turn (the count received in status), RPN_COMM_isend/
 !   irecv + RPN_COMM_waitall_nostat along the rows, and mixed with raw MPI (RPN_COMM_isend with
 !   MPI_Recv, MPI_Isend with RPN_COMM_waitall_nostat);
@@ -106,8 +107,8 @@ contains
   end subroutine communicators
 
   subroutine datatypes()
-    real(kind=8) :: x, s, s2
-    integer :: e
+    real(kind=8) :: x, s, s2, xs(16), ss(16), ss2(16)
+    integer :: e, k
     call check(RPN_COMM_datyp('MPI_double_precision') == MPI_DOUBLE_PRECISION, 'MPI_double_precision')
     call check(RPN_COMM_datyp('mpi_integer') == MPI_INTEGER, 'mpi_integer')
     call check(RPN_COMM_datyp(RPN_COMM_REAL) == MPI_REAL, 'RPN_COMM_REAL')
@@ -122,6 +123,16 @@ contains
     call RPN_COMM_allreduce(x, s2, 1, 'MPI_DOUBLE_PRECISION', 'MPI_SUM', 'GRID', ierr)
     call check(e == MPI_SUCCESS .and. s == s2 .and. s == npes * (npes - 1) / 2 + 0.5d0 * npes, &
                'raw MPI_Allreduce on RPN_COMM_comm/RPN_COMM_datyp: '//strd(s))
+    ! sums whose value depends on the order of combination (1 + 1e16 - 1e16 + 1 is 1 in rank
+    ! order, 0 in pairs): to the last bit MPI_Allreduce's, as the original's RPN_COMM_allreduce
+    do k = 1, size(xs)
+      xs(k) = merge(1.0d16, 1.0d0, mod(me + k, 3) == 1) * merge(-1.0d0, 1.0d0, mod(me * k, 2) == 1) + me * 1.0d-3
+    enddo
+    call MPI_Allreduce(xs, ss, size(xs), MPI_DOUBLE_PRECISION, MPI_SUM, RPN_COMM_comm('GRID'), e)
+    call RPN_COMM_allreduce(xs, ss2, size(xs), 'MPI_DOUBLE_PRECISION', 'MPI_SUM', 'GRID', ierr)
+    call check(e == MPI_SUCCESS .and. ierr == RPN_COMM_OK .and. &
+               all(transfer(ss, 1_8, size(ss)) == transfer(ss2, 1_8, size(ss2))), &
+               'RPN_COMM_allreduce of real*8 sums bit for bit as MPI_Allreduce')
   end subroutine datatypes
 
   subroutine ring()

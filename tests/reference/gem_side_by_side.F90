@@ -2,7 +2,7 @@
 ! result; side_by_side.sh builds it against the original RPN_COMM and against this library and
 ! compares the outputs (they must be identical). A grid of (npes / 2) x 2 PEs made through the
 ! generic RPN_COMM_gridinit (its Userinit form), blocks 1 x 2. Also RPN_COMM_create_2dgrid and
-! get_2dgrid descriptors (and refusals), and an RPN_COMM_reduce of doubles (the sum depends on
+! get_2dgrid descriptors (and refusals), an RPN_COMM_reduce and _allreduce of doubles (the sum depends on
 ! the order MPI combines the PEs' values in), and RPN_COMM_transpose forward and back along x and y,
 ! uneven splits.
 program gem_side_by_side
@@ -52,6 +52,8 @@ program gem_side_by_side
   w = 0
   call RPN_COMM_reduce(v, w, 4, 'MPI_DOUBLE_PRECISION', 'MPI_SUM', 0, 'GRID', ierr)
   if (me == 0) write(*, '(A,I0,A,4ES26.17)') 'pe ', me, ' reduce', w
+  call RPN_COMM_allreduce(v, w, 4, 'MPI_DOUBLE_PRECISION', 'MPI_SUM', 'GRID', ierr)
+  write(*, '(A,I0,A,4ES26.17)') 'pe ', me, ' allreduce', w
   call xpose(1, npex, x, y, 7, 5)
   call xpose(2, npey, y, x, 5, 3)
   call xpose(1, npex, x, y, 2, 9)

@@ -372,6 +372,10 @@ impl Transport for MpiTransport {
         p2p::reduce(self.comm(comm)?, mine, dtype, op, root)
     }
 
+    fn allreduce_native(&mut self, comm: &Communicator, mine: &[u8], dtype: ElementType, op: Operator) -> Result<Option<Vec<u8>>> {
+        p2p::allreduce(self.comm(comm)?, mine, dtype, op)
+    }
+
     fn gather_to(&mut self, comm: &Communicator, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> {
         p2p::gather(self.comm(comm)?, mine, root)
     }

@@ -35,6 +35,7 @@ unsafe extern "C" {
         op: c_int,
         root: c_int,
     ) -> c_int;
+    fn rpnmpi_allreduce(comm: *const RawComm, mine: *const c_void, result: *mut c_void, n: c_int, dtype: c_int, op: c_int) -> c_int;
     fn rpnmpi_gather(comm: *const RawComm, mine: *const c_void, all: *mut c_void, bytes: c_int, root: c_int) -> c_int;
     fn rpnmpi_alltoall(comm: *const RawComm, send: *const c_void, recv: *mut c_void, bytes: c_int) -> c_int;
 }
@@ -74,6 +75,33 @@ pub fn reduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator, root: 
     };
     shim::check(rc, "MPI_Reduce")?;
     Ok((comm.rank == root).then_some(result))
+}
+
+/// MPI_Allreduce of `mine` (elements of `dtype`) with `op` over `comm`, as the original's
+/// RPN_COMM_allreduce: None for REPLACE and NO_OP, which MPI_Allreduce does not take.
+pub fn allreduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator) -> Result<Option<Vec<u8>>> {
+    if matches!(op, Operator::Replace | Operator::NoOp) {
+        return Ok(None);
+    }
+    let n = c_int::try_from(mine.len() / dtype.size()).map_err(|_| Error::BadArgument(format!("allreduce of {} bytes", mine.len())))?;
+    let mut result = vec![0u8; mine.len()];
+    let rc = {
+        let _mpi = shim::serial()?;
+        let _watch = watchdog::watch("MPI_Allreduce");
+        // SAFETY: live communicator; mine holds n elements and result has room for n.
+        unsafe {
+            rpnmpi_allreduce(
+                comm.raw(),
+                mine.as_ptr() as *const c_void,
+                result.as_mut_ptr() as *mut c_void,
+                n,
+                dtype.code() as c_int,
+                op.code() as c_int,
+            )
+        }
+    };
+    shim::check(rc, "MPI_Allreduce")?;
+    Ok(Some(result))
 }
 
 /// MPI_Gather of `mine` from every rank of `comm`, in rank order, on `root`.

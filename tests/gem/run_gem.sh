@@ -1,0 +1,376 @@
+#!/bin/bash
+# GEM's own runs as the proof that GEM runs on rpncomm-windows (docs/gem.md, "Running GEM").
+#
+# Builds GEM twice with the same compilers and flags: "orig", with the RPN_COMM bundled in its
+# sources (GEM's default, WITH_SYSTEM_RPN=FALSE), and "ours", with WITH_SYSTEM_RPN=TRUE, taking
+# rmn, tdpack and vgrid (installed from the orig build's own objects: built once) and RPN_COMM (this
+# project's MPI build, `make install MPI=1`) through find_package. No GEM file is edited: a case's
+# namelist is copied into the run directory and only the copy is changed. Then runs the same cases
+# on both, compares every output field (GEM's fstcomp, and fststat/voir when files differ) and the
+# per-step statistics (BLOCSTAT lines), reports the time per step of both and prints one verdict line:
+#   VERDICT: IDENTICAL ...   or   VERDICT: DIFFERENT ...   or   VERDICT: FAILED ...
+#
+# Builds, installs and runs are kept in the work directory; a second call reuses every build
+# (make decides what is stale) and reruns only the cases.
+#
+# usage: tests/gem/run_gem.sh [options]
+#   --gem DIR        GEM 5.2.3 sources with their submodules (default: WORK/src, cloned from --mirrors)
+#   --mirrors DIR    git mirrors, DIR/ECCC-ASTD-MRD+<repo>/repo (gem, librmn, App, tdpack, vgrid,
+#                    fst-tools, cmake_rpn, rpncomm); or a URL base such as https://github.com/ECCC-ASTD-MRD
+#   --commit C       GEM commit to check out when cloning (default 95f10dc, GEM 5.2.3)
+#   --work DIR       builds, installs, runs (default $GEMRUN_WORK or $HOME/gemrun)
+#   --ours-prefix P  an existing `make install MPI=1 MPI_IMPL=openmpi PREFIX=P` of this project (default:
+#                    installed into WORK/ours-inst, built in WORK/ours-build and WORK/ours-target)
+#   --cases LIST     comma separated: bubble (THEO_cfgs_bubbleG, 2x1), case5 (Yin-Yang Williamson
+#                    CASE5 cut to 24 h, 1x2 per grid, 4 PEs), case5x8 (2x2 per grid, 8 PEs); default bubble,case5
+#   --only WHICH     orig or ours: build and run one side only (no comparison)
+#   --jobs N         make -j (default 2); builds run under nice -n 10
+#   --no-build       run and compare with the builds already in WORK
+#   --end T          every case ends at T (GEM's Fcst_end_S: 2m, 24p, 6h) instead of its own end
+#   --no-output      the cases without their output requests (the sortie lines of outcfg.out):
+#                    only the per-step statistics are compared (while a routine that output needs,
+#                    RPN_COMM_shuf_ezcoll, is missing)
+#   --dry            check the arguments and the tools, print the plan, run nothing
+set -u -o pipefail
+
+PROJECT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+WORK=${GEMRUN_WORK:-$HOME/gemrun}
+GEM=""
+MIRRORS=""
+COMMIT=95f10dc
+OURS_PREFIX=""
+CASES="bubble,case5"
+ONLY=""
+JOBS=2
+BUILD=1
+NO_OUTPUT=0
+FCST_END=""
+DRY=0
+NICE="nice -n 10"
+MPI_IMPL=openmpi
+# What GEM.md's build list needs to run a case, and fstcomp to compare outputs
+GEM_TARGETS="maingemdm cclargs_lite gem_monitor_output gem_monitor_end prgemnml checkdmpart gemgrid r.fstinfo voir fststat fstcomp"
+
+die() { echo "run_gem: $*" >&2; echo "VERDICT: FAILED ($*)"; exit 1; }
+say() { echo "run_gem: $*"; }
+
+while [ $# -gt 0 ]; do
+  case $1 in
+    --gem) GEM=$2; shift 2 ;;
+    --mirrors) MIRRORS=$2; shift 2 ;;
+    --commit) COMMIT=$2; shift 2 ;;
+    --work) WORK=$2; shift 2 ;;
+    --ours-prefix) OURS_PREFIX=$2; shift 2 ;;
+    --cases) CASES=$2; shift 2 ;;
+    --only) ONLY=$2; shift 2 ;;
+    --jobs) JOBS=$2; shift 2 ;;
+    --no-build) BUILD=0; shift ;;
+    --no-output) NO_OUTPUT=1; shift ;;
+    --end) FCST_END=$2; shift 2 ;;
+    --dry) DRY=1; shift ;;
+    -h|--help) sed -n '2,/^set -u/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1' (--help lists them)" ;;
+  esac
+done
+
+case $ONLY in ""|orig|ours) ;; *) die "--only takes orig or ours, not '$ONLY'" ;; esac
+[[ -z $FCST_END || $FCST_END =~ ^[0-9]+[smhdp]?$ ]] || die "--end takes a time as GEM writes it (2m, 24p, 6h), not '$FCST_END'"
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "--jobs takes a positive number, not '$JOBS'"
+SIDES="orig ours"
+[ -n "$ONLY" ] && SIDES=$ONLY
+for c in ${CASES//,/ }; do
+  case $c in bubble|case5|case5x8) ;; *) die "unknown case '$c' (bubble, case5, case5x8)" ;; esac
+done
+if [ $DRY = 0 ]; then
+  WORK=$(mkdir -p "$WORK" 2>/dev/null && cd "$WORK" && pwd) || die "cannot make the work directory $WORK"
+fi
+[ -z "$GEM" ] && GEM=$WORK/src
+[ -z "$OURS_PREFIX" ] && OURS_PREFIX=$WORK/ours-inst
+RPN_PREFIX=$WORK/rpn-inst       # rmn, tdpack, vgrid installed from the orig build's objects
+DBASE=$WORK/dbase               # placeholders for GEM's data archive (analytic cases read nothing)
+
+# ---------------------------------------------------------------------------------------- the case table
+# case -> GEM configuration directory, -ptopo, namelist changes (sed expressions on gem_settings.nml)
+case_cfg() {
+  case $1 in
+    bubble) echo "THEO_cfgs_bubbleG" ;;
+    case5|case5x8) echo "GEM_theo_cfgs/WILLIAMSON/CASE5" ;;
+  esac
+}
+case_ptopo() {
+  case $1 in bubble) echo 2x1x1 ;; case5) echo 1x2x1 ;; case5x8) echo 2x2x1 ;; esac
+}
+case_pes() {
+  case $1 in bubble) echo 2 ;; case5) echo 4 ;; case5x8) echo 8 ;; esac
+}
+case_sed() {
+  case $1 in
+    bubble) echo "" ;;
+    # 24 h of the 15-day case, with the start date the case needs to run without an analysis
+    case5|case5x8) echo 's/Fcst_end_S *= *"360h"/Fcst_end_S = "24h", Step_runstrt_S = "19781221.000000"/' ;;
+  esac
+}
+
+# ------------------------------------------------------------------------------------------- dry mode
+if [ $DRY = 1 ]; then
+  say "dry run: nothing is built or run"
+  for t in git cmake make gfortran mpirun.openmpi mpifort.openmpi cargo; do
+    command -v "$t" >/dev/null 2>&1 && say "tool $t: $(command -v "$t")" || say "tool $t: MISSING"
+  done
+  if [ -d "$GEM/.git" ] || [ -f "$GEM/.git" ]; then say "GEM sources: $GEM ($(git -C "$GEM" log -1 --format=%h 2>/dev/null))"
+  elif [ -n "$MIRRORS" ]; then say "GEM sources: to clone from $MIRRORS at $COMMIT into $GEM"
+  else say "GEM sources: none at $GEM and no --mirrors (a real run stops here)"; fi
+  say "work: $WORK; rmn/tdpack/vgrid -> $RPN_PREFIX; ours -> $OURS_PREFIX"
+  for s in $SIDES; do say "build $s: $WORK/build-$s ($GEM_TARGETS)"; done
+  for c in ${CASES//,/ }; do
+    say "case $c: configurations/$(case_cfg "$c") -ptopo $(case_ptopo "$c") ($(case_pes "$c") PEs) on $SIDES"
+  done
+  echo "VERDICT: DRY (nothing run)"
+  exit 0
+fi
+
+# ------------------------------------------------------------------------------------------- sources
+# The submodules of the repository at $1 (and theirs) from the mirrors
+submodules_from_mirrors() {
+  local dir=$1 key url path name sub
+  [ -f "$dir/.gitmodules" ] || return 0
+  while read -r key url; do
+    path=${key#submodule.}; path=${path%.url}
+    name=$(basename "$url" .git)
+    [ "$name" = rmn ] && name=librmn
+    if [ -d "$MIRRORS/ECCC-ASTD-MRD+$name/repo" ]; then
+      url=$MIRRORS/ECCC-ASTD-MRD+$name/repo
+    else
+      url=$MIRRORS/$name.git
+    fi
+    git -C "$dir" config "submodule.$path.url" "$url"
+  done < <(git -C "$dir" config -f .gitmodules --get-regexp '^submodule\..*\.url$')
+  git -C "$dir" -c protocol.file.allow=always submodule update --init -q || return 1
+  for sub in $(git -C "$dir" config -f .gitmodules --get-regexp '^submodule\..*\.path$' | awk '{print $2}'); do
+    submodules_from_mirrors "$dir/$sub" || return 1
+  done
+}
+
+get_sources() {
+  if [ -e "$GEM/.git" ]; then
+    [ -f "$GEM/src/rpn-si/rmn/App/CMakeLists.txt" ] && return 0
+    [ -n "$MIRRORS" ] || die "$GEM lacks its submodules (rmn/App); give --mirrors"
+  else
+    [ -n "$MIRRORS" ] || die "no GEM sources at $GEM: give --gem DIR or --mirrors DIR"
+    local origin=$MIRRORS/ECCC-ASTD-MRD+gem/repo
+    [ -d "$origin" ] || origin=$MIRRORS/gem.git
+    say "cloning GEM from $origin at $COMMIT"
+    git clone -q "$origin" "$GEM" && git -C "$GEM" checkout -q "$COMMIT" || die "cannot clone GEM"
+  fi
+  submodules_from_mirrors "$GEM" || die "cannot fetch GEM's submodules from $MIRRORS"
+}
+
+# GEM's environment: its scripts on PATH, GEM_WORK, gem_DIR (.common_setup reads the platform name
+# from ORDENV_PLAT, else it puts a '/' into GEM_WORK on Debian)
+gem_env() {
+  export ORDENV_PLAT=${ORDENV_PLAT:-$(. /etc/os-release && echo "${ID^}-${VERSION_ID}-$(uname -m)")}
+  unset WITH_SYSTEM_RPN
+  local here=$PWD
+  cd "$GEM" || return 1
+  set +u    # GEM's setup reads variables that may be unset
+  # shellcheck disable=SC1091
+  . ./.common_setup gnu >/dev/null 2>&1
+  cd "$here" || return 1
+  [ -n "${GEM_WORK:-}" ] || { say "GEM's .common_setup gnu failed in $GEM"; return 1; }
+}
+
+# --------------------------------------------------------------------------------------------- builds
+build_gem() {  # side: orig or ours
+  local side=$1 dir=$WORK/build-$1 opts
+  if [ "$side" = orig ]; then
+    opts=(-DWITH_SYSTEM_RPN=FALSE)
+  else
+    opts=(-DWITH_SYSTEM_RPN=TRUE "-DCMAKE_PREFIX_PATH=$OURS_PREFIX;$RPN_PREFIX")
+  fi
+  mkdir -p "$dir"
+  (
+    gem_env || exit 1
+    cd "$dir" || exit 1
+    # configured again when the options changed (another --ours-prefix)
+    if [ ! -f CMakeCache.txt ] || [ "$(cat .gemrun-options 2>/dev/null)" != "${opts[*]}" ]; then
+      say "configuring GEM ($side) in $dir"
+      $NICE cmake "$GEM" "${opts[@]}" > cmake.log 2>&1 || { tail -20 cmake.log; exit 1; }
+      echo "${opts[*]}" > .gemrun-options
+    fi
+    say "building GEM ($side): make -j$JOBS $GEM_TARGETS (log $dir/make.log)"
+    # shellcheck disable=SC2086
+    $NICE make -j"$JOBS" $GEM_TARGETS > make.log 2>&1 || { grep -E -B2 -A8 'Error|error:|undefined reference' make.log | head -60; exit 1; }
+  ) || return 1
+  install_bin "$side"
+}
+
+# The programs a run needs, in WORK/bin-SIDE (voir-x.y and fststat-x.y under their plain names)
+install_bin() {
+  local side=$1 dir=$WORK/build-$1 bin=$WORK/bin-$1 t f
+  mkdir -p "$bin"
+  for t in $GEM_TARGETS; do
+    f=$(find "$dir" -type f -perm -u+x \( -name "$t" -o -name "$t-[0-9]*" -o -name "${t}_[0-9]*" \) \
+          -not -path '*/CMakeFiles/*' | head -1)
+    [ -n "$f" ] || { say "no program $t in $dir"; return 1; }
+    cp -f "$f" "$bin/$t"
+  done
+}
+
+# rmn, tdpack and vgrid for WITH_SYSTEM_RPN=TRUE, installed from the orig build (its objects and flags)
+install_rpn_libs() {
+  local dir=$WORK/build-orig sub
+  [ -f "$RPN_PREFIX/.done" ] && [ "$RPN_PREFIX/.done" -nt "$dir/src/rmn/librmn.a" ] && return 0
+  say "installing rmn, tdpack, vgrid from $dir into $RPN_PREFIX"
+  (
+    cd "$dir" || exit 1
+    # their install rules name the shared libraries as well (links of the objects already built)
+    $NICE make -j"$JOBS" App-shared App-ompi-shared rmn-shared rmn-ompi-shared tdpack-shared vgrid-shared > install-rpn.log 2>&1 || exit 1
+    for sub in rmn tdpack; do
+      cmake -DCMAKE_INSTALL_PREFIX="$RPN_PREFIX" -P "src/$sub/cmake_install.cmake" >> install-rpn.log 2>&1 || exit 1
+    done
+    # vgrid's package and library, not its programs (utils/, not built)
+    cmake -DCMAKE_INSTALL_PREFIX="$RPN_PREFIX" -DCMAKE_INSTALL_LOCAL_ONLY=1 -P src/vgrid/cmake_install.cmake >> install-rpn.log 2>&1 &&
+      cmake -DCMAKE_INSTALL_PREFIX="$RPN_PREFIX" -P src/vgrid/lib/cmake_install.cmake >> install-rpn.log 2>&1 || exit 1
+  ) || { tail -20 "$dir/install-rpn.log"; return 1; }
+  touch "$RPN_PREFIX/.done"
+}
+
+install_ours() {
+  if [ "$OURS_PREFIX" != "$WORK/ours-inst" ]; then
+    [ -f "$OURS_PREFIX/lib/cmake/rpncomm/rpncommConfig.cmake" ] || die "no rpncomm CMake package in $OURS_PREFIX"
+    return 0
+  fi
+  say "installing rpncomm-windows (MPI=1 MPI_IMPL=$MPI_IMPL) into $OURS_PREFIX"
+  $NICE make -C "$PROJECT" install MPI=1 MPI_IMPL=$MPI_IMPL PREFIX="$OURS_PREFIX" \
+    BUILD="$WORK/ours-build" RUST_TARGET="$WORK/ours-target" > "$WORK/ours-install.log" 2>&1 \
+    || { tail -20 "$WORK/ours-install.log"; return 1; }
+}
+
+# ----------------------------------------------------------------------------------------------- runs
+# Empty stand-ins for the files of GEM's data archive that the setup links even for analytic cases
+make_dbase() {
+  local d
+  mkdir -p "$DBASE/datafiles/constants" "$DBASE/datafiles/modeldata"
+  for d in thermoconsts irtab5_std ozoclim_Fortuin_Kelder1998; do touch "$DBASE/datafiles/constants/$d"; done
+  touch "$DBASE/datafiles/modeldata/placeholder"
+  for d in geophy climato geophy2 climato+ghg; do mkdir -p "$DBASE/bcmk/$d"; done
+}
+
+run_case() {  # side case
+  local side=$1 c=$2 rd=$WORK/run-$1/$2 cfg expr
+  cfg=$(case_cfg "$c"); expr=$(case_sed "$c")
+  rm -rf "$rd"; mkdir -p "$rd/cfgs"
+  cp -r "$GEM/share/configurations/$cfg/cfg_0000" "$rd/cfgs/"
+  [ -n "$expr" ] && sed -i -e "$expr" "$rd/cfgs/cfg_0000/gem_settings.nml"
+  if [ -n "$FCST_END" ]; then
+    sed -i -e "s/^\( *Fcst_end_S *= *\)[\"'][^\"']*[\"']/\1'$FCST_END'/I" "$rd/cfgs/cfg_0000/gem_settings.nml"
+  fi
+  [ $NO_OUTPUT = 1 ] && sed -i -e '/^ *sortie/d' "$rd/cfgs/cfg_0000/outcfg.out"
+  say "running $c on $side: -ptopo $(case_ptopo "$c") (listing $rd/listing)"
+  (
+    gem_env || exit 1
+    export PATH=$WORK/bin-$side:$PATH ATM_MODEL_DFILES=$DBASE CMCCONST=$DBASE/datafiles/constants
+    export OMPI_MCA_rmaps_base_oversubscribe=1 MAX_CORES=8 OMP_NUM_THREADS=1
+    if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+    cd "$rd" || exit 1
+    ln -sfn "$GEM/share/configurations" configurations
+    runmod.sh -dircfg "$rd/cfgs" -ptopo "$(case_ptopo "$c")" > listing 2>&1
+  )
+  # rungem.sh reads the status the model left (status_MOD.dot): ED when it reached its end
+  grep -q 'STATUS_FROM_DOMAIN: cfg_0000 ED' "$rd/listing" && return 0
+  say "$c on $side did not end normally: tail of $rd/listing"; tail -15 "$rd/listing"; return 1
+}
+
+# ------------------------------------------------------------------------------------------ comparison
+# Seconds per model step: GEM's own timer of the dynamics step, DYNSTEP, over its count. Its table on
+# PE 0 is modelutils' timing_terminate2 by default ("| 10|  DYNSTEP |  x%:  y%| min : max |  count|",
+# the seconds of the fastest and slowest PE: the slowest is taken), gtmg's with GEMDYN_TIMING=DYN
+# ("DYNSTEP ( 10) Wall clock= <s> count= <n>")
+secs_per_step() {  # listing
+  awk '/DYNSTEP/ && /Wall clock=/ {
+         for (i = 1; i < NF; i++) { if ($i == "clock=") w = $(i + 1); if ($i == "count=") c = $(i + 1) }
+       }
+       /^\|/ && /DYNSTEP/ {
+         n = split($0, f, "|"); split(f[5], t, ":"); w = t[2] + 0; c = f[6] + 0
+       }
+       END { if (c > 0) printf "%.3f", w / c; else printf "?" }' "$1"
+}
+
+# The per-step statistics GEM prints (blocstat.F90: a "BLOC STAT <step>" block of glbstat lines per
+# statistics step), as PE 0 writes them
+blocstat() {  # listing
+  awk '/#+ BLOC STAT +[0-9]+/ {on = 1} on {print} /BLOC STAT \.\.\.done/ {on = 0}' "$1"
+}
+
+compare_case() {  # case: prints one table row, returns 0 when identical
+  local c=$1 a=$WORK/run-orig/$1 b=$WORK/run-ours/$1 ok=1 nf=0 nd=0 f rel n
+  blocstat "$a/listing" > "$a/blocstat"
+  blocstat "$b/listing" > "$b/blocstat"
+  local nbs; nbs=$(grep -c 'BLOC STAT  ' "$a/blocstat")
+  if [ "$nbs" = 0 ] || ! cmp -s "$a/blocstat" "$b/blocstat"; then
+    ok=0; say "$c: BLOC STAT blocks differ ($nbs steps in orig, $(grep -c 'BLOC STAT  ' "$b/blocstat") in ours); first differences:"
+    diff "$a/blocstat" "$b/blocstat" | head -6
+  fi
+  while IFS= read -r f; do
+    rel=${f#"$a/RUNMOD/output/"}
+    nf=$((nf + 1))
+    if [ ! -f "$b/RUNMOD/output/$rel" ]; then ok=0; nd=$((nd + 1)); say "$c: $rel missing in ours"; continue; fi
+    cmp -s "$f" "$b/RUNMOD/output/$rel" && continue
+    # other bytes: each record's statistics (fststat's "Mean:" lines, run where the file is so that
+    # the listings name it alike) and GEM's field by field comparison (fstcomp), to see what differs
+    ok=0; nd=$((nd + 1)); n=$(basename "$rel")
+    (cd "$(dirname "$f")" && "$WORK/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$a/fststat.$n"
+    (cd "$(dirname "$b/RUNMOD/output/$rel")" && "$WORK/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$b/fststat.$n"
+    "$WORK/bin-orig/fstcomp" -a "$f" -b "$b/RUNMOD/output/$rel" > "$b/fstcomp.$n" 2>&1
+    if [ -s "$a/fststat.$n" ] && cmp -s "$a/fststat.$n" "$b/fststat.$n"; then
+      say "$c: $rel: other bytes, the same statistics of every record (fststat; fstcomp in $b/fstcomp.$n)"
+    else
+      say "$c: $rel: fields differ (fststat, first differences; fstcomp in $b/fstcomp.$n):"
+      diff "$a/fststat.$n" "$b/fststat.$n" | head -6
+    fi
+  done < <(find "$a/RUNMOD/output" -type f -not \( -name '*.cfg' -o -name '*.dot' -o -name 'output_ready*' \
+              -o -name '*.lis' -o -name 'last_npass' -o -name '*.txt' \) 2>/dev/null | sort)
+  [ "$nf" -gt 0 ] || [ $NO_OUTPUT = 1 ] || { ok=0; say "$c: no output file in $a/RUNMOD/output"; }
+  ROW="| $c | $(case_pes "$c") ($(case_ptopo "$c")) | $([ $ok = 1 ] && echo yes || echo NO) ($nf files, $nd differ; $nbs BLOC STAT steps) | $(secs_per_step "$b/listing") | $(secs_per_step "$a/listing") |"
+  [ $ok = 1 ]
+}
+
+# ----------------------------------------------------------------------------------------------- main
+get_sources
+if [ $BUILD = 1 ]; then
+  if [[ " $SIDES " == *" orig "* ]] || [ ! -f "$RPN_PREFIX/.done" ]; then
+    build_gem orig || die "GEM with its own RPN_COMM does not build (see $WORK/build-orig/make.log)"
+  fi
+  if [[ " $SIDES " == *" ours "* ]]; then
+    install_rpn_libs || die "cannot install rmn/tdpack/vgrid from the orig build"
+    install_ours || die "cannot install rpncomm-windows (see $WORK/ours-install.log)"
+    build_gem ours || die "GEM with rpncomm-windows does not build (see $WORK/build-ours/make.log)"
+  fi
+fi
+make_dbase
+fails=""
+for c in ${CASES//,/ }; do
+  for s in $SIDES; do
+    run_case "$s" "$c" || fails="$fails $c/$s"
+  done
+done
+if [ -n "$ONLY" ]; then
+  [ -z "$fails" ] || die "runs failed: ${fails# }"
+  echo "VERDICT: RAN ($ONLY only: ${CASES//,/ })"; exit 0
+fi
+echo "| case | PEs | identical? | s/step ours | s/step orig |"
+echo "| --- | --- | --- | --- | --- |"
+differ=""
+for c in ${CASES//,/ }; do
+  if [[ " $fails " == *" $c/"* ]]; then
+    echo "| $c | $(case_pes "$c") ($(case_ptopo "$c")) | not run:$(echo "$fails" | tr ' ' '\n' | grep "^$c/" | tr '\n' ' ')failed | | |"
+    continue
+  fi
+  compare_case "$c" || differ="$differ $c"
+  echo "$ROW"
+done
+if [ -n "$fails" ]; then echo "VERDICT: FAILED (runs failed: ${fails# }${differ:+; differ: ${differ# }})"; exit 1; fi
+if [ -n "$differ" ]; then echo "VERDICT: DIFFERENT (${differ# })"; exit 1; fi
+what="every output file and every BLOC STAT block"
+[ $NO_OUTPUT = 1 ] && what="every BLOC STAT block (no output: --no-output)"
+echo "VERDICT: IDENTICAL (${CASES//,/ }: $what of GEM on rpncomm-windows as on its own RPN_COMM)"
