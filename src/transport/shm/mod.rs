@@ -126,6 +126,19 @@ impl Transport for ShmTransport {
         self.group(comm)?.allgather(mine, all)
     }
 
+    fn alltoallv(&mut self, comm: &Communicator, send: &[u8], send_counts: &[usize], recv_counts: &[usize]) -> Result<Vec<u8>> {
+        let table = super::exchange_counts(self, comm, send, send_counts, recv_counts)?;
+        self.group(comm)?.alltoallv(send, &table)
+    }
+
+    fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize) -> Result<Vec<u8>> {
+        if send.len() != block * comm.size() {
+            return Err(Error::Internal(format!("alltoall of {} bytes in blocks of {block} for {} PEs", send.len(), comm.size())));
+        }
+        // every PE sends `block` bytes to every PE: no counts to exchange
+        self.group(comm)?.alltoallv(send, &vec![block; comm.size() * comm.size()])
+    }
+
     unsafe fn create_window(
         &mut self,
         comm: &Communicator,
