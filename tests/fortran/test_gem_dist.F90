@@ -10,7 +10,8 @@
 ! pex x pey grid (1x1, 2x1, 3x1, 2x2, 3x2) with fields that do not divide evenly:
 ! - dist: a field f(i, j, k) with a halo of 1 on PE 0, cut with local halos of 2 (non-periodic: the
 !   local halo beyond the field's own stays untouched) and periodic along x (the halo wraps around),
-!   integers and real*8 (size 2), GEM's way (glbdist: garr without halo, ghalo 0);
+!   integers and real*8 (size 2), GEM's way (glbdist: garr without halo, ghalo 0), and a field of
+!   360 KB (more than a shared-memory mailbox holds);
 ! - coll: every PE's tile (and its halo) back into PE 0's field: the interior of every tile, the
 !   halo at the field's edges where both arrays have one, the rest untouched; real*8 as glbsum8;
 ! - shuf_ezdist / shuf_ezcoll: the levels of an I/O PE set spread to every PE of a 2D grid descriptor
@@ -57,6 +58,9 @@ program test_gem_dist
   call dist_case(11, 7, 2, 1, 2, .false.)
   call dist_case(11, 7, 2, 1, 2, .true.)
   call dist_case(9, 5, 1, 0, 0, .false.)
+  ! larger than a shared-memory mailbox (64 KiB): the exchange goes through a scratch region
+  call dist_case(300, 150, 2, 1, 2, .false.)
+  call coll_case(300, 150, 2, 1, 2)
   call dist_gem_way_real8()
   call coll_case(11, 7, 2, 1, 2)
   call coll_case(10, 6, 1, 0, 0)

@@ -138,7 +138,11 @@ pub fn alltoallv(comm: &Comm, send: &[u8], send_counts: &[usize], recv_counts: &
     }
     let (sc, sd) = ints(send_counts)?;
     let (rc, rd) = ints(recv_counts)?;
-    let mut recv = vec![0u8; recv_counts.iter().sum()];
+    // An empty Vec<u8>'s pointer is 1, Open MPI's MPI_IN_PLACE: never pass one (MPI_ERR_ARG).
+    let total: usize = recv_counts.iter().sum();
+    let mut recv = vec![0u8; total.max(1)];
+    let spare = [0u8; 1];
+    let send = if send.is_empty() { &spare[..] } else { send };
     let rc_ = {
         let _mpi = shim::serial()?;
         let _watch = watchdog::watch("MPI_Alltoallv");
@@ -157,6 +161,7 @@ pub fn alltoallv(comm: &Comm, send: &[u8], send_counts: &[usize], recv_counts: &
         }
     };
     shim::check(rc_, "MPI_Alltoallv")?;
+    recv.truncate(total);
     Ok(recv)
 }
 

@@ -270,6 +270,33 @@ impl Group {
         Ok(out)
     }
 
+    /// All-to-all as `alltoallv`, through a region every member maps: member r's buffer goes to
+    /// `base + r * slot` (one copy), then each member copies out the blocks addressed to it.
+    ///
+    /// # Safety
+    /// `base` points to `members * slot` bytes shared by the members, used by this exchange only
+    /// (between its two barriers); `slot` is at least every member's row of `table`.
+    pub unsafe fn alltoallv_through(&self, base: *mut u8, slot: usize, send: &[u8], table: &[usize]) -> Result<Vec<u8>> {
+        let n = self.members.len();
+        let me = self.index;
+        let row = |p: usize| &table[p * n..(p + 1) * n];
+        if send.len() > slot {
+            return Err(Error::Internal(format!("alltoall of {} bytes through slots of {slot}", send.len())));
+        }
+        // SAFETY: our slot holds `slot` >= send.len() bytes; nobody reads it before the barrier.
+        unsafe { std::ptr::copy_nonoverlapping(send.as_ptr(), base.add(me * slot), send.len()) };
+        self.barrier()?;
+        let mut out = Vec::with_capacity((0..n).map(|p| row(p)[me]).sum());
+        for p in 0..n {
+            let from: usize = row(p)[..me].iter().sum();
+            // SAFETY: member p wrote its row (at most `slot` bytes) into its slot before the
+            // barrier; nobody writes the slots until the next barrier.
+            out.extend_from_slice(unsafe { std::slice::from_raw_parts(base.add(p * slot + from), row(p)[me]) });
+        }
+        self.barrier()?;
+        Ok(out)
+    }
+
     /// Allgather of one u32 per member.
     pub fn allgather_u32(&self, mine: u32) -> Result<Vec<u32>> {
         let mut all = vec![0u8; 4 * self.members.len()];
