@@ -456,6 +456,7 @@ impl Runtime {
     /// # Safety
     /// `global` holds gni*gnj*dnk words on the set's members, `local` the grid's local shape
     /// times `liste_o.len()` levels.
+    #[allow(clippy::too_many_arguments)]
     pub unsafe fn shuf_ezdist(
         &mut self,
         setno: i32,
