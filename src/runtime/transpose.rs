@@ -136,13 +136,13 @@ fn unpack_forward(s: &Shape, sp: &Split, me: usize, recv: &[u32], zb: &mut [u32]
     let base = sp.zb_base(s);
     for p in 0..sp.np {
         let b = &recv[p * block..(p + 1) * block];
+        // j runs contiguous in the block and in zb: one copy of n2 elements
+        let run = s.size * s.n2;
         for i in 0..sp.cols(s, p) {
             for kk in 0..sp.levels(s, me) {
-                for j in 0..s.n2 {
-                    let at = s.size * (j + s.n2 * (kk + sp.n3p * i));
-                    let to = s.zb_at(j, base + kk as i64, p * sp.n1p + i);
-                    zb[to..to + s.size].copy_from_slice(&b[at..at + s.size]);
-                }
+                let at = s.size * s.n2 * (kk + sp.n3p * i);
+                let to = s.zb_at(0, base + kk as i64, p * sp.n1p + i);
+                zb[to..to + run].copy_from_slice(&b[at..at + run]);
             }
         }
     }
@@ -155,13 +155,13 @@ fn pack_backward(s: &Shape, sp: &Split, me: usize, zb: &[u32]) -> Vec<u32> {
     let mut out = vec![0u32; block * sp.np];
     for d in 0..sp.np {
         let b = &mut out[d * block..(d + 1) * block];
+        // j runs contiguous in zb and in the block: one copy of n2 elements
+        let run = s.size * s.n2;
         for i in 0..sp.cols(s, d) {
             for kk in 0..sp.levels(s, me) {
-                for j in 0..s.n2 {
-                    let at = s.size * (j + s.n2 * (kk + sp.n3p * i));
-                    let from = s.zb_at(j, base + kk as i64, d * sp.n1p + i);
-                    b[at..at + s.size].copy_from_slice(&zb[from..from + s.size]);
-                }
+                let at = s.size * s.n2 * (kk + sp.n3p * i);
+                let from = s.zb_at(0, base + kk as i64, d * sp.n1p + i);
+                b[at..at + run].copy_from_slice(&zb[from..from + run]);
             }
         }
     }

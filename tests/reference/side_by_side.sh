@@ -4,7 +4,9 @@
 # Open MPI build (default build-mpi-openmpi, `make MPI=1 MPI_IMPL=openmpi`), runs both on 2, 4 and 6
 # PEs and compares what they print: RPN_COMM_gridinit's result, carac, bloctopo, rank, topo_2 (both
 # axes, every mode), 2D grid descriptors (create_2dgrid, get_2dgrid), an I/O PE set, a reduction of
-# doubles (to the last bit) and RPN_COMM_transpose along x and y. Prints one verdict line; exit status 0 when every run is identical.
+# doubles (to the last bit), RPN_COMM_transpose along x and y, RPN_COMM_dist and _coll (halos, periodic or
+# not), _shuf_ezdist and _shuf_ezcoll over an I/O PE set, and the stacked x-z transpose through RPN_MPI.hf
+# (RPN_MPI_transpose_setup, RPN_MPI_ez_transpose_xz). Prints one verdict line; exit status 0 when every run is identical.
 set -u
 orig=${1:?usage: side_by_side.sh ORIGINAL_PREFIX [BUILD_DIR]}
 here=$(cd "$(dirname "$0")" && pwd)
