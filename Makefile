@@ -44,13 +44,17 @@ FORTRAN_SRCS := fortran/rpn_comm_c_binding.F90 \
                 fortran/rpn_comm_windows.F90 \
                 fortran/rpn_comm_output_flush.F90 \
                 fortran/rpn_comm_externals.F90 \
-                fortran/rpn_comm_gem.F90
+                fortran/rpn_comm_gem.F90 \
+                fortran/rpn_comm_dist.F90
 # Include files shipped to users next to the .mod files.
 FORTRAN_INCS := fortran/RPN_COMM_types.inc \
                 fortran/RPN_COMM_constants.inc \
                 fortran/RPN_COMM_interfaces.inc \
                 fortran/RPN_COMM_gem.inc \
-                fortran/RPN_COMM.inc
+                fortran/RPN_COMM.inc \
+                fortran/RPN_MPI.hf \
+                fortran/RPN_MPI_macros.hf \
+                fortran/RPN_MPI_interfaces.hf
 
 # What the Rust standard library needs when the staticlib is linked by another compiler, from
 # `cargo rustc --release --lib --crate-type staticlib -- --print native-static-libs`
@@ -187,6 +191,11 @@ $(RPNRUN): $(RUST_BIN)
 	cp $(RUST_BIN) $@
 
 $(INCDIR)/%.inc: fortran/%.inc
+	@mkdir -p $(INCDIR)
+	cp $< $@
+
+# the RPN_MPI layer's include files (RPN_MPI.hf and those it includes)
+$(INCDIR)/%.hf: fortran/%.hf
 	@mkdir -p $(INCDIR)
 	cp $< $@
 

@@ -301,6 +301,94 @@ int rpncomm_win_post(const struct rpncomm_handle *win,
                      int nreq);
 
 /**
+ * RPN_COMM_dist: grid PE 0's garr(size, gmini:gmaxi, gminj:gmaxj, nk) (an nig x njg field)
+ * cut into every PE's larr(size, mini:maxi, minj:maxj, nk) with halos `halox`, `haloy`
+ * (collective over the grid; docs/gem.md has the rules).
+ */
+int rpncomm_dist(const void *garr,
+                 int gmini,
+                 int gmaxi,
+                 int gminj,
+                 int gmaxj,
+                 int nig,
+                 int njg,
+                 int nk,
+                 int ghalox,
+                 int ghaloy,
+                 int size,
+                 void *larr,
+                 int mini,
+                 int maxi,
+                 int minj,
+                 int maxj,
+                 int halox,
+                 int haloy,
+                 int periodx,
+                 int periody);
+
+/**
+ * RPN_COMM_coll: every PE's larr collected into grid PE 0's garr (the inverse of
+ * rpncomm_dist, without periodicity).
+ */
+int rpncomm_coll(void *garr,
+                 int gmini,
+                 int gmaxi,
+                 int gminj,
+                 int gmaxj,
+                 int nig,
+                 int njg,
+                 int nk,
+                 int ghalox,
+                 int ghaloy,
+                 int size,
+                 const void *larr,
+                 int mini,
+                 int maxi,
+                 int minj,
+                 int maxj,
+                 int halox,
+                 int haloy);
+
+/**
+ * RPN_COMM_shuf_ezdist: levels `liste_i(1:dnk)` of each I/O PE's global(gni, gnj, dnk) into
+ * every PE's local(mini:maxi, minj:maxj, lnk) (the shape of grid descriptor `grid_id`);
+ * `liste_o(l)` (0 or 1, in and out) becomes 1 where level l came.
+ */
+int rpncomm_shuf_ezdist(int setno,
+                        int grid_id,
+                        const void *global,
+                        int dnk,
+                        void *local,
+                        int lnk,
+                        const int *liste_i,
+                        int *liste_o);
+
+/**
+ * RPN_COMM_shuf_ezcoll: every PE's local levels 1..lnk gathered on the I/O PEs of set `setno`
+ * (level k on member (k-1) mod npe, in its global(:, :, (k-1)/npe + 1)); on the members
+ * `liste_o(1:dnk)` receives the level of each plane of global, 0 for none.
+ */
+int rpncomm_shuf_ezcoll(int setno,
+                        int grid_id,
+                        void *global,
+                        int dnk,
+                        const void *local,
+                        int lnk,
+                        int *liste_o);
+
+/**
+ * RPN_MPI_transpose_setup: `gnk` levels cut `lnkx` per PE over the row communicator
+ * `row_comm` (a Fortran MPI handle; `col_comm` is kept as the original keeps it). MPI build.
+ */
+int rpncomm_mpi_transpose_setup(int gnk, int lnkx, int row_comm, int col_comm);
+
+/**
+ * RPN_MPI_ez_transpose_xz: forward (non-zero `forward`) z(lnix, lnjy, gnk) of 4-byte words to
+ * zt(lnix, lnjy, lnkx, npex) over the row of RPN_MPI_transpose_setup, backward the inverse.
+ */
+int rpncomm_mpi_ez_transpose_xz(void *z, void *zt, int forward, int lnix, int lnjy, int lnkx);
+
+/**
  * The Fortran MPI handle of the communicator named `name` ('GRID', 'EW', 'NS', 'BLOC',
  * 'WORLD', ...) in `*fcomm`: MPI_COMM_NULL's where this PE is no member ('BLOCMASTER' off the
  * masters) or for 'RPN_COMM_NULL'. MPI build only (refused on shared memory).

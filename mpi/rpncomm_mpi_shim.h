@@ -189,6 +189,8 @@ int rpnmpi_gather(const rpnmpi_comm *comm, const void *mine, void *all, int byte
 /* MPI_Allreduce of n elements (codes as rpnmpi_reduce's) into `result` on every rank */
 int rpnmpi_allreduce(const rpnmpi_comm *comm, const void *mine, void *result, int n, int dtype, int op);
 int rpnmpi_alltoall(const rpnmpi_comm *comm, const void *send, void *recv, int bytes);
+int rpnmpi_alltoallv(const rpnmpi_comm *comm, const void *send, const int *scounts, const int *sdispls,
+                     void *recv, const int *rcounts, const int *rdispls);
 /* MPI_Finalize unless MPI is finalized already (RPN_COMM_finalize, as the original: whoever
  * initialised MPI) */
 int rpnmpi_finalize_once(void);

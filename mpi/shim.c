@@ -868,6 +868,13 @@ int rpnmpi_gather(const rpnmpi_comm *c, const void *mine, void *all, int bytes, 
     return MPI_Gather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, root, c->comm);
 }
 
+/* The distribution routines' and RPN_MPI_ez_transpose_xz's exchange: `n` ranks, byte counts and
+ * displacements per rank (MPI_Alltoallv, as the original's transposes make it). */
+int rpnmpi_alltoallv(const rpnmpi_comm *c, const void *send, const int *scounts, const int *sdispls,
+                     void *recv, const int *rcounts, const int *rdispls) {
+    return MPI_Alltoallv(send, scounts, sdispls, MPI_BYTE, recv, rcounts, rdispls, MPI_BYTE, c->comm);
+}
+
 /* RPN_COMM_transpose's exchange, as the original makes it (MPI_Alltoall). */
 int rpnmpi_alltoall(const rpnmpi_comm *c, const void *send, void *recv, int bytes) {
     return MPI_Alltoall(send, bytes, MPI_BYTE, recv, bytes, MPI_BYTE, c->comm);

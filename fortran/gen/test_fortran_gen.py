@@ -88,6 +88,11 @@ class CommittedFiles(unittest.TestCase):
         self.assertEqual(problems, [])
         self.assertGreaterEqual(n, 15)
 
+    def test_bind_c_interfaces_of_the_distribution_routines_match_the_header(self):
+        n, problems = check_c_binding.check(binding=os.path.join(ROOT, "fortran", "rpn_comm_dist.F90"))
+        self.assertEqual(problems, [])
+        self.assertEqual(n, 6)
+
 
 class GeneratorDrift(Drift):
     def run_gen(self, *extra):

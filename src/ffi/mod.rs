@@ -12,6 +12,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 mod args;
+pub mod dist;
 pub mod gem;
 pub mod halo;
 pub mod halo_family;

@@ -128,6 +128,11 @@ pub fn io_pe_gridid(setno: i32, n: i32) -> Result<usize> {
     })?
 }
 
+/// The grid coordinates of set `setno`'s members, in set order (the distribution routines).
+pub(super) fn members(setno: i32) -> Result<Vec<(usize, usize)>> {
+    with_set(setno, |s| s.coords.clone())
+}
+
 /// RPN_COMM_io_pe_size: the number of PEs of set `setno`.
 pub fn io_pe_size(setno: i32) -> Result<usize> {
     with_set(setno, |s| s.coords.len())

@@ -20,6 +20,7 @@
 mod agreement;
 mod caller_buffers;
 mod collectives;
+pub mod dist;
 pub mod gate;
 pub mod gem;
 mod grid;

@@ -136,13 +136,13 @@ fn unpack_forward(s: &Shape, sp: &Split, me: usize, recv: &[u32], zb: &mut [u32]
     let base = sp.zb_base(s);
     for p in 0..sp.np {
         let b = &recv[p * block..(p + 1) * block];
+        // j runs contiguous in the block and in zb: one copy of n2 elements
+        let run = s.size * s.n2;
         for i in 0..sp.cols(s, p) {
             for kk in 0..sp.levels(s, me) {
-                for j in 0..s.n2 {
-                    let at = s.size * (j + s.n2 * (kk + sp.n3p * i));
-                    let to = s.zb_at(j, base + kk as i64, p * sp.n1p + i);
-                    zb[to..to + s.size].copy_from_slice(&b[at..at + s.size]);
-                }
+                let at = s.size * s.n2 * (kk + sp.n3p * i);
+                let to = s.zb_at(0, base + kk as i64, p * sp.n1p + i);
+                zb[to..to + run].copy_from_slice(&b[at..at + run]);
             }
         }
     }
@@ -155,13 +155,13 @@ fn pack_backward(s: &Shape, sp: &Split, me: usize, zb: &[u32]) -> Vec<u32> {
     let mut out = vec![0u32; block * sp.np];
     for d in 0..sp.np {
         let b = &mut out[d * block..(d + 1) * block];
+        // j runs contiguous in zb and in the block: one copy of n2 elements
+        let run = s.size * s.n2;
         for i in 0..sp.cols(s, d) {
             for kk in 0..sp.levels(s, me) {
-                for j in 0..s.n2 {
-                    let at = s.size * (j + s.n2 * (kk + sp.n3p * i));
-                    let from = s.zb_at(j, base + kk as i64, d * sp.n1p + i);
-                    b[at..at + s.size].copy_from_slice(&zb[from..from + s.size]);
-                }
+                let at = s.size * s.n2 * (kk + sp.n3p * i);
+                let from = s.zb_at(0, base + kk as i64, d * sp.n1p + i);
+                b[at..at + run].copy_from_slice(&zb[from..from + run]);
             }
         }
     }
@@ -185,12 +185,18 @@ fn unpack_backward(s: &Shape, sp: &Split, me: usize, recv: &[u32], za: &mut [u32
     }
 }
 
-/// The received bytes as words (one copy: the transport's buffer has no u32 alignment).
-fn words(bytes: &[u8]) -> Vec<u32> {
+/// The received bytes as words: in place where the transport's buffer is word-aligned (the
+/// allocator's large blocks are), else one copy.
+fn words(bytes: &[u8]) -> std::borrow::Cow<'_, [u32]> {
+    if bytes.as_ptr().align_offset(4) == 0 {
+        // SAFETY: aligned for u32, bytes.len() / 4 whole words inside the slice, u32 has no
+        // invalid bit pattern; borrowed from `bytes`, so it lives no longer.
+        return std::borrow::Cow::Borrowed(unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const u32, bytes.len() / 4) });
+    }
     let mut w = vec![0u32; bytes.len() / 4];
     // SAFETY: w has room for bytes.len() / 4 words; u32 has no invalid bit pattern.
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), w.as_mut_ptr() as *mut u8, w.len() * 4) };
-    w
+    std::borrow::Cow::Owned(w)
 }
 
 /// The words as bytes, without a copy.
@@ -249,7 +255,8 @@ impl Runtime {
         // of 4-byte words (Fortran integers or reals), and distinct (checked above).
         let source: &[u32] = if from_words == 0 { &[] } else { unsafe { std::slice::from_raw_parts(from as *const u32, from_words) } };
         let send = if kind > 0 { pack_forward(&shape, &split, me, source) } else { pack_backward(&shape, &split, me, source) };
-        let recv = words(&self.transport.alltoall(&comm, as_bytes(&send), block_bytes)?);
+        let received = self.transport.alltoall(&comm, as_bytes(&send), block_bytes)?;
+        let recv = words(&received);
         // SAFETY: as above; written in place, so that what no global index stands for keeps its value.
         let target: &mut [u32] = if to_words == 0 { &mut [] } else { unsafe { std::slice::from_raw_parts_mut(to as *mut u32, to_words) } };
         if kind > 0 {

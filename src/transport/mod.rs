@@ -171,11 +171,68 @@ pub trait Transport: Send {
         Ok(mine)
     }
 
+    /// Collective over `comm` (the distribution routines, the RPN_MPI transpose): this PE sends
+    /// `send_counts[p]` bytes to the PE of rank p, the blocks one after the other in `send` in
+    /// rank order, and receives `recv_counts[p]` bytes from each, returned one after the other
+    /// in rank order. Every pair must agree (p's `send_counts[me]` is this PE's
+    /// `recv_counts[p]`; checked). By default from allgathers (every PE's counts, then every
+    /// PE's whole buffer: correct on every transport, at PEs times the traffic); the
+    /// shared-memory transport copies each block once through the mailboxes, the MPI transport
+    /// makes it MPI_Alltoallv.
+    fn alltoallv(&mut self, comm: &Communicator, send: &[u8], send_counts: &[usize], recv_counts: &[usize]) -> Result<Vec<u8>> {
+        let (n, me) = (comm.size(), comm.rank());
+        let table = exchange_counts(self, comm, send, send_counts, recv_counts)?;
+        let longest = (0..n).map(|p| table[p * n..(p + 1) * n].iter().sum::<usize>()).max().unwrap_or(0);
+        let mut padded = send.to_vec();
+        padded.resize(longest, 0);
+        let mut all = vec![0u8; longest * n];
+        self.allgather(comm, &padded, &mut all)?;
+        let mut mine = Vec::with_capacity(recv_counts.iter().sum());
+        for p in 0..n {
+            let at = p * longest + table[p * n..p * n + me].iter().sum::<usize>();
+            mine.extend_from_slice(&all[at..at + table[p * n + me]]);
+        }
+        Ok(mine)
+    }
+
     /// The Fortran MPI handle of `comm` for the caller's own MPI calls (RPN_COMM_comm), or
     /// MPI_COMM_NULL's for None (not collective).
     fn fortran_comm(&self, _comm: Option<&Communicator>) -> Result<i32> {
         Err(Error::Unsupported("an MPI communicator handle (RPN_COMM_comm) needs the MPI build (make MPI=1)"))
     }
+}
+
+/// Every PE's `send_counts` (row p of the n x n table: what PE p sends to each), after checking
+/// this PE's arguments; fails when a pair disagrees (what p sends to q is not what q expects).
+pub fn exchange_counts<T: Transport + ?Sized>(
+    t: &mut T,
+    comm: &Communicator,
+    send: &[u8],
+    send_counts: &[usize],
+    recv_counts: &[usize],
+) -> Result<Vec<usize>> {
+    let n = comm.size();
+    if send_counts.len() != n || recv_counts.len() != n || send.len() != send_counts.iter().sum::<usize>() {
+        return Err(Error::Internal(format!(
+            "alltoallv of {} bytes with {} / {} counts for {n} PEs",
+            send.len(),
+            send_counts.len(),
+            recv_counts.len()
+        )));
+    }
+    let mine: Vec<u8> = send_counts.iter().flat_map(|&c| (c as u64).to_ne_bytes()).collect();
+    let mut all = vec![0u8; mine.len() * n];
+    t.allgather(comm, &mine, &mut all)?;
+    let table: Vec<usize> = all.chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().unwrap_or_default()) as usize).collect();
+    let me = comm.rank();
+    if let Some(p) = (0..n).find(|&p| table[p * n + me] != recv_counts[p]) {
+        return Err(Error::Internal(format!(
+            "alltoallv: PE {p} sends {} bytes to PE {me}, which expects {}",
+            table[p * n + me],
+            recv_counts[p]
+        )));
+    }
+    Ok(table)
 }
 
 /// One PE's view of one window. Arguments have been validated by `core::WindowState`.

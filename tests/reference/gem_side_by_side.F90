@@ -4,7 +4,8 @@
 ! generic RPN_COMM_gridinit (its Userinit form), blocks 1 x 2. Also RPN_COMM_create_2dgrid and
 ! get_2dgrid descriptors (and refusals), an RPN_COMM_reduce and _allreduce of doubles (the sum depends on
 ! the order MPI combines the PEs' values in), and RPN_COMM_transpose forward and back along x and y,
-! uneven splits.
+! uneven splits; RPN_COMM_dist and RPN_COMM_coll (halos, periodic or not), RPN_COMM_shuf_ezdist and
+! RPN_COMM_shuf_ezcoll over an I/O PE set, and the RPN_MPI layer's stacked x-z transpose.
 program gem_side_by_side
   use ISO_C_BINDING
   implicit none
@@ -57,6 +58,13 @@ program gem_side_by_side
   call xpose(1, npex, x, y, 7, 5)
   call xpose(2, npey, y, x, 5, 3)
   call xpose(1, npex, x, y, 2, 9)
+  call dists(11, 7, 1, 2, .false.)
+  call dists(11, 7, 1, 2, .true.)
+  call dists(9, 5, 0, 0, .false.)
+  call colls(11, 7, 1, 2)
+  call colls(10, 6, 0, 0)
+  call shufs(11, 7, 4, 2)
+  call xz_side(me, npex, x, y)
   call RPN_COMM_finalize(ierr)
 contains
   ! RPN_COMM_transpose forward then backward along x (kind 1) or y (2) of a line of np PEs (this
@@ -91,7 +99,166 @@ contains
       write(*, '(A,I0,A,4I3,A,*(F12.4))') 'pe ', me, ' xpose', kind, n1g, n3g, k, ' za', za(1:cols, :, k)
     enddo
   end subroutine xpose
+
+  integer function f(i, j, k)
+    integer, intent(IN) :: i, j, k
+    f = (k * 1000 + j + 100) * 1000 + i + 100
+  end function f
+
+  ! RPN_COMM_dist of an nig x njg field (halo gh on PE 0) with local halos h: every PE's larr,
+  ! one line per row, including what it leaves untouched (-1)
+  subroutine dists(nig, njg, gh, h, periodx)
+    integer, intent(IN) :: nig, njg, gh, h
+    logical, intent(IN) :: periodx
+    integer, allocatable :: garr(:,:,:), larr(:,:,:)
+    integer :: ni, nj, i, j, k, st
+    ni = (nig + npex - 1) / npex
+    nj = (njg + npey - 1) / npey
+    if (me == 0) then
+      allocate(garr(1-gh:nig+gh, 1-gh:njg+gh, 2))
+      do k = 1, 2
+        do j = 1-gh, njg+gh
+          do i = 1-gh, nig+gh
+            garr(i, j, k) = f(i, j, k)
+          enddo
+        enddo
+      enddo
+    else
+      allocate(garr(1, 1, 1))
+    endif
+    allocate(larr(-h:ni+h+1, 1-h:nj+h, 2))
+    larr = -1
+    call RPN_COMM_dist(garr, lbound(garr, 1), ubound(garr, 1), lbound(garr, 2), ubound(garr, 2), nig, njg, 2, &
+                       gh, gh, 1, larr, -h, ni+h+1, 1-h, nj+h, h, h, periodx, .false., st)
+    do k = 1, 2
+      do j = 1-h, nj+h
+        write(*, '(A,I0,A,3I3,L2,2I3,A,*(I9))') 'pe ', me, ' dist', nig, njg, h, periodx, k, j, ' :', larr(:, j, k)
+      enddo
+    enddo
+  end subroutine dists
+
+  ! RPN_COMM_coll of every PE's tile and halo h (values of the global field) into PE 0's garr
+  ! (halo gh + 1, -1 where nothing lands)
+  subroutine colls(nig, njg, gh, h)
+    integer, intent(IN) :: nig, njg, gh, h
+    integer, allocatable :: garr(:,:,:), larr(:,:,:)
+    integer :: ni, nj, i, j, k, st
+    ni = (nig + npex - 1) / npex
+    nj = (njg + npey - 1) / npey
+    allocate(larr(1-h:ni+h, 1-h:nj+h, 2))
+    do k = 1, 2
+      do j = 1-h, nj+h
+        do i = 1-h, ni+h
+          larr(i, j, k) = f(x * ni + i, y * nj + j, k)
+        enddo
+      enddo
+    enddo
+    if (me == 0) then
+      allocate(garr(-gh:nig+gh+1, -gh:njg+gh+1, 2))
+    else
+      allocate(garr(1, 1, 1))
+    endif
+    garr = -1
+    call RPN_COMM_coll(garr, lbound(garr, 1), ubound(garr, 1), lbound(garr, 2), ubound(garr, 2), nig, njg, 2, &
+                       gh, gh, 1, larr, 1-h, ni+h, 1-h, nj+h, h, h, st)
+    if (me == 0) then
+      do k = 1, 2
+        do j = lbound(garr, 2), ubound(garr, 2)
+          write(*, '(A,I0,A,3I3,2I3,A,*(I9))') 'pe ', me, ' coll', nig, njg, h, k, j, ' :', garr(:, j, k)
+        enddo
+      enddo
+    endif
+  end subroutine colls
+
+  ! RPN_COMM_shuf_ezdist of the levels of an I/O PE set (dnk each) into lnk local levels of a grid
+  ! descriptor with halo 1, then RPN_COMM_shuf_ezcoll of every PE's levels back
+  subroutine shufs(gni, gnj, lnk, dnk)
+    integer, intent(IN) :: gni, gnj, lnk, dnk
+    integer :: gid, set, me_io, n_io, ni, nj, i, j, k, st, nz
+    integer, allocatable :: global(:,:,:), local(:,:,:), li(:), lc(:)
+    logical :: lo(lnk)
+    ni = (gni + npex - 1) / npex
+    nj = (gnj + npey - 1) / npey
+    gid = rpn_comm_create_2dgrid(gni, gnj, 0, ni + 1, 0, nj + 1)
+    set = RPN_COMM_create_io_set(2, 0)
+    if (set <= 0) set = RPN_COMM_create_io_set(1, 0)
+    me_io = RPN_COMM_is_io_pe(set)
+    n_io = RPN_COMM_io_pe_size(set)
+    allocate(global(gni, gnj, dnk), local(0:ni+1, 0:nj+1, lnk), li(dnk))
+    li = 0
+    global = -1
+    if (me_io >= 0) then
+      do k = 1, dnk
+        li(k) = 1 + me_io + (k - 1) * n_io
+        if (li(k) > lnk) li(k) = 0
+        do j = 1, gnj
+          do i = 1, gni
+            global(i, j, k) = f(i, j, li(k))
+          enddo
+        enddo
+      enddo
+    endif
+    local = -1
+    lo = .false.
+    st = RPN_COMM_shuf_ezdist(set, gid, global, dnk, local, lnk, li, lo)
+    write(*, '(A,I0,A,I3,*(L2))') 'pe ', me, ' ezdist', st, lo
+    do k = 1, lnk
+      do j = 0, nj + 1
+        write(*, '(A,I0,A,2I3,A,*(I9))') 'pe ', me, ' ezdist', k, j, ' :', local(:, j, k)
+      enddo
+    enddo
+    do k = 1, lnk
+      do j = 0, nj + 1
+        do i = 0, ni + 1
+          local(i, j, k) = f(x * ni + i, y * nj + j, k)
+        enddo
+      enddo
+    enddo
+    nz = (lnk + n_io - 1) / n_io
+    deallocate(global)
+    allocate(global(gni, gnj, nz), lc(nz))
+    global = -1
+    lc = -5
+    st = RPN_COMM_shuf_ezcoll(set, gid, global, nz, local, lnk, lc)
+    write(*, '(A,I0,A,I3,*(I4))') 'pe ', me, ' ezcoll', st, lc
+    do k = 1, nz
+      do j = 1, gnj
+        write(*, '(A,I0,A,2I3,A,*(I9))') 'pe ', me, ' ezcoll', k, j, ' :', global(:, j, k)
+      enddo
+    enddo
+    st = RPN_COMM_free_io_set(set)
+  end subroutine shufs
 end program gem_side_by_side
+
+! The stacked x-z transpose as gemdyn's sol_fft_lam calls it (RPN_MPI.hf, LoC, real*8 arrays as
+! twice as many 4-byte words), 5 levels cut unevenly over each row
+subroutine xz_side(me, npex, x, y)
+  use ISO_C_BINDING
+  implicit none
+#include <RPN_MPI.hf>
+  integer, intent(IN) :: me, npex, x, y
+  integer :: row, col, err, lnk, k, p
+  real(kind=8), allocatable :: z(:,:,:), zt(:,:,:,:)
+  lnk = 5 / npex
+  if (x < mod(5, npex)) lnk = lnk + 1
+  row = RPN_COMM_comm('EW')
+  col = RPN_COMM_comm('NS')
+  call RPN_MPI_transpose_setup(5, lnk, row, col, err)
+  write(*, '(A,I0,A,I3)') 'pe ', me, ' xz setup', err
+  allocate(z(3, 2, 5), zt(3, 2, max(lnk, 1), npex))
+  do k = 1, 5
+    z(:, :, k) = reshape([(x * 1d4 + y * 1d3 + k + p * 1d2 + 0.25d0, p = 1, 6)], [3, 2])
+  enddo
+  zt = -1
+  call RPN_MPI_ez_transpose_xz(LoC(z), &
+                               LoC(zt), .true., 6, 2, lnk, err)
+  write(*, '(A,I0,A,I3,A,*(F10.2))') 'pe ', me, ' xz fwd', err, ' :', zt(:, :, 1:lnk, :)
+  zt = 2 * zt
+  z = 0
+  call RPN_MPI_ez_transpose_xz(LoC(z), &
+                               LoC(zt), .false., 6, 2, lnk, err)
+  write(*, '(A,I0,A,I3,A,*(F10.2))') 'pe ', me, ' xz inv', err, ' :', z
+end subroutine xz_side
 subroutine ushape(px, py)
   integer :: px, py
   px = px / 2

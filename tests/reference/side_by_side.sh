@@ -4,7 +4,9 @@
 # Open MPI build (default build-mpi-openmpi, `make MPI=1 MPI_IMPL=openmpi`), runs both on 2, 4 and 6
 # PEs and compares what they print: RPN_COMM_gridinit's result, carac, bloctopo, rank, topo_2 (both
 # axes, every mode), 2D grid descriptors (create_2dgrid, get_2dgrid), an I/O PE set, a reduction of
-# doubles to one PE and to all (to the last bit) and RPN_COMM_transpose along x and y. Then
+# doubles to one PE and to all (to the last bit), RPN_COMM_transpose along x and y, RPN_COMM_dist and
+# _coll (halos, periodic or not), _shuf_ezdist and _shuf_ezcoll over an I/O PE set, and the stacked
+# x-z transpose through RPN_MPI.hf (RPN_MPI_transpose_setup, RPN_MPI_ez_transpose_xz). Then
 # gem_yinyang_side_by_side.F90 (two grids, GEM's Yin-Yang, with and without
 # RPN_COMM_set_petopo(1, 999999)) on 4 and 8 PEs.
 # Prints one verdict line; exit status 0 when every run is identical.

@@ -384,6 +384,10 @@ impl Transport for MpiTransport {
         p2p::alltoall(self.comm(comm)?, send, block)
     }
 
+    fn alltoallv(&mut self, comm: &Communicator, send: &[u8], send_counts: &[usize], recv_counts: &[usize]) -> Result<Vec<u8>> {
+        p2p::alltoallv(self.comm(comm)?, send, send_counts, recv_counts)
+    }
+
     fn fortran_comm(&self, comm: Option<&Communicator>) -> Result<i32> {
         match comm {
             Some(c) => p2p::comm_handle(self.comm(c)?.raw()),

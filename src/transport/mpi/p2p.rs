@@ -38,6 +38,15 @@ unsafe extern "C" {
     fn rpnmpi_allreduce(comm: *const RawComm, mine: *const c_void, result: *mut c_void, n: c_int, dtype: c_int, op: c_int) -> c_int;
     fn rpnmpi_gather(comm: *const RawComm, mine: *const c_void, all: *mut c_void, bytes: c_int, root: c_int) -> c_int;
     fn rpnmpi_alltoall(comm: *const RawComm, send: *const c_void, recv: *mut c_void, bytes: c_int) -> c_int;
+    fn rpnmpi_alltoallv(
+        comm: *const RawComm,
+        send: *const c_void,
+        scounts: *const c_int,
+        sdispls: *const c_int,
+        recv: *mut c_void,
+        rcounts: *const c_int,
+        rdispls: *const c_int,
+    ) -> c_int;
 }
 
 /// MPI_Reduce of `mine` (elements of `dtype`) with `op` over `comm`: the result on `root`. REPLACE
@@ -131,6 +140,56 @@ pub fn alltoall(comm: &Comm, send: &[u8], block: usize) -> Result<Vec<u8>> {
         unsafe { rpnmpi_alltoall(comm.raw(), send.as_ptr() as *const c_void, recv.as_mut_ptr() as *mut c_void, bytes) }
     };
     shim::check(rc, "MPI_Alltoall")?;
+    Ok(recv)
+}
+
+/// MPI_Alltoallv of byte blocks over `comm`: `send_counts[p]` bytes to rank p (one after the
+/// other in `send`, rank order), `recv_counts[p]` from each, returned one after the other.
+pub fn alltoallv(comm: &Comm, send: &[u8], send_counts: &[usize], recv_counts: &[usize]) -> Result<Vec<u8>> {
+    let ints = |counts: &[usize]| -> Result<(Vec<c_int>, Vec<c_int>)> {
+        let mut displs = Vec::with_capacity(counts.len());
+        let mut at = 0usize;
+        for &c in counts {
+            displs.push(c_int::try_from(at).map_err(|_| Error::BadArgument(format!("alltoallv of {at} bytes and more")))?);
+            at += c;
+        }
+        c_int::try_from(at).map_err(|_| Error::BadArgument(format!("alltoallv of {at} bytes")))?;
+        Ok((counts.iter().map(|&c| c as c_int).collect(), displs))
+    };
+    if send_counts.len() != comm.size || recv_counts.len() != comm.size || send.len() != send_counts.iter().sum::<usize>() {
+        return Err(Error::Internal(format!(
+            "alltoallv of {} bytes with {} counts for {} ranks",
+            send.len(),
+            send_counts.len(),
+            comm.size
+        )));
+    }
+    let (sc, sd) = ints(send_counts)?;
+    let (rc, rd) = ints(recv_counts)?;
+    // An empty Vec<u8>'s pointer is 1, Open MPI's MPI_IN_PLACE: never pass one (MPI_ERR_ARG).
+    let total: usize = recv_counts.iter().sum();
+    let mut recv = vec![0u8; total.max(1)];
+    let spare = [0u8; 1];
+    let send = if send.is_empty() { &spare[..] } else { send };
+    let rc_ = {
+        let _mpi = shim::serial()?;
+        let _watch = watchdog::watch("MPI_Alltoallv");
+        // SAFETY: live communicator; counts and displacements of size ranks each, inside send
+        // and recv (their sums are the buffers' lengths, checked above).
+        unsafe {
+            rpnmpi_alltoallv(
+                comm.raw(),
+                send.as_ptr() as *const c_void,
+                sc.as_ptr(),
+                sd.as_ptr(),
+                recv.as_mut_ptr() as *mut c_void,
+                rc.as_ptr(),
+                rd.as_ptr(),
+            )
+        }
+    };
+    shim::check(rc_, "MPI_Alltoallv")?;
+    recv.truncate(total);
     Ok(recv)
 }
 

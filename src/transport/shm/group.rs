@@ -228,6 +228,75 @@ impl Group {
         Ok(())
     }
 
+    /// All-to-all through the mailboxes: `table[p * n + q]` is what member p sends member q
+    /// (every member's row, the same table everywhere); this member's blocks lie one after the
+    /// other in `send`, in rank order. Returns the blocks addressed to this member, in rank
+    /// order. Each byte is copied twice (into the sender's mailbox, out of it by its receiver),
+    /// a mailbox's worth per round, whatever the number of members.
+    pub fn alltoallv(&self, send: &[u8], table: &[usize]) -> Result<Vec<u8>> {
+        let n = self.members.len();
+        let me = self.index;
+        let row = |p: usize| &table[p * n..(p + 1) * n];
+        let longest = (0..n).map(|p| row(p).iter().sum::<usize>()).max().unwrap_or(0);
+        // where member p's block for this one starts in p's buffer, and where it goes here
+        let from: Vec<usize> = (0..n).map(|p| row(p)[..me].iter().sum()).collect();
+        let mut to = vec![0usize; n + 1];
+        for p in 0..n {
+            to[p + 1] = to[p] + row(p)[me];
+        }
+        let mut out = vec![0u8; to[n]];
+        let job = &self.coll.job;
+        let mut start = 0;
+        while start < longest {
+            let end = start + MAILBOX_BYTES;
+            let mine = &send[start.min(send.len())..end.min(send.len())];
+            // SAFETY: our mailbox holds MAILBOX_BYTES >= mine.len() bytes; until the next barrier
+            // of this communicator nobody reads it (see the module's notes).
+            unsafe { std::ptr::copy_nonoverlapping(mine.as_ptr(), job.mailbox(self.coll.rank), mine.len()) };
+            self.barrier()?;
+            for (p, &job_rank) in self.members.iter().enumerate() {
+                let (lo, hi) = (from[p].max(start), (from[p] + row(p)[me]).min(end));
+                if lo < hi {
+                    let dst = &mut out[to[p] + lo - from[p]..to[p] + hi - from[p]];
+                    // SAFETY: member p wrote its bytes start..end (those it has) into its mailbox
+                    // before the barrier; lo..hi lies inside them, and nobody writes the mailbox
+                    // until the next barrier of this communicator.
+                    unsafe { std::ptr::copy_nonoverlapping(job.mailbox(job_rank).add(lo - start), dst.as_mut_ptr(), hi - lo) };
+                }
+            }
+            self.barrier()?;
+            start = end;
+        }
+        Ok(out)
+    }
+
+    /// All-to-all as `alltoallv`, through a region every member maps: member r's buffer goes to
+    /// `base + r * slot` (one copy), then each member copies out the blocks addressed to it.
+    ///
+    /// # Safety
+    /// `base` points to `members * slot` bytes shared by the members, used by this exchange only
+    /// (between its two barriers); `slot` is at least every member's row of `table`.
+    pub unsafe fn alltoallv_through(&self, base: *mut u8, slot: usize, send: &[u8], table: &[usize]) -> Result<Vec<u8>> {
+        let n = self.members.len();
+        let me = self.index;
+        let row = |p: usize| &table[p * n..(p + 1) * n];
+        if send.len() > slot {
+            return Err(Error::Internal(format!("alltoall of {} bytes through slots of {slot}", send.len())));
+        }
+        // SAFETY: our slot holds `slot` >= send.len() bytes; nobody reads it before the barrier.
+        unsafe { std::ptr::copy_nonoverlapping(send.as_ptr(), base.add(me * slot), send.len()) };
+        self.barrier()?;
+        let mut out = Vec::with_capacity((0..n).map(|p| row(p)[me]).sum());
+        for p in 0..n {
+            let from: usize = row(p)[..me].iter().sum();
+            // SAFETY: member p wrote its row (at most `slot` bytes) into its slot before the
+            // barrier; nobody writes the slots until the next barrier.
+            out.extend_from_slice(unsafe { std::slice::from_raw_parts(base.add(p * slot + from), row(p)[me]) });
+        }
+        self.barrier()?;
+        Ok(out)
+    }
+
     /// Allgather of one u32 per member.
     pub fn allgather_u32(&self, mine: u32) -> Result<Vec<u32>> {
         let mut all = vec![0u8; 4 * self.members.len()];

@@ -35,6 +35,10 @@ use crate::transport::{Transport, TransportWindow};
 
 /// The shared-memory transport of one PE: the job's collectives, the communicators it made
 /// and the windows it creates.
+/// The header of an all-to-all scratch region (its magic, members and slot size), one page.
+const SCRATCH_HEADER: usize = 4096;
+const SCRATCH_MAGIC: u64 = u64::from_le_bytes(*b"RPNCA2A\x01");
+
 pub struct ShmTransport {
     coll: Arc<Collectives>,
     job: Communicator,
@@ -49,6 +53,9 @@ pub struct ShmTransport {
     windows_created: HashMap<CommId, u32>,
     /// Point-to-point channels to the other PEs, made on first use.
     channels: ShmChannels,
+    /// Each communicator's all-to-all scratch region (one slot per member) and how many have
+    /// been made for it, for exchanges larger than a mailbox (every member makes the same ones).
+    scratch: HashMap<CommId, (Option<(region::SharedRegion, usize)>, u32)>,
 }
 
 /// A name nobody can guess: the launcher's pid (for stale-job cleanup) and 64 random bits.
@@ -100,11 +107,37 @@ impl ShmTransport {
             splits: 0,
             prefix,
             windows_created: HashMap::new(),
+            scratch: HashMap::new(),
             channels,
         })
     }
 
     /// The group of `comm`, refused unless this transport made it (with those members).
+    /// All-to-all over `comm` (`table[p * n + q]`: bytes p sends q): through the mailboxes when
+    /// every PE's buffer fits one (a single round), else through the communicator's scratch
+    /// region, remade larger when an exchange outgrows it (collective: every member sees the same
+    /// table and the same history), so that any size takes two barriers.
+    fn exchange(&mut self, comm: &Communicator, send: &[u8], table: &[usize]) -> Result<Vec<u8>> {
+        let group = Arc::clone(self.group(comm)?);
+        let n = comm.size();
+        let longest = (0..n).map(|p| table[p * n..(p + 1) * n].iter().sum::<usize>()).max().unwrap_or(0);
+        if longest <= job::MAILBOX_BYTES {
+            return group.alltoallv(send, table);
+        }
+        let entry = self.scratch.entry(comm.id()).or_insert((None, 0));
+        if entry.0.as_ref().is_none_or(|(_, slot)| *slot < longest) {
+            entry.0 = None;
+            entry.1 += 1;
+            let slot = longest.next_power_of_two();
+            let name = format!("{}.c{}.{}.x{}", self.prefix, comm.id().0, group.members()[0], entry.1);
+            let region = group.create_region(&name, SCRATCH_HEADER + slot * n, &[SCRATCH_MAGIC, n as u64, slot as u64])?;
+            entry.0 = Some((region, slot));
+        }
+        let Some((region, slot)) = entry.0.as_ref() else { return Err(Error::Internal("no scratch region".into())) };
+        // SAFETY: the region holds the header and n slots of `slot` >= longest bytes each.
+        unsafe { group.alltoallv_through(region.as_ptr().add(SCRATCH_HEADER), *slot, send, table) }
+    }
+
     fn group(&self, comm: &Communicator) -> Result<&Arc<Group>> {
         self.groups
             .get(&comm.id())
@@ -124,6 +157,19 @@ impl Transport for ShmTransport {
 
     fn allgather(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8]) -> Result<()> {
         self.group(comm)?.allgather(mine, all)
+    }
+
+    fn alltoallv(&mut self, comm: &Communicator, send: &[u8], send_counts: &[usize], recv_counts: &[usize]) -> Result<Vec<u8>> {
+        let table = super::exchange_counts(self, comm, send, send_counts, recv_counts)?;
+        self.exchange(comm, send, &table)
+    }
+
+    fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize) -> Result<Vec<u8>> {
+        if send.len() != block * comm.size() {
+            return Err(Error::Internal(format!("alltoall of {} bytes in blocks of {block} for {} PEs", send.len(), comm.size())));
+        }
+        // every PE sends `block` bytes to every PE: no counts to exchange
+        self.exchange(comm, send, &vec![block; comm.size() * comm.size()])
     }
 
     unsafe fn create_window(
