@@ -34,6 +34,11 @@
 #define RPNMPI_SHARED     1
 #define RPNMPI_EXCLUSIVE  2
 #define RPNMPI_FLUSH      3   /* inside a lock_all epoch: no lock, MPI_Win_flush(target) after */
+/* inside an active-mode epoch, a put made as MPI_Accumulate(MPI_REPLACE) and a get as
+ * MPI_Get_accumulate(MPI_NO_OP) (same result): MPICH 4.0's ch4:ucx does not complete its
+ * MPI_Put/MPI_Get between nodes at the fence or PSCW close that ends their epoch (the data
+ * lands later), but does complete its accumulates there (src/transport/mpi/window.rs) */
+#define RPNMPI_ACTIVE_ACC 4
 
 typedef struct rpnmpi_comm rpnmpi_comm;
 typedef struct rpnmpi_win rpnmpi_win;
@@ -55,6 +60,8 @@ int rpnmpi_finalize(void);
 void rpnmpi_error_string(int code, char *buf, int len);
 /* Library name and version, e.g. "Open MPI v4.1.4 ..." (first line only). */
 void rpnmpi_library_version(char *buf, int len);
+/* Whether MPI_Get_library_version's whole text (all its lines) contains `word`. */
+int rpnmpi_library_mentions(const char *word);
 
 /* MPI_COMM_WORLD. */
 int rpnmpi_comm_world(rpnmpi_comm **comm);

@@ -201,6 +201,14 @@ void rpnmpi_library_version(char *buf, int len) {
     buf[len - 1] = '\0';
 }
 
+int rpnmpi_library_mentions(const char *word) {
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n = 0;
+    if (MPI_Get_library_version(v, &n) != MPI_SUCCESS) return 0;
+    v[n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1] = '\0';
+    return strstr(v, word) != NULL;
+}
+
 int rpnmpi_comm_world(rpnmpi_comm **out) {
     rpnmpi_comm *c = malloc(sizeof *c);
     int rc;
@@ -404,10 +412,16 @@ int rpnmpi_rma(rpnmpi_win *w, int kind, int lock, const void *src, void *result,
     }
     switch (kind) {
     case RPNMPI_PUT:
-        rc = MPI_Put(src, n, t, target, d, n, t, w->win);
+        if (lock == RPNMPI_ACTIVE_ACC)
+            rc = MPI_Accumulate(src, n, t, target, d, n, t, MPI_REPLACE, w->win);
+        else
+            rc = MPI_Put(src, n, t, target, d, n, t, w->win);
         break;
     case RPNMPI_GET:
-        rc = MPI_Get(result, n, t, target, d, n, t, w->win);
+        if (lock == RPNMPI_ACTIVE_ACC)
+            rc = MPI_Get_accumulate(NULL, 0, t, result, n, t, target, d, n, t, MPI_NO_OP, w->win);
+        else
+            rc = MPI_Get(result, n, t, target, d, n, t, w->win);
         break;
     case RPNMPI_ACC:
         rc = MPI_Accumulate(src, n, t, target, d, n, t, o, w->win);
@@ -465,8 +479,12 @@ int rpnmpi_rma_box(rpnmpi_win *w, int kind, int lock, void *buf, const int lshap
     if (rc == MPI_SUCCESS && (lock == RPNMPI_SHARED || lock == RPNMPI_EXCLUSIVE))
         rc = MPI_Win_lock(lock == RPNMPI_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, target, 0, w->win);
     if (rc == MPI_SUCCESS) {
-        if (kind == RPNMPI_PUT)
+        if (kind == RPNMPI_PUT && lock == RPNMPI_ACTIVE_ACC)
+            rc = MPI_Accumulate(buf, 1, local, target, (MPI_Aint)disp, 1, remote, MPI_REPLACE, w->win);
+        else if (kind == RPNMPI_PUT)
             rc = MPI_Put(buf, 1, local, target, (MPI_Aint)disp, 1, remote, w->win);
+        else if (lock == RPNMPI_ACTIVE_ACC)
+            rc = MPI_Get_accumulate(NULL, 0, t, buf, 1, local, target, (MPI_Aint)disp, 1, remote, MPI_NO_OP, w->win);
         else
             rc = MPI_Get(buf, 1, local, target, (MPI_Aint)disp, 1, remote, w->win);
         if (lock == RPNMPI_SHARED || lock == RPNMPI_EXCLUSIVE) {

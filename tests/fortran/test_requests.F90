@@ -6,13 +6,16 @@
 ! mode; every PE works on its right neighbour. Then the refused cases: a request waited twice
 ! (null, and a stale copy), a request never made, a request whose window was freed, a flush
 ! outside a passive epoch, a refused rput (null request back), requests never waited for when
-! the window is freed (reported, the window still freed).
+! the window is freed (reported, the window still freed). Last, many short fence and group
+! epochs on one window each (STRESS rounds): a close that leaves one rput or rget incomplete now
+! and then (MPICH's ch4:ucx between nodes did, 1 close in 50-100) fails here in most runs.
 program test_requests
   use ISO_C_BINDING
   use rpn_comm_windows
   implicit none
   integer :: me, npes, nerr
   integer, parameter :: N = 64
+  integer, parameter :: STRESS = 16
   integer :: left, right
 
   call start('test_requests')
@@ -21,6 +24,8 @@ program test_requests
   call passive_cases()
   call active_cases(.false.)
   call active_cases(.true.)
+  call active_stress(.false.)
+  call active_stress(.true.)
   call error_cases()
   call finish('test_requests')
 
@@ -213,6 +218,61 @@ contains
     call RPN_COMM_i_win_free(win, ierr)
     call check_ierr(ierr, RPN_COMM_OK, trim(mode)//' free')
   end subroutine active_cases
+
+  ! STRESS epochs of fence (group = .false.) or group mode on one window: in each, N one-element
+  ! rputs to the right neighbour and one rget of the other half of its window, which it changed
+  ! (locally, between epochs) for this round; the close must complete all of them every time
+  subroutine active_stress(group)
+    logical, intent(IN) :: group
+    type(rpncomm_window) :: win
+    integer, dimension(:), allocatable, target :: warr
+    integer, dimension(N), target :: src, dst
+    type(rpncomm_request), dimension(N) :: reqs
+    type(rpncomm_request) :: req
+    integer :: i, r, ierr, bad_puts, bad_gets, bad_calls
+    character(len=6) :: mode
+
+    mode = merge('group ', 'fence ', group)
+    call section(trim(mode)//' mode: '//str(STRESS)//' epochs of rput_r and rget_r completed by close')
+    allocate(warr(2*N))
+    warr = 0
+    call make_window(win, warr)
+    if (group) then
+      call RPN_COMM_i_win_group(win, [right], [left], ierr)
+      call check_ierr(ierr, RPN_COMM_OK, trim(mode)//' stress: group')
+    endif
+    bad_puts = 0
+    bad_gets = 0
+    bad_calls = 0
+    do r = 1, STRESS
+      warr(N+1:2*N) = [(100000*r + 100*me + i, i = 1, N)]
+      call RPN_COMM_i_win_open(win, .true., ierr)
+      if (ierr /= RPN_COMM_OK) bad_calls = bad_calls + 1
+      src = [(1000000*r + 1000*me + i, i = 1, N)]
+      dst = -1
+      do i = 1, N
+        call RPN_COMM_i_win_rput_r(win, C_LOC(src(i)), right, i - 1, 1, reqs(i), ierr)
+        if (ierr /= RPN_COMM_OK) bad_calls = bad_calls + 1
+      enddo
+      call RPN_COMM_i_win_rget_r(win, C_LOC(dst), right, N, N, req, ierr)
+      if (ierr /= RPN_COMM_OK) bad_calls = bad_calls + 1
+      call RPN_COMM_i_win_close(win, ierr)
+      if (ierr /= RPN_COMM_OK) bad_calls = bad_calls + 1
+      if (.not. all(warr(1:N) == [(1000000*r + 1000*left + i, i = 1, N)])) bad_puts = bad_puts + 1
+      if (.not. all(dst == [(100000*r + 100*right + i, i = 1, N)])) bad_gets = bad_gets + 1
+      do i = 1, N
+        call RPN_COMM_i_win_wait(reqs(i), ierr)
+        if (ierr /= RPN_COMM_OK) bad_calls = bad_calls + 1
+      enddo
+      call RPN_COMM_i_win_wait(req, ierr)
+      if (ierr /= RPN_COMM_OK) bad_calls = bad_calls + 1
+    enddo
+    call check(bad_calls == 0, trim(mode)//' stress: '//str(bad_calls)//' calls failed')
+    call check(bad_puts == 0, trim(mode)//' stress: the left neighbour''s rputs were missing after '//str(bad_puts)//' closes')
+    call check(bad_gets == 0, trim(mode)//' stress: rget_r got wrong values at '//str(bad_gets)//' closes')
+    call RPN_COMM_i_win_free(win, ierr)
+    call check_ierr(ierr, RPN_COMM_OK, trim(mode)//' stress: free')
+  end subroutine active_stress
 
   subroutine error_cases()
     type(rpncomm_window) :: win

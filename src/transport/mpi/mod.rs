@@ -22,7 +22,7 @@ use self::comm::Comm;
 use self::hybrid::HybridWindow;
 use self::hybrid_channel::HybridChannels;
 use self::node::Placement;
-use self::window::{MpiWindow, SharedRegistry, WindowRegistry};
+use self::window::{MpiWindow, SharedRegistry, WindowRegistry, Workarounds};
 use crate::core::{CommId, Communicator, ElementType, Operator};
 use crate::error::{Error, Result};
 use crate::transport::channel::Channels;
@@ -44,8 +44,9 @@ pub struct MpiTransport {
     force_staged: bool,
     /// What to tell the user when MPI cannot make a window (see `window_failure_hint`).
     window_hint: String,
-    /// MPI_LAND/LOR/LXOR accumulates are done by the transport (see `logical`).
-    emulate_logical: bool,
+    /// What windows work around in this MPI (MPI_LAND/LOR/LXOR done by the transport, active
+    /// puts and gets as accumulates: see `window::Workarounds`).
+    workarounds: Workarounds,
     /// The MPI reaches a node's PEs through shared memory in windows it allocates, and not in
     /// windows on other memory (Open MPI): internal windows spanning nodes stay MPI's own.
     allocated_windows_share_memory: bool,
@@ -75,6 +76,22 @@ fn stage_user_arrays(setting: Option<&str>) -> bool {
 /// node only, at the cost of copying the whole window per epoch.
 fn emulate_logical(library: &str) -> bool {
     library.contains("Open MPI")
+}
+
+/// Overrides the choice of `active_rma_as_accumulates`: `accumulate` or `direct`.
+const ENV_ACTIVE_RMA: &str = "RPNCOMM_MPI_ACTIVE_RMA";
+
+/// Whether the puts and gets of fence and group epochs are made as accumulates (MPI_REPLACE,
+/// MPI_NO_OP; `window::Workarounds`): with MPICH's ch4:ucx device, whose fence and PSCW close do
+/// not always complete its MPI_Put and MPI_Get between nodes (test_requests failed 7 runs in 40
+/// across two simulated nodes). `RPNCOMM_MPI_ACTIVE_RMA=accumulate` or `direct` decides instead.
+/// `library`: the version's first line; `ucx`: whether the whole text names the ch4:ucx device.
+fn active_rma_as_accumulates(library: &str, ucx: bool, setting: Option<&str>) -> bool {
+    match setting.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+        Some("accumulate" | "accumulates") => true,
+        Some("direct") => false,
+        _ => library.contains("MPICH") && ucx,
+    }
 }
 
 /// Ids of the communicators split from the job start here (those below are wrapped ones).
@@ -189,7 +206,14 @@ impl MpiTransport {
         }
         let library = shim::library_version();
         let force_staged = stage_user_arrays(std::env::var("RPNCOMM_USER_ARRAYS").ok().as_deref());
-        let emulate_logical = emulate_logical(&library);
+        let workarounds = Workarounds {
+            emulate_logical: emulate_logical(&library),
+            active_rma_as_accumulates: active_rma_as_accumulates(
+                &library,
+                shim::library_mentions(c"ch4:ucx"),
+                std::env::var(ENV_ACTIVE_RMA).ok().as_deref(),
+            ),
+        };
         let start = match started {
             0 => MpiStart::ByProgram,
             1 => MpiStart::ByUs,
@@ -211,7 +235,7 @@ impl MpiTransport {
             registry: Arc::new(Mutex::new(WindowRegistry::default())),
             force_staged,
             window_hint,
-            emulate_logical,
+            workarounds,
             allocated_windows_share_memory: library.contains("Open MPI"),
             node_split,
             node_direct,
@@ -225,7 +249,7 @@ impl MpiTransport {
     /// window (never staged: MPI must work on the memory the node's PEs see).
     fn mpi_window(&self, comm: Arc<Comm>, dtype: ElementType, sizes: &[usize], memory: Option<usize>, hybrid: bool) -> Result<MpiWindow> {
         let staged = self.force_staged && !hybrid;
-        MpiWindow::create(comm, Arc::clone(&self.registry), dtype, sizes, memory, staged, self.emulate_logical).map_err(|e| match e {
+        MpiWindow::create(comm, Arc::clone(&self.registry), dtype, sizes, memory, staged, self.workarounds).map_err(|e| match e {
             Error::Mpi(text) if text.starts_with("MPI_Win_allocate") || text.starts_with("MPI_Win_create") => {
                 Error::Mpi(format!("{text}; {}", self.window_hint))
             }
@@ -417,7 +441,8 @@ impl Transport for MpiTransport {
 #[cfg(test)]
 mod tests {
     use super::{
-        MpiStart, emulate_logical, excludes_pt2pt, open_mpi_major, required_thread_level, shim, stage_user_arrays, window_failure_hint,
+        MpiStart, active_rma_as_accumulates, emulate_logical, excludes_pt2pt, open_mpi_major, required_thread_level, shim,
+        stage_user_arrays, window_failure_hint,
     };
 
     #[test]
@@ -475,5 +500,15 @@ mod tests {
     fn logical_accumulates_emulated_on_open_mpi() {
         assert!(emulate_logical("Open MPI v4.1.4, package: Debian OpenMPI"));
         assert!(!emulate_logical("MPICH Version:      4.0.2"));
+    }
+
+    #[test]
+    fn active_puts_and_gets_as_accumulates_on_mpich_ucx_or_when_told() {
+        let mpich = "MPICH Version:\t4.0.2";
+        assert!(active_rma_as_accumulates(mpich, true, None));
+        assert!(!active_rma_as_accumulates(mpich, true, Some("direct")));
+        assert!(!active_rma_as_accumulates(mpich, false, None));
+        assert!(!active_rma_as_accumulates("Open MPI v4.1.4, package: Debian OpenMPI", false, None));
+        assert!(active_rma_as_accumulates("Open MPI v4.1.4", false, Some(" Accumulate")));
     }
 }

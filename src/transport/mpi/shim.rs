@@ -108,6 +108,9 @@ pub const SHARED: c_int = 1;
 pub const EXCLUSIVE: c_int = 2;
 /// Inside a lock_all epoch (`rpnmpi_lock_all`): no lock; complete on return (MPI_Win_flush).
 pub const FLUSH: c_int = 3;
+/// Inside an active-mode epoch, a put or get made as an accumulate (MPI_REPLACE, MPI_NO_OP):
+/// see `window::Workarounds::active_rma_as_accumulates`.
+pub const ACTIVE_ACC: c_int = 4;
 
 unsafe extern "C" {
     pub fn rpnmpi_init(required: c_int, started: *mut c_int, provided: *mut c_int) -> c_int;
@@ -115,6 +118,7 @@ unsafe extern "C" {
     pub safe fn rpnmpi_exit_quietly(status: c_int) -> !;
     pub fn rpnmpi_error_string(code: c_int, buf: *mut c_char, len: c_int);
     pub fn rpnmpi_library_version(buf: *mut c_char, len: c_int);
+    pub fn rpnmpi_library_mentions(word: *const c_char) -> c_int;
     pub fn rpnmpi_comm_world(comm: *mut *mut RawComm) -> c_int;
     pub fn rpnmpi_comm_from_fortran(fcomm: c_int, comm: *mut *mut RawComm) -> c_int;
     pub fn rpnmpi_comm_release(comm: *mut RawComm);
@@ -232,6 +236,13 @@ pub fn library_version() -> String {
     unsafe { rpnmpi_library_version(buf.as_mut_ptr() as *mut c_char, buf.len() as c_int) };
     let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
     String::from_utf8_lossy(&buf[..end]).trim().to_string()
+}
+
+/// Whether the MPI library's whole version text (not only the first line `library_version`
+/// gives: MPICH names its device further down) contains `word`.
+pub fn library_mentions(word: &std::ffi::CStr) -> bool {
+    // SAFETY: a NUL-terminated string, only read.
+    unsafe { rpnmpi_library_mentions(word.as_ptr()) != 0 }
 }
 
 /// `Ok` for status 0, else `Error::Mpi` naming the MPI operation `what`.
