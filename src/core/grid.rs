@@ -95,6 +95,17 @@ impl Grid {
         self.first + j0 * self.pex + i0 * h + (y - j0) * w + (x - i0)
     }
 
+    /// (x, y) of the PE of rank `r` in the grid's own communicator ('GRID': job ranks from
+    /// `first`, in order).
+    pub fn grid_coords(&self, r: usize) -> (usize, usize) {
+        self.coords(self.first + r)
+    }
+
+    /// The rank in 'GRID' of the PE at (x, y) (x + y * pex only with the default placement).
+    pub fn grid_rank(&self, x: usize, y: usize) -> usize {
+        self.at(x, y) - self.first
+    }
+
     /// Grid rank of job rank `me` (a PE of this grid).
     pub fn rank_of(&self, me: usize) -> usize {
         me - self.first

@@ -14,7 +14,7 @@
 use std::sync::Mutex;
 
 use super::{Runtime, io_sets};
-use crate::core::{CollectiveId, Communicator, decomp};
+use crate::core::{CollectiveId, Communicator, Grid, decomp};
 use crate::error::{Error, Result};
 
 /// A Fortran array a(size, lo1:hi1, lo2:hi2, nk) of 4-byte words.
@@ -258,11 +258,12 @@ struct XzSetup {
 static XZ: Mutex<Option<XzSetup>> = Mutex::new(None);
 
 impl Runtime {
-    fn grid_comm(&self) -> Result<(Communicator, usize, usize, usize, usize)> {
+    /// 'GRID' and the placement of its PEs (RPN_COMM_set_petopo's blocks: a PE's rank there is
+    /// `grid.grid_rank(x, y)`, not x + y * pex).
+    fn grid_comm(&self) -> Result<(Communicator, Grid, usize, usize)> {
         let (grid, _) = self.grid_and_blocks()?;
         let comm = self.named("GRID")?.ok_or_else(|| Error::Internal("no grid communicator".into()))?;
-        let (x, y) = grid.coords(comm.rank());
-        Ok((comm, grid.pex, grid.pey, x, y))
+        Ok((comm, grid, grid.pex, grid.pey))
     }
 
     /// Agrees over `comm` on `id` and `payload` (the same everywhere), after this PE's `local`.
@@ -280,11 +281,11 @@ impl Runtime {
     /// # Safety
     /// `garr` (on grid PE 0) and `larr` are the caller's arrays of the shapes in `a`.
     pub unsafe fn dist(&mut self, garr: usize, larr: usize, a: &DistArgs) -> Result<()> {
-        let (comm, nx, ny, _, _) = self.grid_comm()?;
+        let (comm, grid, nx, ny) = self.grid_comm()?;
         let (n, me) = (comm.size(), comm.rank());
         let tiles = Tiles::new(a, nx, ny);
         let boxes = |t: &Tiles, p: usize| {
-            let (x, y) = (p % nx, p / nx);
+            let (x, y) = grid.grid_coords(p);
             (Tiles::dist_range(&t.cx, x, a.halox, a.ghalox, a.periodx), Tiles::dist_range(&t.cy, y, a.haloy, a.ghaloy, a.periody))
         };
         let local = tiles.as_ref().map_err(Clone::clone).and_then(|t| {
@@ -300,7 +301,10 @@ impl Runtime {
                 check_addr(garr, a.garr.words(), "garr")?;
                 for p in 0..n {
                     let (bx, by) = boxes(t, p);
-                    let (ox, oy) = (t.cx[0] * (p % nx) as i64, t.cy[0] * (p / nx) as i64);
+                    let (ox, oy) = {
+                        let (px, py) = grid.grid_coords(p);
+                        (t.cx[0] * px as i64, t.cy[0] * py as i64)
+                    };
                     let gx = (global(ox, bx.0, a.nig, a.periodx), global(ox, bx.1, a.nig, a.periodx));
                     let gy = (global(oy, by.0, a.njg, a.periody), global(oy, by.1, a.njg, a.periody));
                     let inside = |g: (i64, i64), lo: i64, hi: i64, wrapped: bool| wrapped || (lo <= g.0 && g.1 <= hi);
@@ -339,7 +343,10 @@ impl Runtime {
             send.reserve((0..n).map(words).sum());
             for (p, count) in send_counts.iter_mut().enumerate() {
                 let (bx, by) = boxes(&t, p);
-                let (ox, oy) = (t.cx[0] * (p % nx) as i64, t.cy[0] * (p / nx) as i64);
+                let (ox, oy) = {
+                    let (px, py) = grid.grid_coords(p);
+                    (t.cx[0] * px as i64, t.cy[0] * py as i64)
+                };
                 for k in 0..a.larr.nk {
                     for j in by.0..=by.1 {
                         let gj = global(oy, j, a.njg, a.periody);
@@ -375,11 +382,11 @@ impl Runtime {
     /// # Safety
     /// As `dist`.
     pub unsafe fn coll(&mut self, garr: usize, larr: usize, a: &DistArgs) -> Result<()> {
-        let (comm, nx, ny, _, _) = self.grid_comm()?;
+        let (comm, grid, nx, ny) = self.grid_comm()?;
         let (n, me) = (comm.size(), comm.rank());
         let tiles = Tiles::new(a, nx, ny);
         let boxes = |t: &Tiles, p: usize| {
-            let (x, y) = (p % nx, p / nx);
+            let (x, y) = grid.grid_coords(p);
             (Tiles::coll_range(&t.cx, x, a.halox, a.ghalox), Tiles::coll_range(&t.cy, y, a.haloy, a.ghaloy))
         };
         let local = tiles.as_ref().map_err(Clone::clone).and_then(|t| {
@@ -436,7 +443,10 @@ impl Runtime {
         let mut from = recv.chunks_exact(a.larr.size);
         for p in 0..n {
             let (bx, by) = boxes(&t, p);
-            let (ox, oy) = (t.cx[0] * (p % nx) as i64, t.cy[0] * (p / nx) as i64);
+            let (ox, oy) = {
+                let (px, py) = grid.grid_coords(p);
+                (t.cx[0] * px as i64, t.cy[0] * py as i64)
+            };
             for k in 0..a.larr.nk {
                 for j in by.0..=by.1 {
                     for i in bx.0..=bx.1 {
@@ -467,7 +477,7 @@ impl Runtime {
         liste_i: &[i32],
         liste_o: &mut [bool],
     ) -> Result<()> {
-        let (comm, nx, ny, _, _) = self.grid_comm()?;
+        let (comm, grid, nx, ny) = self.grid_comm()?;
         let (n, me) = (comm.size(), comm.rank());
         let lnk = liste_o.len();
         let setup = (|| {
@@ -475,9 +485,10 @@ impl Runtime {
             let members = io_sets::members(setno)?;
             let ez = Ez::new(&g, lnk);
             for p in 0..n {
-                ez.check(p % nx, p / nx)?;
+                let (px, py) = grid.grid_coords(p);
+                ez.check(px, py)?;
             }
-            let me_in = members.iter().position(|&(x, y)| y * nx + x == me);
+            let me_in = members.iter().position(|&(x, y)| grid.grid_rank(x, y) == me);
             if me_in.is_some() {
                 check_addr(global, (ez.gni * ez.gnj) as usize * dnk, "global")?;
             }
@@ -504,7 +515,7 @@ impl Runtime {
             for g0 in (0..members.len()).step_by(group) {
                 let mut round = Vec::new();
                 for (m, &(x, y)) in members.iter().enumerate().skip(g0).take(group) {
-                    let rank = y * nx + x;
+                    let rank = grid.grid_rank(x, y);
                     let level = rows[rank][1 + k] as usize;
                     if level > 0 {
                         round.push((m, rank, k, level));
@@ -519,7 +530,10 @@ impl Runtime {
                 }
             }
         }
-        let plane = |p: usize| span(ez.xr(p % nx)) * span(ez.yr(p / nx));
+        let plane = |p: usize| {
+            let (px, py) = grid.grid_coords(p);
+            span(ez.xr(px)) * span(ez.yr(py))
+        };
         let mut send_counts = vec![0usize; n];
         let mut send = Vec::new();
         let my_rounds: Vec<(usize, usize)> = rounds.iter().flatten().filter(|r| r.1 == me).map(|r| (r.2, r.3)).collect();
@@ -527,7 +541,7 @@ impl Runtime {
             // SAFETY: a member's global holds gni*gnj*dnk words (the caller's promise).
             let g = unsafe { words_of(global, (ez.gni * ez.gnj) as usize * dnk) };
             for (p, count) in send_counts.iter_mut().enumerate() {
-                let (x, y) = (p % nx, p / nx);
+                let (x, y) = grid.grid_coords(p);
                 let (xr, yr) = (ez.xr(x), ez.yr(y));
                 for &(k, _) in &my_rounds {
                     for j in yr.0..=yr.1 {
@@ -543,7 +557,8 @@ impl Runtime {
         let recv = to_words(&self.transport.alltoallv(&comm, as_bytes(&send), &send_counts, &recv_counts)?);
         // SAFETY: local's shape is the caller's promise (the grid's, lnk levels).
         let l = unsafe { words_of_mut(local, ez.local.words()) };
-        let (xr, yr) = (ez.xr(me % nx), ez.yr(me / nx));
+        let (mx, my) = grid.grid_coords(me);
+        let (xr, yr) = (ez.xr(mx), ez.yr(my));
         let mut start = vec![0usize; n];
         for p in 1..n {
             start[p] = start[p - 1] + from_each[p - 1] * plane(me);
@@ -588,14 +603,14 @@ impl Runtime {
         lnk: usize,
         liste_o: &mut [i32],
     ) -> Result<()> {
-        let (comm, nx, ny, _, _) = self.grid_comm()?;
+        let (comm, grid, nx, ny) = self.grid_comm()?;
         let (n, me) = (comm.size(), comm.rank());
         let dnk = liste_o.len();
         let setup = (|| {
             let g = self.get_2dgrid(grid_id, nx as i32, ny as i32)?;
             let members = io_sets::members(setno)?;
             let ez = Ez::new(&g, lnk);
-            let me_in = members.iter().position(|&(x, y)| y * nx + x == me);
+            let me_in = members.iter().position(|&(x, y)| grid.grid_rank(x, y) == me);
             if me_in.is_some() {
                 liste_o.fill(0);
                 check_addr(global, (ez.gni * ez.gnj) as usize * dnk, "global")?;
@@ -613,13 +628,17 @@ impl Runtime {
         self.agree_same(&comm, CollectiveId::ShufEzcoll, &setup.as_ref().map(|_| ()).map_err(Clone::clone), &[lnk as u32], "lnk")?;
         let (ez, members, me_in) = setup?;
         let npe = members.len();
-        let tile = |p: usize| (ez.cx[p % nx] * ez.cy[p / nx]) as usize;
-        let member_rank = |m: usize| members[m].1 * nx + members[m].0;
+        let tile = |p: usize| {
+            let (px, py) = grid.grid_coords(p);
+            (ez.cx[px] * ez.cy[py]) as usize
+        };
+        let member_rank = |m: usize| grid.grid_rank(members[m].0, members[m].1);
         // SAFETY: local's shape is the caller's promise (the grid's, lnk levels).
         let l = unsafe { words_of(local, ez.local.words()) };
         let mut send_counts = vec![0usize; n];
         let mut per_dest: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let (cx, cy) = (ez.cx[me % nx], ez.cy[me / nx]);
+        let (mx, my) = grid.grid_coords(me);
+        let (cx, cy) = (ez.cx[mx], ez.cy[my]);
         for k in 0..lnk {
             let dest = member_rank(k % npe);
             for j in 1..=cy {
@@ -639,7 +658,7 @@ impl Runtime {
         let g = unsafe { words_of_mut(global, (ez.gni * ez.gnj) as usize * dnk) };
         let mut from = recv.iter();
         for p in 0..n {
-            let (x, y) = (p % nx, p / nx);
+            let (x, y) = grid.grid_coords(p);
             for &k in &mine {
                 let plane = (k / npe) as i64;
                 for j in 0..ez.cy[y] {

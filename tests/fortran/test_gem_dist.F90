@@ -51,8 +51,20 @@ program test_gem_dist
   nerr = 0
   pex = 0
   pey = 0
+#ifdef DIST_TWO_GRIDS
+  ! two grids of 2 x (job / 4), their PEs placed column after column: grid rank r at
+  ! x = r / pey, y = mod(r, pey) (the original's RPN_COMM_petopo)
+  call job_size(npes)
+  pey = 2
+  pex = npes / 2 / pey
+  call RPN_COMM_set_petopo(1, 999999)
+  status = RPN_COMM_gridinit(me, npes, pex, pey, 1, 2)
+  status = RPN_COMM_mype(me, mex, mey)
+  call check(mex == me / pey .and. mey == mod(me, pey), 'the PE placed column after column')
+#else
   call RPN_COMM_init(grid_shape, me, npes, pex, pey)
   status = RPN_COMM_mype(me, mex, mey)
+#endif
   if (me == 0) write(*, '(A,I0,A,I0,A)') 'test_gem_dist: a ', pex, ' x ', pey, ' grid'
 
   call dist_case(11, 7, 2, 1, 2, .false.)
@@ -80,6 +92,23 @@ program test_gem_dist
   call RPN_COMM_finalize(ierr)
   if (status /= 0) stop 1
 contains
+#ifdef DIST_TWO_GRIDS
+  ! the job's size from the launcher (rpnrun, Open MPI or MPICH), before RPN_COMM_gridinit
+  subroutine job_size(n)
+    integer, intent(OUT) :: n
+    character(len=16) :: v
+    integer :: l, i
+    character(len=*), parameter :: names(3) = [character(len=20) :: 'RPNCOMM_NPES', 'OMPI_COMM_WORLD_SIZE', 'PMI_SIZE']
+    n = 0
+    do i = 1, 3
+      call get_environment_variable(trim(names(i)), v, l)
+      if (l > 0) then
+        read(v, *) n
+        return
+      endif
+    enddo
+  end subroutine job_size
+#endif
   subroutine grid_shape(px, py)
     integer, intent(INOUT) :: px, py
     integer :: n

@@ -198,8 +198,11 @@ build_gem() {  # side: orig or ours
       echo "${opts[*]}" > .gemrun-options
     fi
     say "building GEM ($side): make -j$JOBS $GEM_TARGETS (log $dir/make.log)"
+    # maingemdm includes gem_build_info.h without depending on the target that writes it (only
+    # `make all` makes it first): made here before the rest
+    $NICE make gem_build_info > make.log 2>&1 || { tail -20 make.log; exit 1; }
     # shellcheck disable=SC2086
-    $NICE make -j"$JOBS" $GEM_TARGETS > make.log 2>&1 || { grep -E -B2 -A8 'Error|error:|undefined reference' make.log | head -60; exit 1; }
+    $NICE make -j"$JOBS" $GEM_TARGETS >> make.log 2>&1 || { grep -E -B2 -A8 'Error|error:|undefined reference' make.log | head -60; exit 1; }
   ) || return 1
   install_bin "$side"
 }
