@@ -98,12 +98,14 @@ impl HaloCall {
         if self.words < 1 {
             return bad(format!("n = {}: an element is at least one 4-byte word", self.words));
         }
-        for (name, v) in [("ni", self.ni), ("nj", self.nj), ("nk", self.nk)] {
+        for (name, v) in [("ni", self.ni), ("nj", self.nj)] {
             if v < 1 {
                 return bad(format!("{name} = {v}: must be at least 1"));
             }
         }
-        for (name, v) in [("halox", self.halox), ("haloy", self.haloy)] {
+        // nk = 0 is an exchange of nothing, as in the original (GEM makes such calls): the
+        // neighbours still meet, so the shapes are still compared and the exchanges stay in step.
+        for (name, v) in [("nk", self.nk), ("halox", self.halox), ("haloy", self.haloy)] {
             if v < 0 {
                 return bad(format!("{name} = {v}: must not be negative"));
             }

@@ -3,7 +3,8 @@
 !
 ! RPN_COMM_xch_halo refuses bad input on every PE with one line and writes nothing: npol_row
 ! /= 0 (named), bounds that cannot hold the halo, a halo wider than a neighbour's part,
-! neighbours of a row that disagree on nj, PEs that disagree on nk. The Fortran routine has no
+! neighbours of a row that disagree on nj, PEs that disagree on nk, a negative nk; nk = 0 is an
+! exchange of nothing, as in the original. The Fortran routine has no
 ! status argument (it stops the program), so the test calls its C ABI entry, which returns one;
 ! after each refusal a correct exchange still works.
 program test_halo_errors
@@ -11,7 +12,7 @@ program test_halo_errors
   use rpn_comm_windows
   use rpn_comm_c_binding, only: rpncomm_xch_halo
   implicit none
-  integer :: me, npes, nerr, pex, pey, mex, mey, status
+  integer :: me, npes, nerr, pex, pey, mex, mey, status, i0
   integer, parameter :: ni = 5, nj = 4, nk = 2, h = 2
   ! x bounds wide enough for a halo of ni + 1 (only the neighbour's part is too narrow for it)
   integer :: g(-ni:2 * ni + 1, 1 - h:nj + h + 1, nk + 1), before(-ni:2 * ni + 1, 1 - h:nj + h + 1, nk + 1)
@@ -31,6 +32,16 @@ program test_halo_errors
   if (pex > 1) call refused('nj differs along a row', ni, merge(nj + 1, nj, mex == 0), nk, h, -ni, 2 * ni + 1, 0, 1)
   if (npes > 1) call refused('nk differs', ni, nj, merge(nk + 1, nk, me == 0), h, -ni, 2 * ni + 1, 0, 1)
   call refused('n = 0 words per element', ni, nj, nk, h, -ni, 2 * ni + 1, 0, 0)
+  call refused('nk = -1', ni, nj, -1, h, -ni, 2 * ni + 1, 0, 1)
+  if (npes > 1) call refused('nk = 0 on one PE only', ni, nj, merge(0, nk, me == 0), h, -ni, 2 * ni + 1, 0, 1)
+
+  ! nk = 0 (GEM makes such calls): an exchange of nothing, accepted as the original does, g untouched
+  call section('nk = 0')
+  g = reshape([(i0, i0 = 1, size(g))], shape(g))
+  before = g
+  status = rpncomm_xch_halo(g, -ni, 2 * ni + 1, 1 - h, nj + h + 1, ni, nj, 0, h, h, 1, 1, 0, 0, 1)
+  call check(status == RPN_COMM_OK, 'nk = 0 accepted, status = '//str(status))
+  call check(all(g == before), 'nk = 0: nothing written')
 
   call section('a correct exchange after the refusals')
   g = 7

@@ -194,6 +194,8 @@ build_gem() {  # side: orig or ours
     # configured again when the options changed (another --ours-prefix)
     if [ ! -f CMakeCache.txt ] || [ "$(cat .gemrun-options 2>/dev/null)" != "${opts[*]}" ]; then
       say "configuring GEM ($side) in $dir"
+      # from scratch: a cache keeps the package directories found before (rpncomm_DIR of another prefix)
+      rm -f CMakeCache.txt
       $NICE cmake "$GEM" "${opts[@]}" > cmake.log 2>&1 || { tail -20 cmake.log; exit 1; }
       echo "${opts[*]}" > .gemrun-options
     fi
