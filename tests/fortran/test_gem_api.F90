@@ -251,6 +251,12 @@ contains
     else
       call check(all(irecv == -9), 'reduce: a PE other than the root keeps its buffer')
     endif
+    ! no element (GEM's liebman_dm with Nk = 0): accepted, nothing written
+    irecv = -9
+    call RPN_COMM_reduce(isend, irecv, 0, 'MPI_INTEGER', 'MPI_SUM', 0, 'GRID', e)
+    call check(e == RPN_COMM_OK .and. all(irecv == -9), 'reduce of 0 elements: ierr '//str(e))
+    call RPN_COMM_allreduce(isend, irecv, 0, 'MPI_REAL', 'MPI_MAX', 'grid', e)
+    call check(e == RPN_COMM_OK .and. all(irecv == -9), 'allreduce of 0 elements: ierr '//str(e))
     ! MAX along each row, at its rank 0
     dsend = [mex * 1.5d0 + mey, -real(mex, 8), 0.25d0]
     drecv = -1d0

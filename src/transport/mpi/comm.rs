@@ -115,6 +115,10 @@ impl Comm {
             return Err(Error::Internal(format!("allgather of {} bytes into {} for {} ranks", mine.len(), all.len(), self.size)));
         }
         let bytes = c_int::try_from(mine.len()).map_err(|_| Error::BadArgument(format!("allgather of {} bytes per PE", mine.len())))?;
+        if bytes == 0 {
+            // nothing to move, and an empty slice's pointer is Open MPI's MPI_IN_PLACE
+            return Ok(());
+        }
         let _mpi = shim::serial()?;
         let _watch = watchdog::watch("MPI_Allgather");
         // SAFETY: mine holds `bytes` bytes, all has room for size * bytes (checked above).

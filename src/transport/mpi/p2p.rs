@@ -64,6 +64,9 @@ pub fn reduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator, root: 
             result
         }));
     }
+    if mine.is_empty() {
+        return Ok((comm.rank == root).then(Vec::new));
+    }
     let mut result = vec![0u8; if comm.rank == root { mine.len() } else { 0 }];
     let rc = {
         let _mpi = shim::serial()?;
@@ -86,6 +89,9 @@ pub fn reduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator, root: 
     Ok((comm.rank == root).then_some(result))
 }
 
+// Nothing to move returns before MPI is called: an empty Vec's pointer is 1, which is Open MPI's
+// MPI_IN_PLACE (MPI_Allreduce of 0 elements then fails with MPI_ERR_BUFFER: GEM makes such calls).
+
 /// MPI_Allreduce of `mine` (elements of `dtype`) with `op` over `comm`, as the original's
 /// RPN_COMM_allreduce: None for REPLACE and NO_OP, which MPI_Allreduce does not take.
 pub fn allreduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator) -> Result<Option<Vec<u8>>> {
@@ -93,6 +99,9 @@ pub fn allreduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator) -> 
         return Ok(None);
     }
     let n = c_int::try_from(mine.len() / dtype.size()).map_err(|_| Error::BadArgument(format!("allreduce of {} bytes", mine.len())))?;
+    if mine.is_empty() {
+        return Ok(Some(Vec::new()));
+    }
     let mut result = vec![0u8; mine.len()];
     let rc = {
         let _mpi = shim::serial()?;
@@ -116,6 +125,9 @@ pub fn allreduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator) -> 
 /// MPI_Gather of `mine` from every rank of `comm`, in rank order, on `root`.
 pub fn gather(comm: &Comm, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> {
     let bytes = c_int::try_from(mine.len()).map_err(|_| Error::BadArgument(format!("gather of {} bytes per PE", mine.len())))?;
+    if mine.is_empty() {
+        return Ok((comm.rank == root).then(Vec::new));
+    }
     let mut all = vec![0u8; if comm.rank == root { mine.len() * comm.size } else { 0 }];
     let rc = {
         let _mpi = shim::serial()?;
@@ -132,6 +144,9 @@ pub fn gather(comm: &Comm, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> 
 pub fn alltoall(comm: &Comm, send: &[u8], block: usize) -> Result<Vec<u8>> {
     let bytes = c_int::try_from(block).map_err(|_| Error::BadArgument(format!("alltoall of {block} bytes per PE")))?;
     assert_eq!(send.len(), block * comm.size, "one block per rank");
+    if block == 0 {
+        return Ok(Vec::new());
+    }
     let mut recv = vec![0u8; block * comm.size];
     let rc = {
         let _mpi = shim::serial()?;
