@@ -28,8 +28,16 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ),
     (
         "RPNCOMM_NODE_DIRECT",
-        "MPI transport: 0 makes windows spanning nodes use MPI for every access; unset or 1: loads and \
-         stores between the PEs of a node for the puts and gets of fence and group epochs",
+        "MPI transport: 0 makes windows spanning nodes use MPI for every access and halo exchanges reach \
+         on-node neighbours through MPI; unset or 1: loads and stores between the PEs of a node for the \
+         puts and gets of fence and group epochs, shared memory for halo messages to on-node neighbours",
+    ),
+    (
+        "RPNCOMM_MPI_ACTIVE_RMA",
+        "MPI transport: accumulate makes the puts and gets of fence and group epochs MPI_Accumulate \
+         (MPI_REPLACE) and MPI_Get_accumulate (MPI_NO_OP), direct MPI_Put and MPI_Get; default \
+         accumulate with MPICH's ch4:ucx device (it does not always complete puts and gets between \
+         nodes at the closing fence), else direct",
     ),
     (
         "RPNCOMM_STATS",

@@ -3,6 +3,7 @@
 ! OUTPUT_HAS@4: test_gem_xz: all checks passed
 ! OUTPUT_HAS@6: test_gem_xz: all checks passed
 ! OUTPUT_HAS@2: RPN_MPI_transpose_setup: PE 0: bad argument: the row's levels [2, 2] do not add up to gnk = 5
+! NOT_STANDARD: written as gemdyn's FFT solvers are, with RPN_MPI.hf's LoC (the LOC extension)
 !
 ! MPI transport only. The stacked x-z transpose of GEM's FFT solvers, written as gemdyn's
 ! sol_fft_lam.F90 is: `use iso_c_binding`, implicit none, `#include <RPN_MPI.hf>` (which declares
