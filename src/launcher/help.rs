@@ -28,9 +28,8 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ),
     (
         "RPNCOMM_NODE_DIRECT",
-        "MPI transport: 0 makes windows spanning nodes use MPI for every access and halo exchanges reach \
-         on-node neighbours through MPI; unset or 1: loads and stores between the PEs of a node for the \
-         puts and gets of fence and group epochs, shared memory for halo messages to on-node neighbours",
+        "MPI transport: 0 makes windows spanning nodes use MPI for every access; unset or 1: loads and \
+         stores between the PEs of a node for the puts and gets of fence and group epochs",
     ),
     (
         "RPNCOMM_MPI_ACTIVE_RMA",

@@ -30,6 +30,9 @@ use crate::transport::shm::window::ShmWindow;
 use crate::transport::{Transport, TransportWindow};
 
 /// The MPI transport of one PE: our duplicate of MPI_COMM_WORLD, the caller's communicators
+/// Whether halo messages to on-node neighbours take the shared-memory channels (see `new`).
+const ON_NODE_HALO_CHANNELS: bool = false;
+
 /// wrapped so far and the live windows.
 pub struct MpiTransport {
     world: Arc<Comm>,
@@ -228,7 +231,10 @@ impl MpiTransport {
         let node_direct = node::node_direct(std::env::var(node::ENV_NODE_DIRECT).ok().as_deref())?;
         Ok(MpiTransport {
             job,
-            channels: HybridChannels::new(channel_comm, node_split, node_direct)?,
+            // On-node shared-memory channels stay off for now: their files are unlinked at
+            // finalize only, so a job that aborts (a refused exchange, a killed PE) leaves them in
+            // /dev/shm. Every neighbour goes through MPI until they are unlinked once mapped.
+            channels: HybridChannels::new(channel_comm, node_split, node_direct && ON_NODE_HALO_CHANNELS)?,
             world,
             wrapped: Vec::new(),
             split: Vec::new(),
