@@ -11,8 +11,10 @@
 //! call costs O(neighbours) whatever the array and the job's size. A PE that refuses its own
 //! arguments still sends its header (marked refused, no data), so its neighbours refuse too
 //! instead of waiting; a PE that skips an exchange is named by the neighbours that wait for it,
-//! and found out by the exchange number in the headers once it makes a later one. Messages of an
-//! exchange that ended in an error are dropped by the next one (older exchange number).
+//! and found out by the exchange number in the headers once it makes a later one. An exchange
+//! that fails still takes every neighbour's message of it, so that none meets a later exchange's
+//! receive; what is left over all the same (a PE that skipped one) is dropped by the next
+//! exchange (older exchange number).
 //!
 //! The geometry and the checks are in `core::halo`.
 
@@ -54,6 +56,9 @@ struct Pending {
     sides: [Option<usize>; 8],
     peers: Vec<usize>,
     list: Option<usize>,
+    /// Why this PE refused its own arguments: it sent its neighbours headers only and takes
+    /// theirs (so that no message of the exchange is left for a later one), writing nothing.
+    refused: Option<Error>,
 }
 
 /// What the halo exchanges keep between calls.
@@ -236,8 +241,14 @@ impl Runtime {
             debug_assert_eq!(at, len);
             channels.post(peer, len)?;
         }
-        local?;
-        self.halo.in_flight.push_back(Pending { fields, header, sides, peers, list });
+        let refused = local.err();
+        let failed = refused.is_some();
+        self.halo.in_flight.push_back(Pending { fields, header, sides, peers, list: list.filter(|_| !failed), refused });
+        if failed {
+            // Its neighbours' messages are taken now (after those of the exchanges in flight
+            // before it): every exchange, refused or not, takes one message from each.
+            return self.finish_through(self.halo.in_flight.len());
+        }
         Ok(())
     }
 
@@ -259,8 +270,10 @@ impl Runtime {
     }
 
     /// Takes every neighbour's message of the exchange `p`, checks each header, and once all
-    /// agree unpacks them into the halos. On an error nothing is written; the messages taken
-    /// are given back (those still to come are dropped by the next exchange).
+    /// agree unpacks them into the halos. On an error nothing is written, yet every neighbour's
+    /// message of the exchange is still taken (each neighbour sends one, refused or not): none
+    /// is left to meet a later exchange's receive. A message of a later exchange (a neighbour
+    /// ahead) stays for that exchange.
     ///
     /// # Safety
     /// The fields' arrays are as `p` describes them, writable.
@@ -269,17 +282,21 @@ impl Runtime {
         let channels = self.transport.channels().ok_or(Error::Internal("halo exchange without channels".into()))?;
         let mut waiting = p.peers.clone();
         let mut held: Vec<(usize, Message)> = Vec::with_capacity(waiting.len());
+        let mut failure = p.refused.clone();
         // A neighbour that went into a collective of the job instead of this exchange.
         let mut elsewhere = None;
-        let outcome = loop {
-            match take_arrived(channels, p, me, &mut waiting, &mut held) {
-                Ok(()) if waiting.is_empty() => break Ok(()),
-                Ok(()) => {}
-                Err(e) => break Err(e),
+        let mut transport = Ok(());
+        while !waiting.is_empty() {
+            if let Err(e) = take_arrived(channels, p, me, &mut waiting, &mut held, &mut failure) {
+                transport = Err(e);
+                break;
+            }
+            if waiting.is_empty() {
+                break;
             }
             if let Some(&peer) = waiting.iter().find(|&&peer| channels.in_collective_without_me(peer)) {
                 elsewhere = Some(peer);
-                break Ok(());
+                break;
             }
             let what = || {
                 let sides: Vec<String> =
@@ -292,9 +309,11 @@ impl Runtime {
                 )
             };
             if let Err(e) = channels.wait_any(&waiting, &what) {
-                break Err(e);
+                transport = Err(e);
+                break;
             }
-        };
+        }
+        let outcome = transport.and(failure.map_or(Ok(()), Err));
         if outcome.is_ok() && elsewhere.is_none() {
             for (peer, m) in &held {
                 let mut at = p.header.bytes();
@@ -376,14 +395,16 @@ fn side_of(sides: &[Option<usize>; 8], peer: usize) -> Side {
 }
 
 /// Takes the messages of `waiting` peers that have come: those of earlier exchanges are
-/// dropped, this exchange's are checked and held (their peers leave `waiting`). The first
-/// disagreement ends it with its error.
+/// dropped, this exchange's are checked (held when they agree, else dropped) and a later one's
+/// left for that exchange; each of these peers leaves `waiting`. The first disagreement goes to
+/// `failure`; only a transport's error ends it early.
 fn take_arrived(
     channels: &mut dyn Channels,
     p: &Pending,
     me: usize,
     waiting: &mut Vec<usize>,
     held: &mut Vec<(usize, Message)>,
+    failure: &mut Option<Error>,
 ) -> Result<()> {
     let mut i = 0;
     while i < waiting.len() {
@@ -392,34 +413,59 @@ fn take_arrived(
             i += 1;
             continue;
         };
-        // SAFETY: the message stays until its release.
-        let bytes = unsafe { m.bytes() };
-        let Some(h) = Header::read(bytes) else {
+        let verdict = if m.cut {
+            // Longer than this PE's arguments make it (its bytes are lost): a neighbour's
+            // arguments differ (a message of an earlier exchange is never longer than the receive
+            // posted: every exchange takes its own).
             channels.release(peer)?;
-            return Err(Error::Internal(format!("a message from PE {peer} that is not a halo exchange's")));
+            Err(Error::Collective(format!(
+                "PE {peer} (the {} neighbour of PE {me}) sent more halo than PE {me} expects from it ({} bytes): their nj, nk, halo or element size differ",
+                side_of(&p.sides, peer).name(),
+                expected_bytes(&p.header, &p.sides, &p.fields, peer)
+            )))
+        } else {
+            // SAFETY: the message stays until its release.
+            match Header::read(unsafe { m.bytes() }) {
+                None => {
+                    channels.release(peer)?;
+                    Err(Error::Internal(format!("a message from PE {peer} that is not a halo exchange's")))
+                }
+                Some(h) => match h.check(&p.header, me, peer, side_of(&p.sides, peer)) {
+                    Ok(Verdict::Stale) => {
+                        channels.release(peer)?;
+                        continue;
+                    }
+                    Ok(Verdict::Agreed) if p.refused.is_some() => {
+                        channels.release(peer)?;
+                        Ok(())
+                    }
+                    Ok(Verdict::Agreed) => {
+                        let expected = expected_bytes(&p.header, &p.sides, &p.fields, peer);
+                        if m.len == expected {
+                            held.push((peer, m));
+                            Ok(())
+                        } else {
+                            channels.release(peer)?;
+                            Err(Error::Collective(format!(
+                                "PE {peer} sent {} bytes of halo, PE {me} expects {expected} from it (the PE grid or the decomposition differ)",
+                                m.len
+                            )))
+                        }
+                    }
+                    Err(e) => {
+                        // A message of a later exchange (the peer is ahead) stays for that exchange.
+                        if h.seq == p.header.seq {
+                            channels.release(peer)?;
+                        }
+                        Err(e)
+                    }
+                },
+            }
         };
-        match h.check(&p.header, me, peer, side_of(&p.sides, peer)) {
-            Ok(Verdict::Stale) => channels.release(peer)?,
-            Ok(Verdict::Agreed) => {
-                let expected = expected_bytes(&p.header, &p.sides, &p.fields, peer);
-                if m.len != expected {
-                    channels.release(peer)?;
-                    return Err(Error::Collective(format!(
-                        "PE {peer} sent {} bytes of halo, PE {me} expects {expected} from it (the PE grid or the decomposition differ)",
-                        m.len
-                    )));
-                }
-                held.push((peer, m));
-                waiting.swap_remove(i);
-            }
-            Err(e) => {
-                // A message of a later exchange (the peer is ahead) stays for that exchange.
-                if h.seq == p.header.seq {
-                    channels.release(peer)?;
-                }
-                return Err(e);
-            }
+        if let Err(e) = verdict {
+            failure.get_or_insert(e);
         }
+        waiting.swap_remove(i);
     }
     Ok(())
 }

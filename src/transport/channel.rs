@@ -21,6 +21,9 @@ pub struct Message {
     pub data: *const u8,
     /// Its length in bytes.
     pub len: usize,
+    /// Longer than the receive posted for it (`Channels::expect`): its bytes are lost (MPICH
+    /// leaves the receive buffer as it was), only the fact is known.
+    pub cut: bool,
 }
 
 impl Message {
@@ -64,7 +67,7 @@ pub trait Channels: Send {
     /// The next message from `peer` not yet expected is likely `len` bytes long (the receiver
     /// knows it from its own arguments): a transport may get ready to receive it before it is
     /// sent (MPI: a receive posted ahead). A shorter message arrives as it is; a longer one may
-    /// arrive cut to its first `len` bytes or more, reported longer than `len`.
+    /// arrive `cut`, without its bytes.
     fn expect(&mut self, peer: usize, len: usize) -> Result<()> {
         let _ = (peer, len);
         Ok(())
@@ -100,7 +103,7 @@ impl Loopback {
 
     /// The oldest message queued.
     pub fn poll(&self) -> Option<Message> {
-        self.queue.front().map(|m| Message { data: m.as_ptr(), len: m.len() })
+        self.queue.front().map(|m| Message { data: m.as_ptr(), len: m.len(), cut: false })
     }
 
     /// Drops the oldest message (its room is kept for the next).

@@ -4,9 +4,8 @@
 //! (`expect`: the halo exchange computes it from its own arguments before it sends) is received
 //! into a receive posted ahead (MPI_Irecv), so that MPI delivers it straight into that buffer as
 //! the raw patterns' receives do; any other is received by probe (the length is learnt first).
-//! A message longer than the receive posted for it (a neighbour with other arguments) keeps its
-//! first bytes, the header that says what differs, and is reported one byte longer than the
-//! receive, so that it never passes for the expected message. No derived datatype, no window, no
+//! A message longer than the receive posted for it (a neighbour with other arguments) is lost
+//! (MPI_ERR_TRUNCATE; MPICH leaves the buffer untouched) and reported `cut`. No derived datatype, no window, no
 //! collective. Waits test in a loop (yielding the core) and report a long one naming the peers
 //! waited for, as the shared-memory waits do.
 
@@ -38,7 +37,7 @@ impl Default for Slot {
 
 /// A receive posted ahead of its message (`expect`).
 struct Posted {
-    /// One byte longer than the receive (see the module doc).
+    /// As long as the receive.
     buf: Vec<u8>,
     request: *mut RawReq,
 }
@@ -50,6 +49,8 @@ enum Held {
     Probed(usize),
     /// In the oldest posted receive's buffer, this long.
     Posted(usize),
+    /// The oldest posted receive took a longer message (lost).
+    Cut,
 }
 
 /// This PE's channels with one peer.
@@ -127,9 +128,14 @@ impl MpiChannels {
             if done == 0 {
                 return Ok(false);
             }
-            let len = if truncated != 0 { r.buf.len() } else { bytes.max(0) as usize };
-            link.longest = link.longest.max(len);
-            link.holding = Some(Held::Posted(len));
+            if truncated != 0 {
+                link.longest = link.longest.max(r.buf.len());
+                link.holding = Some(Held::Cut);
+            } else {
+                let len = bytes.max(0) as usize;
+                link.longest = link.longest.max(len);
+                link.holding = Some(Held::Posted(len));
+            }
             return Ok(true);
         }
         let (mut found, mut bytes): (c_int, c_int) = (0, 0);
@@ -237,8 +243,9 @@ impl Channels for MpiChannels {
         }
         let link = self.link(peer)?;
         Ok(match link.holding {
-            Some(Held::Probed(len)) => Some(Message { data: link.received.as_ptr(), len }),
-            Some(Held::Posted(len)) => link.receives.front().map(|r| Message { data: r.buf.as_ptr(), len }),
+            Some(Held::Probed(len)) => Some(Message { data: link.received.as_ptr(), len, cut: false }),
+            Some(Held::Posted(len)) => link.receives.front().map(|r| Message { data: r.buf.as_ptr(), len, cut: false }),
+            Some(Held::Cut) => Some(Message { data: std::ptr::null(), len: 0, cut: true }),
             None => None,
         })
     }
@@ -267,7 +274,7 @@ impl Channels for MpiChannels {
             return Ok(());
         }
         let link = self.link(peer)?;
-        if let Some(Held::Posted(_)) = link.holding.take()
+        if let Some(Held::Posted(_) | Held::Cut) = link.holding.take()
             && let Some(r) = link.receives.pop_front()
         {
             link.spare.push(r.buf);
@@ -286,18 +293,19 @@ impl Channels for MpiChannels {
         if let Some(Held::Probed(_)) = link.holding {
             return Ok(());
         }
-        // As long as the longest message seen from the peer: a stale one (of an exchange that
-        // ended in an error) taken by this receive is read whole.
+        // As long as the longest message seen from the peer: a longer message than expected (a
+        // neighbour with other arguments) is then mostly read whole, its header naming what
+        // differs, rather than lost (`cut`).
         let room = len.max(link.longest);
         let mut buf = link.spare.pop().unwrap_or_default();
-        if buf.len() < room + 1 {
-            buf.resize(room + 1, 0);
+        if buf.len() < room.max(1) {
+            buf.resize(room.max(1), 0);
         }
-        let bytes = c_int::try_from(buf.len() - 1)
+        let bytes = c_int::try_from(buf.len())
             .map_err(|_| Error::Limit(format!("a message of {room} bytes from PE {peer} (at most 2 GiB)")))?;
         let mut r = Posted { buf, request: std::ptr::null_mut() };
         let _mpi = shim::serial()?;
-        // SAFETY: the buffer holds `bytes` + 1 bytes and stays (in `receives`, its heap block
+        // SAFETY: the buffer holds `bytes` bytes and stays (in `receives`, its heap block
         // unmoved) until the receive completed or was cancelled.
         let rc = unsafe { shim::rpnmpi_chan_irecv(raw, r.buf.as_mut_ptr() as *mut c_void, bytes, peer as c_int, TAG, &mut r.request) };
         shim::check(rc, "MPI_Irecv")?;

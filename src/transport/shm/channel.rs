@@ -290,7 +290,7 @@ impl Channels for ShmChannels {
             return Err(Error::Internal(format!("message of {len} bytes from PE {peer} in slot {index} of {} bytes", data.size)));
         }
         // SAFETY: the slot lies inside the mapped region (SLOTS slots of `size` bytes).
-        Ok(Some(Message { data: unsafe { data.region.as_ptr().add(index * data.size) }, len }))
+        Ok(Some(Message { data: unsafe { data.region.as_ptr().add(index * data.size) }, len, cut: false }))
     }
 
     fn wait_any(&mut self, peers: &[usize], waiting_for: &dyn Fn() -> String) -> Result<()> {
