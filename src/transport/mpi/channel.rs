@@ -301,8 +301,8 @@ impl Channels for MpiChannels {
         if buf.len() < room.max(1) {
             buf.resize(room.max(1), 0);
         }
-        let bytes = c_int::try_from(buf.len())
-            .map_err(|_| Error::Limit(format!("a message of {room} bytes from PE {peer} (at most 2 GiB)")))?;
+        let bytes =
+            c_int::try_from(buf.len()).map_err(|_| Error::Limit(format!("a message of {room} bytes from PE {peer} (at most 2 GiB)")))?;
         let mut r = Posted { buf, request: std::ptr::null_mut() };
         let _mpi = shim::serial()?;
         // SAFETY: the buffer holds `bytes` bytes and stays (in `receives`, its heap block
