@@ -22,7 +22,9 @@
 #   --ours-prefix P  an existing `make install MPI=1 MPI_IMPL=openmpi PREFIX=P` of this project (default:
 #                    installed into WORK/ours-inst, built in WORK/ours-build and WORK/ours-target)
 #   --cases LIST     comma separated: bubble (THEO_cfgs_bubbleG, 2x1), case5 (Yin-Yang Williamson
-#                    CASE5 cut to 24 h, 1x2 per grid, 4 PEs), case5x8 (2x2 per grid, 8 PEs); default bubble,case5
+#                    CASE5 cut to 24 h, 1x2 per grid, 4 PEs), case5x8 (2x2 per grid, 8 PEs), lam5 (the
+#                    limited-area Williamson CASE5, LAM_WILLIAMSON/CASE5/LAM, cut to 24 h, 2x2 PEs);
+#                    default bubble,case5
 #   --only WHICH     orig or ours: build and run one side only (no comparison)
 #   --jobs N         make -j (default 2); builds run under nice -n 10
 #   --no-build       run and compare with the builds already in WORK
@@ -79,7 +81,7 @@ case $ONLY in ""|orig|ours) ;; *) die "--only takes orig or ours, not '$ONLY'" ;
 SIDES="orig ours"
 [ -n "$ONLY" ] && SIDES=$ONLY
 for c in ${CASES//,/ }; do
-  case $c in bubble|case5|case5x8) ;; *) die "unknown case '$c' (bubble, case5, case5x8)" ;; esac
+  case $c in bubble|case5|case5x8|lam5) ;; *) die "unknown case '$c' (bubble, case5, case5x8, lam5)" ;; esac
 done
 if [ $DRY = 0 ]; then
   WORK=$(mkdir -p "$WORK" 2>/dev/null && cd "$WORK" && pwd) || die "cannot make the work directory $WORK"
@@ -95,19 +97,22 @@ case_cfg() {
   case $1 in
     bubble) echo "THEO_cfgs_bubbleG" ;;
     case5|case5x8) echo "GEM_theo_cfgs/WILLIAMSON/CASE5" ;;
+    lam5) echo "GEM_theo_cfgs/LAM_WILLIAMSON/CASE5/LAM" ;;
   esac
 }
 case_ptopo() {
-  case $1 in bubble) echo 2x1x1 ;; case5) echo 1x2x1 ;; case5x8) echo 2x2x1 ;; esac
+  case $1 in bubble) echo 2x1x1 ;; case5) echo 1x2x1 ;; case5x8|lam5) echo 2x2x1 ;; esac
 }
 case_pes() {
-  case $1 in bubble) echo 2 ;; case5) echo 4 ;; case5x8) echo 8 ;; esac
+  case $1 in bubble) echo 2 ;; case5|lam5) echo 4 ;; case5x8) echo 8 ;; esac
 }
 case_sed() {
   case $1 in
     bubble) echo "" ;;
     # 24 h of the 15-day case, with the start date the case needs to run without an analysis
     case5|case5x8) echo 's/Fcst_end_S *= *"360h"/Fcst_end_S = "24h", Step_runstrt_S = "19781221.000000"/' ;;
+    # and the limited-area one with constant boundary conditions (its pilot files are not analytic)
+    lam5) echo 's/Fcst_end_S *= *"360h"/Fcst_end_S = "24h", Step_runstrt_S = "19781221.000000"/; s/^ *&lam *$/ \&lam\n  Lam_ctebcs_L = .true./' ;;
   esac
 }
 
@@ -303,15 +308,18 @@ secs_per_step() {  # listing
        END { if (c > 0) printf "%.3f", w / c; else printf "?" }' "$1"
 }
 
-# The per-step statistics GEM prints (blocstat.F90: a "BLOC STAT <step>" block of glbstat lines per
-# statistics step), as the PE 0 of each grid writes them: one line per statistic (its "Mean:" line and
-# the "Min:/Max:" line after it) prefixed by the step, sorted within the step. With two grids (Yin-Yang)
-# both PE 0s write to the same listing and their lines interleave in any order, and other lines
-# (timings) fall between them: the sorted statistics of each step are what both runs must share.
+# The per-step statistics GEM prints (glbstat: a "Mean:" line that starts with the step number and the
+# "Min:/Max:" line after it, most of them in the "BLOC STAT <step>" blocks of blocstat.F90), every one
+# of the listing, sorted. With two grids (Yin-Yang) the PE 0 of each writes into the same listing and
+# their lines interleave in any order (a grid's line can fall between the other's two, or inside the
+# other's block), so the statistics are compared as a sorted set of lines, each "Mean:" line naming
+# its step and field.
 blocstat() {  # listing
-  awk '/#+ BLOC STAT +[0-9]+/ {step = $4; on = 1; next}
-       /BLOC STAT \.\.\.done/ {on = 0; next}
-       on && / Mean:/ {m = $0; if ((getline nxt) > 0) print step "\t" m " " nxt}' "$1" | LC_ALL=C sort -s -n -k1,1
+  grep -E '^ *-?[0-9]+ *[^ ]+ +Mean:|^ Min:\[\(' "$1" | LC_ALL=C sort
+}
+# The steps with statistics in a blocstat output
+stat_steps() {  # file (glbstat writes the step as i4, the field's name right after it)
+  awk '/Mean:/ {print substr($0, 1, 4) + 0}' "$1" | sort -u | wc -l
 }
 
 # The records of two RPN standard files compared bit for bit (tests/gem/fst_records.f90, built once
@@ -331,9 +339,9 @@ compare_case() {  # case: prints one table row, returns 0 when identical
   local c=$1 a=$WORK/run-orig/$1 b=$WORK/run-ours/$1 ok=1 nf=0 nd=0 f rel n
   blocstat "$a/listing" > "$a/blocstat"
   blocstat "$b/listing" > "$b/blocstat"
-  local nbs; nbs=$(cut -f1 "$a/blocstat" | sort -u | wc -l)
+  local nbs; nbs=$(stat_steps "$a/blocstat")
   if [ "$nbs" = 0 ] || ! cmp -s "$a/blocstat" "$b/blocstat"; then
-    ok=0; say "$c: BLOC STAT blocks differ ($nbs steps in orig, $(cut -f1 "$b/blocstat" | sort -u | wc -l) in ours); first differences:"
+    ok=0; say "$c: statistics differ ($nbs steps in orig, $(stat_steps "$b/blocstat") in ours; $(wc -l < "$a/blocstat") and $(wc -l < "$b/blocstat") lines); first differences:"
     diff "$a/blocstat" "$b/blocstat" | head -6
   fi
   while IFS= read -r f; do
@@ -359,7 +367,7 @@ compare_case() {  # case: prints one table row, returns 0 when identical
   done < <(find "$a/RUNMOD/output" -type f -not \( -name '*.cfg' -o -name '*.dot' -o -name 'output_ready*' \
               -o -name '*.lis' -o -name 'last_npass' -o -name '*.txt' \) 2>/dev/null | sort)
   [ "$nf" -gt 0 ] || [ $NO_OUTPUT = 1 ] || { ok=0; say "$c: no output file in $a/RUNMOD/output"; }
-  ROW="| $c | $(case_pes "$c") ($(case_ptopo "$c")) | $([ $ok = 1 ] && echo yes || echo NO) ($nf files, $nd differ; $nbs BLOC STAT steps) | $(secs_per_step "$b/listing") | $(secs_per_step "$a/listing") |"
+  ROW="| $c | $(case_pes "$c") ($(case_ptopo "$c")) | $([ $ok = 1 ] && echo yes || echo NO) ($nf files, $nd differ; $nbs steps of statistics) | $(secs_per_step "$b/listing") | $(secs_per_step "$a/listing") |"
   [ $ok = 1 ]
 }
 
@@ -399,6 +407,6 @@ for c in ${CASES//,/ }; do
 done
 if [ -n "$fails" ]; then echo "VERDICT: FAILED (runs failed: ${fails# }${differ:+; differ: ${differ# }})"; exit 1; fi
 if [ -n "$differ" ]; then echo "VERDICT: DIFFERENT (${differ# })"; exit 1; fi
-what="every output file and every BLOC STAT block"
-[ $NO_OUTPUT = 1 ] && what="every BLOC STAT block (no output: --no-output)"
+what="every output record and every statistics line"
+[ $NO_OUTPUT = 1 ] && what="every statistics line (no output: --no-output)"
 echo "VERDICT: IDENTICAL (${CASES//,/ }: $what of GEM on rpncomm-windows as on its own RPN_COMM)"
