@@ -99,8 +99,9 @@ impl Drop for RoutineTimer {
 /// The slot of `routine`: the thread's cache (by address: each name is one string literal),
 /// else the shared list (by name), where a new routine gets one.
 fn slot(routine: &'static str) -> &'static Slot {
-    // (`ptr::eq` of two `&str` compares their addresses and lengths)
-    if let Some(s) = MINE.with(|m| m.borrow().iter().find(|s| std::ptr::eq(s.name, routine)).copied()) {
+    // (`ptr::eq` of two `&str` compares their addresses and lengths; `try_with`: a call made while
+    // the thread's own storage is being destroyed, at its exit, goes to the shared list)
+    if let Ok(Some(s)) = MINE.try_with(|m| m.borrow().iter().find(|s| std::ptr::eq(s.name, routine)).copied()) {
         return s;
     }
     let s = {
@@ -116,7 +117,7 @@ fn slot(routine: &'static str) -> &'static Slot {
     };
     // A name from another literal than the slot's (the same text) is looked up by name each time.
     if std::ptr::eq(s.name, routine) {
-        MINE.with(|m| m.borrow_mut().push(s));
+        let _ = MINE.try_with(|m| m.borrow_mut().push(s));
     }
     s
 }
@@ -145,6 +146,7 @@ mod tests {
     /// The only test of this binary that turns the timing on (the state is the process's).
     #[test]
     fn outermost_calls_are_timed_once_per_thread() {
+        enabled(); // read the environment first: no other thread stores STATE after this
         STATE.store(ON, Relaxed);
         const A: &str = "RPN_COMM_test_outer";
         const B: &str = "RPN_COMM_test_inner";
