@@ -1,7 +1,8 @@
 //! The per-window statistics against a program whose calls are known exactly
 //! (examples/stats_counts.rs): the JSON of `RPNCOMM_STATS=json:FILE` on 2 and 3 PEs, every count
 //! and byte total per PE and summed, and times that are non-negative and fit in the window's
-//! lifetime; the table of `rpnrun --stats`; a job where only some PEs ask for statistics.
+//! lifetime; each routine's calls per PE and the share of the wall time inside them; the table of
+//! `rpnrun --stats`; a job where only some PEs ask for statistics.
 
 mod common;
 
@@ -270,6 +271,29 @@ fn json_counts_bytes_and_times_are_exact_on_2_and_3_pes() {
             let most = sync.get("max_pe").num() as usize;
             assert_eq!(per_pe[most].get("sync_s").num(), hi, "max_pe is the PE that waited most");
         }
+        // the routines: every call the program made, once (a window call's inner work is part of it)
+        let routines = report.get("routines").list();
+        let calls = |name: &str| -> Vec<f64> {
+            let r = routines.iter().find(|r| r.get("routine") == &Json::Text(name.into())).unwrap_or_else(|| panic!("no {name}: {text}"));
+            r.get("per_pe").list().iter().map(|p| p.get("calls").num()).collect()
+        };
+        for (name, per_pe) in [
+            ("RPN_COMM_init", 1.0),
+            ("RPN_COMM_i_win_get_r", 73.0),
+            ("RPN_COMM_i_win_put_r", 11.0),
+            ("RPN_COMM_barrier", 4.0),
+            ("RPN_COMM_i_win_free", 1.0),
+            ("RPN_COMM_i_datyp", 2.0),
+        ] {
+            assert_eq!(calls(name), vec![per_pe; npes], "{name}");
+        }
+        assert!(!routines.iter().any(|r| r.get("routine") == &Json::Text("RPN_COMM_finalize".into())), "finalize is not timed");
+        let inside = report.get("time_inside_routines");
+        for p in inside.get("per_pe").list() {
+            let (wall, inside, percent) = (p.get("wall_s").num(), p.get("inside_s").num(), p.get("percent").num());
+            assert!(0.0 < inside && inside <= wall, "{inside} s inside of {wall} s");
+            assert!(0.0 < percent && percent <= 100.0 && (percent - 100.0 * inside / wall).abs() < 1e-6, "{percent}");
+        }
     }
 }
 
@@ -283,6 +307,11 @@ fn rpnrun_stats_prints_one_table() {
     let lines: Vec<&str> = stdout.lines().collect();
     let header = lines.iter().position(|l| l.starts_with("RPN_COMM statistics")).unwrap();
     assert!(lines[header].contains("3 PEs, 2 windows"), "{}", lines[header]);
+    let barrier = lines.iter().find(|l| l.trim_start().starts_with("RPN_COMM_barrier ")).expect("the routines' rows");
+    assert_eq!(barrier.split_whitespace().take(3).collect::<Vec<_>>(), ["RPN_COMM_barrier", "12", "4"], "calls: total, per PE");
+    let share = lines.iter().find(|l| l.trim_start().starts_with("inside routines (% of wall)")).expect("the share row");
+    let share: Vec<f64> = share.split_whitespace().skip(5).map(|x| x.parse().unwrap()).collect();
+    assert!(share.len() == 3 && 0.0 < share[0] && share[0] <= share[1] && share[1] <= share[2] && share[2] <= 100.0, "{share:?}");
     let w1 = lines.iter().position(|l| l.starts_with("window 1 ")).expect("window 1");
     let w2 = lines.iter().position(|l| l.starts_with("window 2 ")).expect("window 2");
     assert!(lines[w1].contains("GRID, 3 PEs, MPI_INTEGER, 64 elements per PE"), "{}", lines[w1]);

@@ -5,7 +5,7 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
-use super::{args, call};
+use super::{args, call, call_init_step};
 use crate::core::decomp;
 use crate::error::Error;
 use crate::runtime::{Place, gem, io_sets, p2p, transpose, with_runtime};
@@ -555,7 +555,7 @@ pub extern "C" fn rpncomm_get_2dgrid(
 /// number in its multigrid when `grids` > 1, else the multigrid's).
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_gridinit_check(multigrids: c_int, grids: c_int, place: *mut c_int) -> c_int {
-    call("RPN_COMM_init_multi_level", || {
+    call_init_step("RPN_COMM_init_multi_level", || {
         let p = with_runtime(|rt| rt.gridinit_check(multigrids, grids))?;
         // SAFETY: the caller's array holds 3 integers (null is skipped).
         unsafe { put_place(place, &p) };
@@ -567,7 +567,7 @@ pub extern "C" fn rpncomm_gridinit_check(multigrids: c_int, grids: c_int, place:
 /// second RPN_COMM_init_multi_level).
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_grid_place(place: *mut c_int) -> c_int {
-    call("RPN_COMM_init_multi_level", || {
+    call_init_step("RPN_COMM_init_multi_level", || {
         let p = with_runtime(|rt| Ok(rt.place()))?;
         // SAFETY: the caller's array holds 3 integers (null is skipped).
         unsafe { put_place(place, &p) };

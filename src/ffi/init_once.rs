@@ -2,7 +2,7 @@
 
 use std::ffi::c_int;
 
-use super::{args, call};
+use super::{args, call_init_step};
 use crate::error::Error;
 use crate::runtime::with_runtime;
 
@@ -12,7 +12,7 @@ use crate::runtime::with_runtime;
 /// RPN_COMM_init twice makes no other PE wait.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_init_first(pex: *mut c_int, pey: *mut c_int) -> c_int {
-    call("RPN_COMM_init", || {
+    call_init_step("RPN_COMM_init", || {
         let refused = with_runtime(|rt| Ok(rt.refuse_second_init()))?;
         if let Err(Error::AlreadyInitialized { pex: x, pey: y }) = &refused {
             // SAFETY: out-parameters from the caller (null is skipped).

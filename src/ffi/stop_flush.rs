@@ -2,7 +2,7 @@
 
 use std::ffi::{c_int, c_void};
 
-use super::call;
+use super::call_init_step;
 use crate::error::Error;
 use crate::runtime::stop_flush;
 
@@ -12,7 +12,7 @@ use crate::runtime::stop_flush;
 /// says. RPN_COMM_init registers the flush of the Fortran units. Null is refused.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_flush_at_stop(hook: *const c_void) -> c_int {
-    call("RPN_COMM_init", || {
+    call_init_step("RPN_COMM_init", || {
         if hook.is_null() {
             return Err(Error::BadArgument("null flush routine".into()));
         }

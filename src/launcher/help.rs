@@ -40,8 +40,8 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ),
     (
         "RPNCOMM_STATS",
-        "1: PE 0 prints a table of every window's calls, bytes, epochs and waits at RPN_COMM_finalize (as \
-         rpnrun --stats); json:FILE: writes it to FILE as JSON; set it for every PE",
+        "1: PE 0 prints a table of the time inside each RPN_COMM routine (and its share of the run) and of \
+         every window's calls, bytes, epochs and waits at RPN_COMM_finalize (as rpnrun --stats); json:FILE: writes it to FILE as JSON; set it for every PE",
     ),
     (
         "RPNCOMM_MPI_THREADS",

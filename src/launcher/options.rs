@@ -172,8 +172,8 @@ pub const FLAGS: &[Flag] = &[
     Flag {
         names: &["--stats"],
         value: None,
-        help: "PE 0 prints a table of every window's calls, bytes, epochs and waits at RPN_COMM_finalize \
-               (sets RPNCOMM_STATS=1, but keeps a json:FILE value given with -x or in the environment); \
+        help: "PE 0 prints a table of the time inside each RPN_COMM routine (and its share of the run) and \
+               of every window's calls, bytes, epochs and waits at RPN_COMM_finalize (sets RPNCOMM_STATS=1, but keeps a json:FILE value given with -x or in the environment); \
                --stats=json:FILE writes them to FILE as JSON instead (RPNCOMM_STATS=json:FILE)",
         per_context: false,
     },

@@ -45,7 +45,7 @@ use std::time::Instant;
 pub use self::grid::Place;
 use self::names::CommHandle;
 pub use self::names::{CommName, operator_of};
-pub use self::stats::ENV_STATS;
+pub use self::stats::{ENV_STATS, RoutineTimer, time_routine};
 pub use self::subarray::BoxOp;
 use self::window_table::WindowTable;
 use crate::core::{Communicator, Handle};

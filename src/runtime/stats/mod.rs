@@ -1,22 +1,25 @@
-//! Per-window statistics (`RPNCOMM_STATS`, `rpnrun --stats`): what each window's calls did on
-//! every PE, gathered at RPN_COMM_finalize and printed once by PE 0 as a table
-//! (`RPNCOMM_STATS=1`) or written as JSON (`RPNCOMM_STATS=json:FILE`).
+//! Statistics (`RPNCOMM_STATS`, `rpnrun --stats`): the time each PE spent inside each RPN_COMM
+//! routine and what each window's calls did on every PE, gathered at RPN_COMM_finalize and printed
+//! once by PE 0 as a table (`RPNCOMM_STATS=1`) or written as JSON (`RPNCOMM_STATS=json:FILE`).
 //!
 //! Off (the default), a window carries no counters and each call pays one test of an `Option`.
 //! On, every window counts its calls per thread (`counters`); a window freed before finalize
 //! leaves its numbers with the recorder. At finalize the PEs exchange their windows' numbers
 //! (a collective over the job, as text lines) and PE 0 merges and reports them (`report`).
 //!
+//! - `routines`: the calls and time of each routine (timed by the C ABI);
 //! - `counters`: the per-window, per-thread counters and the clock;
 //! - `report`: the merge over PEs, the table and the JSON.
 
 mod counters;
 mod report;
+mod routines;
 
 use std::path::PathBuf;
 
 pub(super) use self::counters::DataOp;
 use self::counters::{KINDS, KindTotals, Timing, WindowCounters, clock};
+pub use self::routines::{RoutineTimer, time_routine};
 use super::Runtime;
 use super::names::CommHandle;
 use crate::core::{ElementType, Handle, Mode};
@@ -42,6 +45,13 @@ fn output_from(value: Option<&str>) -> std::result::Result<Option<Output>, Strin
             _ => Err(format!("{ENV_STATS}={v}: expected 1 (table), json:FILE or 0; statistics off")),
         },
     }
+}
+
+/// `RPNCOMM_STATS` as this process read it, once (the routines' timing asks before the runtime
+/// starts, the recorder when it starts: both see the same).
+fn setting() -> &'static std::result::Result<Option<Output>, String> {
+    static SETTING: std::sync::OnceLock<std::result::Result<Option<Output>, String>> = std::sync::OnceLock::new();
+    SETTING.get_or_init(|| output_from(std::env::var(ENV_STATS).ok().as_deref()))
 }
 
 /// What a window is, as the statistics name it. A window is known across PEs by the PE of rank
@@ -111,6 +121,7 @@ struct Record {
 pub(super) struct Recorder {
     output: Output,
     start: clock::Reading,
+    start_ticks: u64,
     created: u32,
     freed: Vec<Record>,
 }
@@ -118,10 +129,16 @@ pub(super) struct Recorder {
 impl Recorder {
     /// The recorder `RPNCOMM_STATS` asks for (None: statistics off).
     pub fn from_env() -> Option<Self> {
-        match output_from(std::env::var(ENV_STATS).ok().as_deref()) {
-            Ok(output) => output.map(|output| Recorder { output, start: clock::Reading::now(), created: 0, freed: Vec::new() }),
+        match setting() {
+            Ok(output) => output.clone().map(|output| Recorder {
+                output,
+                start: clock::Reading::now(),
+                start_ticks: clock::ticks(),
+                created: 0,
+                freed: Vec::new(),
+            }),
             Err(message) => {
-                diagnostics::write_line("RPN_COMM_init", &message);
+                diagnostics::write_line("RPN_COMM_init", message);
                 None
             }
         }
@@ -168,11 +185,16 @@ impl Runtime {
             return Ok(());
         }
         let end = clock::Reading::now();
+        let now = clock::ticks();
         let seconds_per_tick = recorder.start.seconds_per_tick(&end);
         let rank = job.rank();
         let live = self.windows.sealed_windows().filter_map(|w| w.stats.as_deref()).map(|w| w.finish(rank, false));
         let records: Vec<Record> = recorder.freed.into_iter().chain(live).collect();
-        let mine = report::encode(&records, seconds_per_tick);
+        let mut mine = report::encode(&records, seconds_per_tick);
+        // This PE's wall time runs from the start of its first call (RPN_COMM_init's) to now.
+        let (routines, first) = routines::totals();
+        let wall_ticks = now.saturating_sub(first.unwrap_or(recorder.start_ticks));
+        mine.push_str(&report::encode_routines(&routines, wall_ticks, seconds_per_tick));
 
         // Lines of different lengths: the lengths first, then every PE's text padded to the longest.
         let mut lengths = vec![0u8; 8 * job.size()];
