@@ -144,10 +144,12 @@ enum Regions {
     /// Named in /dev/shm after `prefix` (a launcher cleans up after a failed job).
     Named { prefix: String },
     /// Anonymous: this PE's inbox, the other PEs' inboxes (None: this PE's own) and their pids.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "anonymous channels serve the MPI transport"))]
     Anonymous { inbox: AnonymousRegion, inboxes: Vec<Option<SharedRegion>>, pids: Vec<u32> },
 }
 
 /// What one PE publishes to the others of its node for anonymous channels.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "anonymous channels serve the MPI transport"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Inbox {
     pub pid: u32,
@@ -155,6 +157,7 @@ pub struct Inbox {
 }
 
 /// Bytes of the inbox of a PE of a node of `npes` PEs.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "anonymous channels serve the MPI transport"))]
 pub fn inbox_bytes(npes: usize) -> usize {
     (npes * DIRECTION_BYTES).next_multiple_of(PAGE)
 }
@@ -177,6 +180,7 @@ impl ShmChannels {
     /// to the others), `peers` what every PE of the job published (this one's included). Every
     /// other inbox is mapped now: an error means this PE cannot reach them (then the node must
     /// take another path, all its PEs alike).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "anonymous channels serve the MPI transport"))]
     pub fn anonymous(coll: Arc<Collectives>, inbox: AnonymousRegion, peers: &[Inbox]) -> Result<Self> {
         if peers.len() != coll.npes {
             return Err(Error::Internal(format!("{} inboxes for a job of {}", peers.len(), coll.npes)));
