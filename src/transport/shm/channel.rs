@@ -458,6 +458,21 @@ mod tests {
         exchange_and_check(true);
     }
 
+    /// An inbox that cannot be opened (a descriptor the process does not hold: as /proc refusing
+    /// it) is an error at start, never later: the caller then sends the node through MPI.
+    #[test]
+    fn anonymous_channels_refuse_an_inbox_they_cannot_open() {
+        let name = format!("rpncomm-test-{}-channels-refused", std::process::id());
+        let job = Arc::new(JobSegment::create(&name, 2, std::process::id()).unwrap());
+        region::unlink(&name);
+        job.claim(0).unwrap();
+        let coll = Arc::new(Collectives::with_cores(Arc::clone(&job), 0, false));
+        let inbox = AnonymousRegion::create(inbox_bytes(2)).unwrap();
+        let me = Inbox { pid: std::process::id(), fd: inbox.raw_fd() };
+        let peers = [me, Inbox { pid: std::process::id(), fd: 1_000_000 }];
+        assert!(ShmChannels::anonymous(coll, inbox, &peers).is_err());
+    }
+
     fn exchange_and_check(anonymous: bool) {
         let name = format!("rpncomm-test-{}-channels{}", std::process::id(), if anonymous { "-anon" } else { "" });
         let job = Arc::new(JobSegment::create(&name, 2, std::process::id()).unwrap());

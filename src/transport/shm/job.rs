@@ -325,6 +325,19 @@ impl JobSegment {
 mod tests {
     use super::*;
 
+    /// The MPI transport's node segment: no name, reached through /proc/<pid>/fd while its maker
+    /// holds the descriptor; a segment of another size is refused.
+    #[test]
+    fn anonymous_segment_is_shared_through_its_descriptor() {
+        let (job, fd) = JobSegment::create_anonymous(3, 42).unwrap();
+        let raw = std::os::fd::AsRawFd::as_raw_fd(&fd);
+        let other = JobSegment::attach_peer(std::process::id(), raw, 3).unwrap();
+        job.claim(1).unwrap();
+        assert_eq!(other.state(1), PeState::Running);
+        assert_eq!(other.launcher_pid(), 42);
+        assert!(JobSegment::attach_peer(std::process::id(), raw, 5).is_err());
+    }
+
     #[test]
     fn layout_is_page_aligned_and_grows_with_pes() {
         let a = JobLayout::new(1);
