@@ -19,7 +19,7 @@ use super::comm::Comm;
 use super::node;
 use crate::error::{Error, Result};
 use crate::transport::channel::{Channels, Message};
-use crate::transport::shm::channel::{Inbox, ShmChannels, inbox_bytes};
+use crate::transport::shm::channel::{Inbox, ShmChannels, inbox_bytes, sign_inbox};
 use crate::transport::shm::job::MAX_PES;
 use crate::transport::shm::region::AnonymousRegion;
 
@@ -61,15 +61,23 @@ impl HybridChannels {
         // No launcher cleans /dev/shm after an MPI job that aborts: the channels name nothing
         // (memfd inboxes and data regions, reached through /proc/<pid>/fd of their maker).
         let inbox = AnonymousRegion::create(inbox_bytes(node.size));
+        let token = random_token();
+        if let Ok(inbox) = &inbox {
+            sign_inbox(inbox, node.rank, token);
+        }
         let fd = inbox.as_ref().map_or(-1, |i| i.raw_fd());
-        let mut mine = [0u8; 12];
+        let mut mine = [0u8; 20];
         mine[..4].copy_from_slice(&(world.rank as u32).to_ne_bytes());
         mine[4..8].copy_from_slice(&std::process::id().to_ne_bytes());
-        mine[8..].copy_from_slice(&fd.to_ne_bytes());
-        let mut all = vec![0u8; 12 * node.size];
+        mine[8..12].copy_from_slice(&fd.to_ne_bytes());
+        mine[12..].copy_from_slice(&token.to_ne_bytes());
+        let mut all = vec![0u8; 20 * node.size];
         node.allgather(&mine, &mut all)?;
         let word = |c: &[u8], at: usize| u32::from_ne_bytes(c[at..at + 4].try_into().expect("4 bytes"));
-        let published: Vec<Inbox> = all.chunks_exact(12).map(|c| Inbox { pid: word(c, 4), fd: word(c, 8) as i32 }).collect();
+        let published: Vec<Inbox> = all
+            .chunks_exact(20)
+            .map(|c| Inbox { pid: word(c, 4), fd: word(c, 8) as i32, token: u64::from_ne_bytes(c[12..].try_into().expect("8 bytes")) })
+            .collect();
         let made = match inbox {
             Ok(inbox) if published.iter().all(|p| p.fd >= 0) => ShmChannels::anonymous(coll, inbox, &published),
             Ok(_) => Err(Error::SharedMemory("another PE of the node has no inbox".into())),
@@ -83,7 +91,7 @@ impl HybridChannels {
             _ => return Ok(None),
         };
         let mut node_rank = vec![None; world.size];
-        for (r, c) in all.chunks_exact(12).enumerate() {
+        for (r, c) in all.chunks_exact(20).enumerate() {
             if let Some(slot) = node_rank.get_mut(word(c, 0) as usize) {
                 *slot = Some(r);
             }
@@ -171,5 +179,18 @@ impl Channels for HybridChannels {
             Some((shm, r)) => shm.expect(r, len),
             None => self.mpi.expect(peer, len),
         }
+    }
+}
+
+/// A number no other inbox holds by chance (the kernel's random source, else the clock).
+fn random_token() -> u64 {
+    let mut bytes = [0u8; 8];
+    // SAFETY: getrandom writes at most bytes.len() bytes into the buffer.
+    let got = unsafe { libc::getrandom(bytes.as_mut_ptr() as *mut libc::c_void, bytes.len(), 0) };
+    if got == bytes.len() as isize {
+        u64::from_ne_bytes(bytes)
+    } else {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        now ^ (u64::from(std::process::id()) << 32)
     }
 }

@@ -123,7 +123,15 @@ fn shared_job(comm: &Comm, anonymous: bool) -> Result<(JobSegment, String)> {
         (Some(job), _, _) => Ok((job, text.clone())),
         (None, 1, _) => Ok((JobSegment::attach(&text, comm.size)?, text.clone())),
         (None, 2, [pid, fd, stem]) => match (pid.parse::<u32>(), fd.parse::<i32>()) {
-            (Ok(pid), Ok(fd)) => Ok((JobSegment::attach_peer(pid, fd, comm.size)?, stem.to_string())),
+            (Ok(pid), Ok(fd)) => {
+                let job = JobSegment::attach_peer(pid, fd, comm.size)?;
+                // (the segment holds its maker's pid: another process of that number, in another
+                // PID namespace, would not have written it)
+                if job.launcher_pid() != pid {
+                    return Err(Error::SharedMemory(format!("/proc/{pid}/fd/{fd} is not PE 0's job segment")));
+                }
+                Ok((job, stem.to_string()))
+            }
             _ => Err(Error::Internal(format!("PE 0 handed '{text}' for the node's job segment"))),
         },
         (None, _, _) => Err(Error::SharedMemory(format!("PE 0 could not create the node's job segment: {text}"))),

@@ -154,6 +154,19 @@ enum Regions {
 pub struct Inbox {
     pub pid: u32,
     pub fd: i32,
+    /// A random number its owner wrote into it: what a PE maps as another's inbox is checked to
+    /// hold it (a /proc/<pid> of another PID namespace would be another process).
+    pub token: u64,
+}
+
+/// Writes `token` into `inbox` (of this PE, `rank` of the node), where `anonymous` checks it:
+/// the place of the direction from this PE to itself, which is never used (loopback).
+#[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "anonymous channels serve the MPI transport"))]
+pub fn sign_inbox(inbox: &AnonymousRegion, rank: usize, token: u64) {
+    // SAFETY: the inbox holds a direction per PE (`inbox_bytes`), this one unused by channels;
+    // its first 8 bytes are 64-byte aligned.
+    let word = unsafe { &*(inbox.region.as_ptr().add(rank * DIRECTION_BYTES) as *const AtomicU64) };
+    word.store(token, Ordering::Release);
 }
 
 /// Bytes of the inbox of a PE of a node of `npes` PEs.
@@ -186,11 +199,17 @@ impl ShmChannels {
             return Err(Error::Internal(format!("{} inboxes for a job of {}", peers.len(), coll.npes)));
         }
         let len = inbox_bytes(coll.npes);
-        let inboxes = peers
-            .iter()
-            .enumerate()
-            .map(|(r, p)| if r == coll.rank { Ok(None) } else { region::open_peer(p.pid, p.fd, len).map(Some) })
-            .collect::<Result<Vec<_>>>()?;
+        let open = |r: usize, p: &Inbox| {
+            let theirs = region::open_peer(p.pid, p.fd, len)?;
+            // SAFETY: as in `sign_inbox` (the region is `len` = inbox_bytes(npes) long).
+            let token = unsafe { &*(theirs.as_ptr().add(r * DIRECTION_BYTES) as *const AtomicU64) }.load(Ordering::Acquire);
+            if token != p.token {
+                return Err(Error::SharedMemory(format!("/proc/{}/fd/{} is not the inbox of PE {r}", p.pid, p.fd)));
+            }
+            Ok(Some(theirs))
+        };
+        let inboxes =
+            peers.iter().enumerate().map(|(r, p)| if r == coll.rank { Ok(None) } else { open(r, p) }).collect::<Result<Vec<_>>>()?;
         let pids = peers.iter().map(|p| p.pid).collect();
         Ok(ShmChannels { coll, regions: Regions::Anonymous { inbox, inboxes, pids }, links: HashMap::new(), looped: Loopback::default() })
     }
@@ -468,16 +487,27 @@ mod tests {
         job.claim(0).unwrap();
         let coll = Arc::new(Collectives::with_cores(Arc::clone(&job), 0, false));
         let inbox = AnonymousRegion::create(inbox_bytes(2)).unwrap();
-        let me = Inbox { pid: std::process::id(), fd: inbox.raw_fd() };
-        let peers = [me, Inbox { pid: std::process::id(), fd: 1_000_000 }];
-        assert!(ShmChannels::anonymous(coll, inbox, &peers).is_err());
+        let other = AnonymousRegion::create(inbox_bytes(2)).unwrap();
+        sign_inbox(&other, 1, 5);
+        let me = Inbox { pid: std::process::id(), fd: inbox.raw_fd(), token: 0 };
+        let missing = [me, Inbox { pid: std::process::id(), fd: 1_000_000, token: 5 }];
+        assert!(ShmChannels::anonymous(Arc::clone(&coll), AnonymousRegion::create(inbox_bytes(2)).unwrap(), &missing).is_err());
+        // another region where the inbox should be (its token differs)
+        let wrong = [me, Inbox { pid: std::process::id(), fd: other.raw_fd(), token: 6 }];
+        assert!(ShmChannels::anonymous(Arc::clone(&coll), AnonymousRegion::create(inbox_bytes(2)).unwrap(), &wrong).is_err());
+        let right = [me, Inbox { pid: std::process::id(), fd: other.raw_fd(), token: 5 }];
+        assert!(ShmChannels::anonymous(coll, inbox, &right).is_ok());
     }
 
     fn exchange_and_check(anonymous: bool) {
         let name = format!("rpncomm-test-{}-channels{}", std::process::id(), if anonymous { "-anon" } else { "" });
         let job = Arc::new(JobSegment::create(&name, 2, std::process::id()).unwrap());
         let inboxes = [AnonymousRegion::create(inbox_bytes(2)).unwrap(), AnonymousRegion::create(inbox_bytes(2)).unwrap()];
-        let published: Vec<Inbox> = inboxes.iter().map(|i| Inbox { pid: std::process::id(), fd: i.raw_fd() }).collect();
+        for (r, i) in inboxes.iter().enumerate() {
+            sign_inbox(i, r, 77 + r as u64);
+        }
+        let published: Vec<Inbox> =
+            inboxes.iter().enumerate().map(|(r, i)| Inbox { pid: std::process::id(), fd: i.raw_fd(), token: 77 + r as u64 }).collect();
         let mut inboxes = Vec::from(inboxes);
         let mut pe = |rank: usize| {
             job.claim(rank).unwrap();
