@@ -28,8 +28,9 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ),
     (
         "RPNCOMM_NODE_DIRECT",
-        "MPI transport: 0 makes windows spanning nodes use MPI for every access; unset or 1: loads and \
-         stores between the PEs of a node for the puts and gets of fence and group epochs",
+        "MPI transport: 0 makes windows spanning nodes use MPI for every access, and halo messages to \
+         the PEs of the node too; unset or 1: loads and stores between the PEs of a node for the puts \
+         and gets of fence and group epochs, shared-memory channels for their halo messages",
     ),
     (
         "RPNCOMM_MPI_ACTIVE_RMA",

@@ -213,7 +213,7 @@ for impl in $MPI_IMPLS; do
     section "demo, C ABI test and faults across nodes, $impl"
     demo=$b/multinode/req_test cabi=$b/multinode/test_c_abi
     built_ok=1
-    for prog in demo/req_test.F90 tests/multinode/mn_kill.F90 tests/multinode/mn_hang.F90 tests/multinode/mn_nowin.F90; do
+    for prog in demo/req_test.F90 tests/multinode/mn_kill.F90 tests/multinode/mn_halo_kill.F90 tests/multinode/mn_hang.F90 tests/multinode/mn_nowin.F90; do
         name=$(basename "$prog" .F90)
         if ! "$fc" -O2 -I"$b/include" -Itests/fortran "$prog" -o "$b/multinode/$name" "$b/lib/librpncomm_windows.a" \
             "${native_libs[@]}" > "$logs/$name.compile.log" 2>&1; then
@@ -254,6 +254,21 @@ for impl in $MPI_IMPLS; do
     else
         fail "$impl PE killed on node n2 (status $status after ${elapsed} s)" "$log"
     fi
+
+    # halo exchanges whose on-node messages take the shared-memory channels, ended mid-exchange by
+    # a PE killed or by a refused exchange (the job's error end): non-zero, and nothing of the
+    # channels left in the nodes' /dev/shm (mnrun's leftover check, at the end of this script)
+    for how in kill abort; do
+        log=$logs/mn_halo_kill.$how.log
+        run_job "$log" "${mn[@]}" --nodes 2,2 -n 4 "$b/multinode/mn_halo_kill" "$how"
+        if [[ $how == kill ]]; then expect='PE 3 kills itself'; else expect='RPN_COMM_xch_halo: PE [023]: collective call inconsistent'; fi
+        if ((status != 0 && status != 124 && status != 125 && elapsed < CASE_TIMEOUT - 10)) &&
+            grep -qE "$expect" "$log" && ! grep -q 'went past the exchange' "$log"; then
+            pass "$impl halo exchange ended mid-way ($how): job ended in ${elapsed} s with status $status"
+        else
+            fail "$impl halo exchange ended mid-way ($how; status $status after ${elapsed} s)" "$log"
+        fi
+    done
 
     # a PE late at a fence: the PEs waiting for it report it, on both nodes, then all goes on
     log=$logs/mn_hang.log

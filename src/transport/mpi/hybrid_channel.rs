@@ -5,7 +5,9 @@
 //! node go through MPI, as the hybrid windows do for one-sided access.
 //!
 //! The node's PEs share a small job segment made at MPI start (collective over the node's ranks:
-//! `node::node_job`); its channels are made between two PEs when one first talks to the other.
+//! `node::node_job`) and the descriptors of their inboxes (`ShmChannels::anonymous`: no name in
+//! /dev/shm, so a job that aborts leaves nothing there); a channel's message regions are made
+//! when one PE first sends to the other.
 //! Both ends of a channel choose the same path: the PEs of a node either all have the segment
 //! or none (then every peer goes through MPI). `RPNCOMM_NODE_SPLIT` makes pretend nodes here
 //! too; `RPNCOMM_NODE_DIRECT=0`, or a node of one PE, sends everything through MPI.
@@ -15,10 +17,11 @@ use std::sync::Arc;
 use super::channel::{MpiChannels, wait_for};
 use super::comm::Comm;
 use super::node;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::transport::channel::{Channels, Message};
-use crate::transport::shm::channel::ShmChannels;
+use crate::transport::shm::channel::{Inbox, ShmChannels, inbox_bytes, sign_inbox};
 use crate::transport::shm::job::MAX_PES;
+use crate::transport::shm::region::AnonymousRegion;
 
 /// The shared-memory channels of this node's PEs.
 struct OnNode {
@@ -54,17 +57,46 @@ impl HybridChannels {
         if !all_direct {
             return Ok(None);
         }
-        let mut all = vec![0u8; 4 * node.size];
-        node.allgather(&(world.rank as u32).to_ne_bytes(), &mut all)?;
-        let Ok((coll, stem)) = node::node_job(&node) else { return Ok(None) };
+        let Ok((coll, _)) = node::node_job(&node) else { return Ok(None) };
+        // No launcher cleans /dev/shm after an MPI job that aborts: the channels name nothing
+        // (memfd inboxes and data regions, reached through /proc/<pid>/fd of their maker).
+        let inbox = AnonymousRegion::create(inbox_bytes(node.size));
+        let token = random_token();
+        if let Ok(inbox) = &inbox {
+            sign_inbox(inbox, node.rank, token);
+        }
+        let fd = inbox.as_ref().map_or(-1, |i| i.raw_fd());
+        let mut mine = [0u8; 20];
+        mine[..4].copy_from_slice(&(world.rank as u32).to_ne_bytes());
+        mine[4..8].copy_from_slice(&std::process::id().to_ne_bytes());
+        mine[8..12].copy_from_slice(&fd.to_ne_bytes());
+        mine[12..].copy_from_slice(&token.to_ne_bytes());
+        let mut all = vec![0u8; 20 * node.size];
+        node.allgather(&mine, &mut all)?;
+        let word = |c: &[u8], at: usize| u32::from_ne_bytes(c[at..at + 4].try_into().expect("4 bytes"));
+        let published: Vec<Inbox> = all
+            .chunks_exact(20)
+            .map(|c| Inbox { pid: word(c, 4), fd: word(c, 8) as i32, token: u64::from_ne_bytes(c[12..].try_into().expect("8 bytes")) })
+            .collect();
+        let made = match inbox {
+            Ok(inbox) if published.iter().all(|p| p.fd >= 0) => ShmChannels::anonymous(coll, inbox, &published),
+            Ok(_) => Err(Error::SharedMemory("another PE of the node has no inbox".into())),
+            Err(e) => Err(e),
+        };
+        // Where /proc/<pid>/fd is refused to some PE (or memfd to another), its node goes through
+        // MPI, all its PEs alike: both ends of every channel agree.
+        let (_, all_made) = node.agree_flag(made.is_ok())?;
+        let channels = match made {
+            Ok(channels) if all_made => channels,
+            _ => return Ok(None),
+        };
         let mut node_rank = vec![None; world.size];
-        for (r, c) in all.chunks_exact(4).enumerate() {
-            let pe = u32::from_ne_bytes(c.try_into().expect("4 bytes")) as usize;
-            if let Some(slot) = node_rank.get_mut(pe) {
+        for (r, c) in all.chunks_exact(20).enumerate() {
+            if let Some(slot) = node_rank.get_mut(word(c, 0) as usize) {
                 *slot = Some(r);
             }
         }
-        Ok(Some(OnNode { channels: ShmChannels::new(coll, format!("{stem}.c")), node_rank }))
+        Ok(Some(OnNode { channels, node_rank }))
     }
 
     /// Before MPI_Finalize, once every PE took its messages: MPI requests go, the node's
@@ -147,5 +179,18 @@ impl Channels for HybridChannels {
             Some((shm, r)) => shm.expect(r, len),
             None => self.mpi.expect(peer, len),
         }
+    }
+}
+
+/// A number no other inbox holds by chance (the kernel's random source, else the clock).
+fn random_token() -> u64 {
+    let mut bytes = [0u8; 8];
+    // SAFETY: getrandom writes at most bytes.len() bytes into the buffer.
+    let got = unsafe { libc::getrandom(bytes.as_mut_ptr() as *mut libc::c_void, bytes.len(), 0) };
+    if got == bytes.len() as isize {
+        u64::from_ne_bytes(bytes)
+    } else {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        now ^ (u64::from(std::process::id()) << 32)
     }
 }

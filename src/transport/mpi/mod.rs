@@ -29,10 +29,10 @@ use crate::transport::channel::Channels;
 use crate::transport::shm::window::ShmWindow;
 use crate::transport::{Transport, TransportWindow};
 
-/// The MPI transport of one PE: our duplicate of MPI_COMM_WORLD, the caller's communicators
 /// Whether halo messages to on-node neighbours take the shared-memory channels (see `new`).
-const ON_NODE_HALO_CHANNELS: bool = false;
+const ON_NODE_HALO_CHANNELS: bool = true;
 
+/// The MPI transport of one PE: our duplicate of MPI_COMM_WORLD, the caller's communicators
 /// wrapped so far and the live windows.
 pub struct MpiTransport {
     world: Arc<Comm>,
@@ -231,9 +231,8 @@ impl MpiTransport {
         let node_direct = node::node_direct(std::env::var(node::ENV_NODE_DIRECT).ok().as_deref())?;
         Ok(MpiTransport {
             job,
-            // On-node shared-memory channels stay off for now: their files are unlinked at
-            // finalize only, so a job that aborts (a refused exchange, a killed PE) leaves them in
-            // /dev/shm. Every neighbour goes through MPI until they are unlinked once mapped.
+            // On-node neighbours take the shared-memory channels, whose regions have no name in
+            // /dev/shm (memfd): a job that aborts (a refused exchange, a killed PE) leaves nothing.
             channels: HybridChannels::new(channel_comm, node_split, node_direct && ON_NODE_HALO_CHANNELS)?,
             world,
             wrapped: Vec::new(),

@@ -61,19 +61,50 @@ pub fn node_direct(setting: Option<&str>) -> Result<bool> {
 }
 
 /// Collective over `comm` (ranks of one node): a job segment of its ranks, created by rank 0 and
-/// mapped by all; its name is removed once everyone has it (nothing left in /dev/shm after a
-/// crash). Returns the collectives over it and the stem for the names of its regions.
+/// mapped by all, with no name in /dev/shm (a memfd the others open through /proc/<pid>/fd:
+/// nothing left there whenever a PE dies), or where that is refused to some PE, named until
+/// everyone has it. Returns the collectives over it and the stem for the names of its regions.
 pub(super) fn node_job(comm: &Comm) -> Result<(Arc<Collectives>, String)> {
+    let (job, name) = match shared_job(comm, true) {
+        Ok(made) => made,
+        Err(_) => shared_job(comm, false)?,
+    };
+    // Spin or sleep: bound by mpirun, a PE sees only its own CPU, so ask the node's masks.
+    let mut masks = vec![0u8; cpus::MASK_BYTES * comm.size];
+    comm.allgather(&cpus::mask(), &mut masks)?;
+    let coll = Collectives::with_cores(Arc::new(job), comm.rank, cpus::one_each(&masks));
+    // While a PE waits here, PEs of other nodes may need it to act inside MPI (a passive lock,
+    // the last messages of a collective, emulated RMA over TCP): its waits keep MPI progressing.
+    coll.keep_progressing(Box::new(shim::progress));
+    Ok((Arc::new(coll), name))
+}
+
+/// Collective over `comm`, the job segment of `node_job`: `anonymous`, a memfd of rank 0 (its
+/// pid and descriptor handed to the others), else a named region whose name is removed once
+/// everyone has it. An error on every PE alike when some PE could not map it.
+fn shared_job(comm: &Comm, anonymous: bool) -> Result<(JobSegment, String)> {
+    // Rank 0's answer: kind (1 named, 2 anonymous, 0 failed), then the name (anonymous: its pid
+    // and descriptor, then the stem of the names of the windows' regions), or why it failed.
     let mut mine = [0u8; NAME_BYTES + 1];
     let mut created = None;
+    let mut descriptor = None;
     if comm.rank == 0 {
         let name = new_job_name();
-        debug_assert!(name.len() <= NAME_BYTES);
-        match JobSegment::create(&name, comm.size, std::process::id()) {
-            Ok(job) => {
-                mine[..name.len()].copy_from_slice(name.as_bytes());
-                mine[NAME_BYTES] = 1;
-                created = Some((job, name));
+        debug_assert!(name.len() + 24 <= NAME_BYTES);
+        let made = if anonymous {
+            JobSegment::create_anonymous(comm.size, std::process::id()).map(|(job, fd)| {
+                let text = format!("{} {} {name}", std::process::id(), std::os::fd::AsRawFd::as_raw_fd(&fd));
+                descriptor = Some(fd);
+                (job, text, 2)
+            })
+        } else {
+            JobSegment::create(&name, comm.size, std::process::id()).map(|job| (job, name.clone(), 1))
+        };
+        match made {
+            Ok((job, text, kind)) => {
+                mine[..text.len()].copy_from_slice(text.as_bytes());
+                mine[NAME_BYTES] = kind;
+                created = Some(job);
             }
             Err(e) => {
                 let why = e.to_string();
@@ -86,33 +117,38 @@ pub(super) fn node_job(comm: &Comm) -> Result<(Arc<Collectives>, String)> {
     let shared = comm.allgather(&mine, &mut all);
     let first = &all[..NAME_BYTES + 1];
     let text = String::from_utf8_lossy(&first[..first[..NAME_BYTES].iter().position(|&b| b == 0).unwrap_or(NAME_BYTES)]).into_owned();
-    let joined = shared.and_then(|()| match (created, first[NAME_BYTES]) {
-        (Some((job, name)), _) => Ok((job, name)),
-        (None, 1) => {
-            let job = JobSegment::attach(&text, comm.size)?;
-            Ok((job, text.clone()))
-        }
-        (None, _) => Err(Error::SharedMemory(format!("PE 0 could not create the node's job segment: {text}"))),
+    let words: Vec<&str> = text.split(' ').collect();
+    let joined = shared.and_then(|()| match (created, first[NAME_BYTES], words.as_slice()) {
+        (Some(job), 2, [_, _, stem]) => Ok((job, stem.to_string())),
+        (Some(job), _, _) => Ok((job, text.clone())),
+        (None, 1, _) => Ok((JobSegment::attach(&text, comm.size)?, text.clone())),
+        (None, 2, [pid, fd, stem]) => match (pid.parse::<u32>(), fd.parse::<i32>()) {
+            (Ok(pid), Ok(fd)) => {
+                let job = JobSegment::attach_peer(pid, fd, comm.size)?;
+                // (the segment holds its maker's pid: another process of that number, in another
+                // PID namespace, would not have written it)
+                if job.launcher_pid() != pid {
+                    return Err(Error::SharedMemory(format!("/proc/{pid}/fd/{fd} is not PE 0's job segment")));
+                }
+                Ok((job, stem.to_string()))
+            }
+            _ => Err(Error::Internal(format!("PE 0 handed '{text}' for the node's job segment"))),
+        },
+        (None, _, _) => Err(Error::SharedMemory(format!("PE 0 could not create the node's job segment: {text}"))),
     });
     let joined = joined.and_then(|(job, name)| job.claim(comm.rank).map(|()| (job, name)));
-    // Everyone has mapped it (or failed) before the name goes.
+    // Everyone has mapped it (or failed) before the name or the descriptor goes.
     let agreed = comm.agree_flag(joined.is_err());
     if comm.rank == 0 && first[NAME_BYTES] == 1 {
         region::unlink(&text);
     }
+    drop(descriptor);
     let (any_failed, _) = agreed?;
     let (job, name) = joined?;
     if any_failed {
         return Err(Error::SharedMemory("another PE could not map the node's job segment".into()));
     }
-    // Spin or sleep: bound by mpirun, a PE sees only its own CPU, so ask the node's masks.
-    let mut masks = vec![0u8; cpus::MASK_BYTES * comm.size];
-    comm.allgather(&cpus::mask(), &mut masks)?;
-    let coll = Collectives::with_cores(Arc::new(job), comm.rank, cpus::one_each(&masks));
-    // While a PE waits here, PEs of other nodes may need it to act inside MPI (a passive lock,
-    // the last messages of a collective, emulated RMA over TCP): its waits keep MPI progressing.
-    coll.keep_progressing(Box::new(shim::progress));
-    Ok((Arc::new(coll), name))
+    Ok((job, name))
 }
 
 /// The shared-memory job of a communicator's ranks on this node.

@@ -15,15 +15,23 @@
 //! message per direction and slot, and every mapping goes at finalize. A message takes the lowest
 //! free slot (its descriptor says which), so that in the steady state one slot is used again
 //! and again and stays in the caches.
+//!
+//! Under the MPI transport no launcher cleans /dev/shm after a job that aborts, so there the
+//! channels name nothing (`ShmChannels::anonymous`): every region is a memfd, reached by the
+//! peer through `/proc/<pid>/fd/<fd>` of its maker while the maker holds it open. Each PE makes
+//! one inbox at start, holding for every PE of the node the direction towards this PE (the
+//! sender's counts and descriptors, this PE's released count); a descriptor also carries the
+//! memfd of its message's generation. A job killed at any moment leaves nothing behind.
 
 use std::collections::HashMap;
+use std::os::fd::OwnedFd;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use super::collectives::Collectives;
 use super::job::Awaited;
-use super::region::{self, SharedRegion};
+use super::region::{self, AnonymousRegion, SharedRegion};
 use super::sync::{AtomicU32, Ordering};
 use super::wait::{Signal, epoch_reached, wait_until};
 use crate::error::{Error, Result};
@@ -31,7 +39,9 @@ use crate::transport::channel::{Channels, Loopback, Message, SLOTS};
 
 const PAGE: usize = 4096;
 /// Offsets of the two directions in the control page (low rank to high, high to low).
-const DIRECTION_AT: [usize; 2] = [0, 1024];
+const DIRECTION_AT: [usize; 2] = [0, DIRECTION_BYTES];
+/// Bytes of one direction (in a pair's control page, or one sender's part of an inbox).
+pub const DIRECTION_BYTES: usize = 1024;
 /// How long two PEs may take to make their control page before the wait says so.
 const SETUP_SLICE: Duration = Duration::from_micros(200);
 
@@ -42,13 +52,15 @@ struct Counter {
 }
 
 /// What the receiver needs to find message m (this descriptor is the (m % SLOTS)th): in slot
-/// `index` of generation `generation` (slots of `size` bytes), `len` bytes long.
+/// `index` of generation `generation` (slots of `size` bytes), `len` bytes long; anonymous
+/// channels: the generation is the sender's descriptor `fd`.
 #[repr(C)]
 struct Slot {
     generation: AtomicU32,
     index: AtomicU32,
     size: AtomicU64,
     len: AtomicU64,
+    fd: AtomicU32,
 }
 
 /// One direction of a pair's control page.
@@ -59,14 +71,17 @@ struct Direction {
     slots: [Slot; SLOTS],
 }
 
-const _: () = assert!(size_of::<Direction>() <= DIRECTION_AT[1] && DIRECTION_AT[1] + size_of::<Direction>() <= PAGE);
+const _: () = assert!(size_of::<Direction>() <= DIRECTION_BYTES && DIRECTION_AT[1] + size_of::<Direction>() <= PAGE);
 
 /// A data region of a sender: `SLOTS` slots of `size` bytes.
 struct Data {
     generation: u32,
     size: usize,
     region: SharedRegion,
-    name: String,
+    /// Its name in /dev/shm (named channels).
+    name: Option<String>,
+    /// The sender's descriptor of an anonymous region, open while the receiver may map it.
+    fd: Option<OwnedFd>,
 }
 
 /// The sending side of one direction.
@@ -93,26 +108,30 @@ struct Receiver {
 
 /// The channels of this PE with one other PE.
 struct Link {
-    control: SharedRegion,
-    control_name: String,
-    /// Index of our sending direction in the control page (the other is the peer's).
+    /// Named channels: the pair's control page and its name.
+    control: Option<(SharedRegion, String)>,
+    /// Addresses of our sending direction and of the peer's, in the control page or in the
+    /// inboxes (kept mapped by the `ShmChannels` that holds this link).
     out: usize,
+    inc: usize,
     send: Sender,
     receive: Receiver,
 }
 
 impl Link {
-    fn direction(&self, which: usize) -> &Direction {
-        // SAFETY: the control page is a page long, zero-filled at creation (a valid Direction:
-        // atomics of zero), and both directions lie inside it (checked above); it lives as long
-        // as `self`, and its fields are only accessed through atomics.
-        unsafe { &*(self.control.as_ptr().add(DIRECTION_AT[which]) as *const Direction) }
+    fn direction(at: usize) -> &'static Direction {
+        // SAFETY: `at` is a direction inside a control page or an inbox (DIRECTION_BYTES each,
+        // checked above), zero-filled at creation (a valid Direction: atomics of zero), 64-byte
+        // aligned (page-aligned regions, offsets multiples of DIRECTION_BYTES), mapped as long as
+        // the link (its page) or its ShmChannels (the inboxes) lives, and its fields are only
+        // accessed through atomics. The borrow is narrowed to `&self` by the callers.
+        unsafe { &*(at as *const Direction) }
     }
     fn outgoing(&self) -> &Direction {
-        self.direction(self.out)
+        Self::direction(self.out)
     }
     fn incoming(&self) -> &Direction {
-        self.direction(1 - self.out)
+        Self::direction(self.inc)
     }
     /// Whether the message after those released has been posted.
     fn arrived(&self) -> bool {
@@ -120,10 +139,46 @@ impl Link {
     }
 }
 
+/// Where the regions of the channels come from.
+enum Regions {
+    /// Named in /dev/shm after `prefix` (a launcher cleans up after a failed job).
+    Named { prefix: String },
+    /// Anonymous: this PE's inbox, the other PEs' inboxes (None: this PE's own) and their pids.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "anonymous channels serve the MPI transport"))]
+    Anonymous { inbox: AnonymousRegion, inboxes: Vec<Option<SharedRegion>>, pids: Vec<u32> },
+}
+
+/// What one PE publishes to the others of its node for anonymous channels.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "anonymous channels serve the MPI transport"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inbox {
+    pub pid: u32,
+    pub fd: i32,
+    /// A random number its owner wrote into it: what a PE maps as another's inbox is checked to
+    /// hold it (a /proc/<pid> of another PID namespace would be another process).
+    pub token: u64,
+}
+
+/// Writes `token` into `inbox` (of this PE, `rank` of the node), where `anonymous` checks it:
+/// the place of the direction from this PE to itself, which is never used (loopback).
+#[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "anonymous channels serve the MPI transport"))]
+pub fn sign_inbox(inbox: &AnonymousRegion, rank: usize, token: u64) {
+    // SAFETY: the inbox holds a direction per PE (`inbox_bytes`), this one unused by channels;
+    // its first 8 bytes are 64-byte aligned.
+    let word = unsafe { &*(inbox.region.as_ptr().add(rank * DIRECTION_BYTES) as *const AtomicU64) };
+    word.store(token, Ordering::Release);
+}
+
+/// Bytes of the inbox of a PE of a node of `npes` PEs.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "anonymous channels serve the MPI transport"))]
+pub fn inbox_bytes(npes: usize) -> usize {
+    (npes * DIRECTION_BYTES).next_multiple_of(PAGE)
+}
+
 /// This PE's shared-memory channels (ranks of `coll`'s job).
 pub struct ShmChannels {
     coll: Arc<Collectives>,
-    prefix: String,
+    regions: Regions,
     links: HashMap<usize, Link>,
     looped: Loopback,
 }
@@ -131,7 +186,32 @@ pub struct ShmChannels {
 impl ShmChannels {
     /// The channels of PE `coll.rank` of the job whose regions are named after `prefix`.
     pub fn new(coll: Arc<Collectives>, prefix: String) -> Self {
-        ShmChannels { coll, prefix, links: HashMap::new(), looped: Loopback::default() }
+        ShmChannels { coll, regions: Regions::Named { prefix }, links: HashMap::new(), looped: Loopback::default() }
+    }
+
+    /// Channels with no name in /dev/shm: `inbox` is this PE's (`inbox_bytes` long, published
+    /// to the others), `peers` what every PE of the job published (this one's included). Every
+    /// other inbox is mapped now: an error means this PE cannot reach them (then the node must
+    /// take another path, all its PEs alike).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "anonymous channels serve the MPI transport"))]
+    pub fn anonymous(coll: Arc<Collectives>, inbox: AnonymousRegion, peers: &[Inbox]) -> Result<Self> {
+        if peers.len() != coll.npes {
+            return Err(Error::Internal(format!("{} inboxes for a job of {}", peers.len(), coll.npes)));
+        }
+        let len = inbox_bytes(coll.npes);
+        let open = |r: usize, p: &Inbox| {
+            let theirs = region::open_peer(p.pid, p.fd, len)?;
+            // SAFETY: as in `sign_inbox` (the region is `len` = inbox_bytes(npes) long).
+            let token = unsafe { &*(theirs.as_ptr().add(r * DIRECTION_BYTES) as *const AtomicU64) }.load(Ordering::Acquire);
+            if token != p.token {
+                return Err(Error::SharedMemory(format!("/proc/{}/fd/{} is not the inbox of PE {r}", p.pid, p.fd)));
+            }
+            Ok(Some(theirs))
+        };
+        let inboxes =
+            peers.iter().enumerate().map(|(r, p)| if r == coll.rank { Ok(None) } else { open(r, p) }).collect::<Result<Vec<_>>>()?;
+        let pids = peers.iter().map(|p| p.pid).collect();
+        Ok(ShmChannels { coll, regions: Regions::Anonymous { inbox, inboxes, pids }, links: HashMap::new(), looped: Loopback::default() })
     }
 
     fn me(&self) -> usize {
@@ -145,10 +225,22 @@ impl ShmChannels {
         }
         if !self.links.contains_key(&peer) {
             let me = self.me();
-            let name = format!("{}.ch{}-{}", self.prefix, me.min(peer), me.max(peer));
-            let control = self.control_page(peer, &name)?;
-            let link =
-                Link { control, control_name: name, out: usize::from(me > peer), send: Sender::default(), receive: Receiver::default() };
+            let link = match &self.regions {
+                Regions::Named { prefix } => {
+                    let name = format!("{prefix}.ch{}-{}", me.min(peer), me.max(peer));
+                    let control = self.control_page(peer, &name)?;
+                    let base = control.as_ptr() as usize;
+                    let out = usize::from(me > peer);
+                    let (out, inc) = (base + DIRECTION_AT[out], base + DIRECTION_AT[1 - out]);
+                    Link { control: Some((control, name)), out, inc, send: Sender::default(), receive: Receiver::default() }
+                }
+                Regions::Anonymous { inbox, inboxes, .. } => {
+                    let theirs = inboxes[peer].as_ref().ok_or_else(|| Error::Internal(format!("no inbox of PE {peer}")))?;
+                    let out = theirs.as_ptr() as usize + me * DIRECTION_BYTES;
+                    let inc = inbox.region.as_ptr() as usize + peer * DIRECTION_BYTES;
+                    Link { control: None, out, inc, send: Sender::default(), receive: Receiver::default() }
+                }
+            };
             self.links.insert(peer, link);
         }
         Ok(self.links.get_mut(&peer).expect("inserted above"))
@@ -214,7 +306,8 @@ impl Channels for ShmChannels {
                 self.wait(released, &[peer], &what, |v| epoch_reached(v, needed))?;
             }
         }
-        let link = self.links.get_mut(&peer).expect("made above");
+        let ShmChannels { links, regions, .. } = self;
+        let link = links.get_mut(&peer).expect("made above");
         let released = u64::from(link.outgoing().released.signal.load());
         // Generations whose last message the receiver released are unmapped (wrapping counts:
         // compared as the 32-bit numbers the page holds).
@@ -222,9 +315,18 @@ impl Channels for ShmChannels {
         if link.send.current.as_ref().is_none_or(|d| d.size < len) {
             let generation = link.send.current.as_ref().map_or(1, |d| d.generation.wrapping_add(1));
             let size = slot_size(len);
-            let name = format!("{}.ch{me}-{peer}.{generation}", self.prefix);
-            let region = SharedRegion::create(&name, SLOTS * size)?;
-            if let Some(old) = link.send.current.replace(Data { generation, size, region, name }) {
+            let data = match regions {
+                Regions::Named { prefix } => {
+                    let name = format!("{prefix}.ch{me}-{peer}.{generation}");
+                    let region = SharedRegion::create(&name, SLOTS * size)?;
+                    Data { generation, size, region, name: Some(name), fd: None }
+                }
+                Regions::Anonymous { .. } => {
+                    let made = AnonymousRegion::create(SLOTS * size)?;
+                    Data { generation, size, region: made.region, name: None, fd: Some(made.fd) }
+                }
+            };
+            if let Some(old) = link.send.current.replace(data) {
                 link.send.retired.push((old, m.wrapping_sub(1)));
             }
             link.send.held = [None; SLOTS];
@@ -253,6 +355,7 @@ impl Channels for ShmChannels {
         slot.index.store(link.send.reserved as u32, Ordering::Relaxed);
         slot.size.store(data.size as u64, Ordering::Relaxed);
         slot.len.store(len as u64, Ordering::Relaxed);
+        slot.fd.store(data.fd.as_ref().map_or(u32::MAX, |fd| std::os::fd::AsRawFd::as_raw_fd(fd) as u32), Ordering::Relaxed);
         // The message and its slot are published by the count (a SeqCst store: a release).
         link.outgoing().posted.signal.store((m + 1) as u32);
         self.links.get_mut(&peer).expect("found above").send.posted = m + 1;
@@ -265,7 +368,7 @@ impl Channels for ShmChannels {
         }
         let me = self.me();
         self.link(peer)?;
-        let ShmChannels { links, prefix, .. } = self;
+        let ShmChannels { links, regions, .. } = self;
         let link = links.get_mut(&peer).expect("made above");
         if !link.arrived() {
             return Ok(None);
@@ -280,10 +383,18 @@ impl Channels for ShmChannels {
         let index = slot.index.load(Ordering::Relaxed) as usize;
         if link.receive.mapped.as_ref().is_none_or(|d| d.generation != generation) {
             // The first message of a new generation: every message of the older one was released.
-            let name = format!("{prefix}.ch{peer}-{me}.{generation}");
-            let region = SharedRegion::open(&name, SLOTS * size)?;
-            region::unlink(&name);
-            link.receive.mapped = Some(Data { generation, size, region, name });
+            let region = match regions {
+                Regions::Named { prefix } => {
+                    let name = format!("{prefix}.ch{peer}-{me}.{generation}");
+                    let region = SharedRegion::open(&name, SLOTS * size)?;
+                    region::unlink(&name);
+                    region
+                }
+                // The sender holds the descriptor until this PE released the generation's last
+                // message, so it still names this generation's region.
+                Regions::Anonymous { pids, .. } => region::open_peer(pids[peer], slot.fd.load(Ordering::Relaxed) as i32, SLOTS * size)?,
+            };
+            link.receive.mapped = Some(Data { generation, size, region, name: None, fd: None });
         }
         let data = link.receive.mapped.as_ref().expect("mapped above");
         if len > data.size || index >= SLOTS {
@@ -336,9 +447,13 @@ impl Drop for ShmChannels {
     /// At finalize: the names still in /dev/shm (of messages never received) go with the mappings.
     fn drop(&mut self) {
         for link in self.links.values() {
-            region::unlink(&link.control_name);
+            if let Some((_, name)) = &link.control {
+                region::unlink(name);
+            }
             for data in link.send.current.iter().chain(link.send.retired.iter().map(|(d, _)| d)) {
-                region::unlink(&data.name);
+                if let Some(name) = &data.name {
+                    region::unlink(name);
+                }
             }
         }
     }
@@ -353,13 +468,60 @@ mod tests {
     /// generations), more than SLOTS of them, PE 1 checks each and sends it back.
     #[test]
     fn messages_arrive_in_order_across_generations_and_slots() {
-        let name = format!("rpncomm-test-{}-channels", std::process::id());
+        exchange_and_check(false);
+    }
+
+    /// The same through anonymous regions (the MPI transport's): and no name at all in /dev/shm.
+    #[test]
+    fn anonymous_channels_carry_the_same_and_name_nothing() {
+        exchange_and_check(true);
+    }
+
+    /// An inbox that cannot be opened (a descriptor the process does not hold: as /proc refusing
+    /// it) is an error at start, never later: the caller then sends the node through MPI.
+    #[test]
+    fn anonymous_channels_refuse_an_inbox_they_cannot_open() {
+        let name = format!("rpncomm-test-{}-channels-refused", std::process::id());
         let job = Arc::new(JobSegment::create(&name, 2, std::process::id()).unwrap());
-        let pe = |rank: usize| {
+        region::unlink(&name);
+        job.claim(0).unwrap();
+        let coll = Arc::new(Collectives::with_cores(Arc::clone(&job), 0, false));
+        let inbox = AnonymousRegion::create(inbox_bytes(2)).unwrap();
+        let other = AnonymousRegion::create(inbox_bytes(2)).unwrap();
+        sign_inbox(&other, 1, 5);
+        let me = Inbox { pid: std::process::id(), fd: inbox.raw_fd(), token: 0 };
+        let missing = [me, Inbox { pid: std::process::id(), fd: 1_000_000, token: 5 }];
+        assert!(ShmChannels::anonymous(Arc::clone(&coll), AnonymousRegion::create(inbox_bytes(2)).unwrap(), &missing).is_err());
+        // another region where the inbox should be (its token differs)
+        let wrong = [me, Inbox { pid: std::process::id(), fd: other.raw_fd(), token: 6 }];
+        assert!(ShmChannels::anonymous(Arc::clone(&coll), AnonymousRegion::create(inbox_bytes(2)).unwrap(), &wrong).is_err());
+        let right = [me, Inbox { pid: std::process::id(), fd: other.raw_fd(), token: 5 }];
+        assert!(ShmChannels::anonymous(coll, inbox, &right).is_ok());
+    }
+
+    fn exchange_and_check(anonymous: bool) {
+        let name = format!("rpncomm-test-{}-channels{}", std::process::id(), if anonymous { "-anon" } else { "" });
+        let job = Arc::new(JobSegment::create(&name, 2, std::process::id()).unwrap());
+        let inboxes = [AnonymousRegion::create(inbox_bytes(2)).unwrap(), AnonymousRegion::create(inbox_bytes(2)).unwrap()];
+        for (r, i) in inboxes.iter().enumerate() {
+            sign_inbox(i, r, 77 + r as u64);
+        }
+        let published: Vec<Inbox> =
+            inboxes.iter().enumerate().map(|(r, i)| Inbox { pid: std::process::id(), fd: i.raw_fd(), token: 77 + r as u64 }).collect();
+        let mut inboxes = Vec::from(inboxes);
+        let mut pe = |rank: usize| {
             job.claim(rank).unwrap();
-            ShmChannels::new(Arc::new(Collectives::with_cores(Arc::clone(&job), rank, false)), name.clone())
+            let coll = Arc::new(Collectives::with_cores(Arc::clone(&job), rank, false));
+            if anonymous {
+                ShmChannels::anonymous(coll, inboxes.remove(0), &published).unwrap()
+            } else {
+                ShmChannels::new(coll, name.clone())
+            }
         };
         let (mut a, mut b) = (pe(0), pe(1));
+        if anonymous {
+            region::unlink(&name);
+        }
         let sizes: Vec<usize> = (0..3 * SLOTS).map(|i| 1 + i * 3000).collect();
         let echo = std::thread::spawn({
             let sizes = sizes.clone();
@@ -401,6 +563,11 @@ mod tests {
         }
         let b = echo.join().unwrap();
         assert!(a.poll(1).unwrap().is_none());
+        if anonymous {
+            let named = |e: &std::fs::DirEntry| e.file_name().to_string_lossy().starts_with(&name);
+            let left: Vec<_> = std::fs::read_dir("/dev/shm").unwrap().flatten().filter(named).collect();
+            assert!(left.is_empty(), "anonymous channels named {left:?}");
+        }
         drop(b);
         region::unlink(&name);
         drop(a);

@@ -3,10 +3,11 @@
 //! one block per PE (liveness state, last barrier round reached) and one mailbox per PE for
 //! the collectives (allgather, allreduce, window creation).
 
+use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::barrier::{Barrier, barrier_bytes};
-use super::region::SharedRegion;
+use super::region::{self, AnonymousRegion, SharedRegion};
 use super::wait::epoch_reached;
 use crate::error::{Error, Result};
 
@@ -141,13 +142,42 @@ impl JobSegment {
         JobSegment { region, layout }
     }
 
-    /// Maps the launcher's segment `name` and checks its header before trusting any of it.
-    pub fn attach(name: &str, npes: usize) -> Result<Self> {
+    /// A segment with no name (memfd) for `npes` PEs, and the descriptor other processes open it
+    /// by ([`JobSegment::attach_peer`]) while it stays open: nothing in /dev/shm, whatever ends
+    /// the job.
+    pub fn create_anonymous(npes: usize, launcher_pid: u32) -> Result<(Self, OwnedFd)> {
+        if npes == 0 || npes > MAX_PES {
+            return Err(Error::Limit(format!("{npes} PEs: the shared-memory transport takes 1 to {MAX_PES} PEs")));
+        }
+        let layout = JobLayout::new(npes);
+        let made = AnonymousRegion::create(layout.total)?;
+        Ok((Self::initialise(made.region, layout, launcher_pid), made.fd))
+    }
+
+    /// Maps the anonymous segment process `pid` holds open as `fd` (see `create_anonymous`).
+    pub fn attach_peer(pid: u32, fd: i32, npes: usize) -> Result<Self> {
+        Self::check_npes(npes)?;
+        let layout = JobLayout::new(npes);
+        Self::checked(region::open_peer(pid, fd, layout.total)?, layout, &format!("of process {pid}"))
+    }
+
+    fn check_npes(npes: usize) -> Result<()> {
         if npes == 0 || npes > MAX_PES {
             return Err(Error::SharedMemory(format!("{ENV_NPES}={npes} is outside 1 to {MAX_PES}")));
         }
+        Ok(())
+    }
+
+    /// Maps the launcher's segment `name` and checks its header before trusting any of it.
+    pub fn attach(name: &str, npes: usize) -> Result<Self> {
+        Self::check_npes(npes)?;
         let layout = JobLayout::new(npes);
-        let region = SharedRegion::open(name, layout.total)?;
+        Self::checked(SharedRegion::open(name, layout.total)?, layout, name)
+    }
+
+    /// The segment in `region`, once its header says it is one of `layout`.
+    fn checked(region: SharedRegion, layout: JobLayout, name: &str) -> Result<Self> {
+        let npes = layout.npes;
         let seg = JobSegment { region, layout };
         let h = seg.header();
         let expected = (
@@ -294,6 +324,19 @@ impl JobSegment {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The MPI transport's node segment: no name, reached through /proc/<pid>/fd while its maker
+    /// holds the descriptor; a segment of another size is refused.
+    #[test]
+    fn anonymous_segment_is_shared_through_its_descriptor() {
+        let (job, fd) = JobSegment::create_anonymous(3, 42).unwrap();
+        let raw = std::os::fd::AsRawFd::as_raw_fd(&fd);
+        let other = JobSegment::attach_peer(std::process::id(), raw, 3).unwrap();
+        job.claim(1).unwrap();
+        assert_eq!(other.state(1), PeState::Running);
+        assert_eq!(other.launcher_pid(), 42);
+        assert!(JobSegment::attach_peer(std::process::id(), raw, 5).is_err());
+    }
 
     #[test]
     fn layout_is_page_aligned_and_grows_with_pes() {

@@ -4,7 +4,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::OpenOptionsExt;
-use std::os::unix::io::AsRawFd;
+use std::os::unix::io::{AsRawFd, OwnedFd};
 use std::path::PathBuf;
 
 use memmap2::{MmapOptions, MmapRaw};
@@ -157,6 +157,51 @@ fn reserve(file: &File, len: usize) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// A shared region with no name anywhere (memfd): nothing of it outlives the processes that
+/// map it, whatever ends them. Another process of the same user reaches it through
+/// `/proc/<pid>/fd/<fd>` of its creator ([`open_peer`]) as long as the creator keeps `fd` open.
+pub struct AnonymousRegion {
+    pub region: SharedRegion,
+    pub fd: OwnedFd,
+}
+
+impl AnonymousRegion {
+    /// Makes `len` bytes of shared memory (reserved now, as [`SharedRegion::create`] does).
+    pub fn create(len: usize) -> Result<Self> {
+        let len = map_len(len);
+        // SAFETY: a constant NUL-terminated name and flags; the result is checked.
+        let raw = unsafe { libc::memfd_create(c"rpncomm-channel".as_ptr(), libc::MFD_CLOEXEC) };
+        if raw < 0 {
+            return Err(Error::os("cannot make anonymous shared memory (memfd_create)", std::io::Error::last_os_error()));
+        }
+        // SAFETY: a descriptor just returned to us and owned by nobody else.
+        let file = File::from(unsafe { <OwnedFd as std::os::unix::io::FromRawFd>::from_raw_fd(raw) });
+        reserve(&file, len)?;
+        let map = MmapOptions::new().len(len).map_raw(&file).map_err(|e| Error::os("cannot map shared memory", e))?;
+        Ok(AnonymousRegion { region: SharedRegion { map, len, shared: true }, fd: file.into() })
+    }
+
+    /// The descriptor a peer opens through /proc (see [`open_peer`]).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "anonymous channels serve the MPI transport"))]
+    pub fn raw_fd(&self) -> i32 {
+        self.fd.as_raw_fd()
+    }
+}
+
+/// Maps the anonymous region that process `pid` holds open as descriptor `fd` (at least `len`
+/// bytes), through `/proc/<pid>/fd/<fd>`: refused where /proc is not readable for it (another
+/// user, another PID namespace, a process made non-dumpable).
+pub fn open_peer(pid: u32, fd: i32, len: usize) -> Result<SharedRegion> {
+    let len = map_len(len);
+    let path = format!("/proc/{pid}/fd/{fd}");
+    let file = OpenOptions::new().read(true).write(true).open(&path).map_err(|e| Error::os(&format!("cannot open {path}"), e))?;
+    let actual = file.metadata().map_err(|e| Error::os("cannot stat region", e))?.len();
+    if actual < len as u64 {
+        return Err(Error::SharedMemory(format!("{path} holds {actual} bytes, {len} expected")));
+    }
+    SharedRegion::map(file, len)
 }
 
 /// Removes the file of a region (mappings stay valid until unmapped).
