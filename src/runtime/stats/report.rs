@@ -305,9 +305,10 @@ impl Report {
         let width = self.routines.iter().map(|r| r.name.len()).chain(summary.iter().map(|s| s.len())).max().unwrap_or(0) + 2;
         let _ = writeln!(
             t,
-            "  {:<width$}{:>10}{:>10}{:>12}{:>12}{:>12}{:>11}",
+            "  {:<width$} {:>11} {:>13}{:>12}{:>12}{:>12}{:>11}",
             "routine", "calls", "per PE", "min (s)", "mean (s)", "max (s)", "us/call"
         );
+        // (a space before the counts: a range of calls per PE, "20823-22387", never runs into the total)
         let per_pe = |calls: &[u64]| {
             let lo = calls.iter().min().copied().unwrap_or(0);
             let hi = calls.iter().max().copied().unwrap_or(0);
@@ -317,7 +318,7 @@ impl Report {
             let (lo, mean, hi) = min_mean_max(seconds);
             let us = us.map_or("-".to_string(), |u| format!("{u:.1}"));
             let total: u64 = calls.iter().sum();
-            let _ = writeln!(t, "  {name:<width$}{total:>10}{:>10}{lo:>12.6}{mean:>12.6}{hi:>12.6}{us:>11}", per_pe(calls));
+            let _ = writeln!(t, "  {name:<width$} {total:>11} {:>13}{lo:>12.6}{mean:>12.6}{hi:>12.6}{us:>11}", per_pe(calls));
         };
         for r in &self.routines {
             row(t, &r.name, &r.calls, &r.seconds, r.us_per_call());
@@ -327,13 +328,13 @@ impl Report {
         let n: u64 = calls.iter().sum();
         row(t, summary[0], &calls, &inside, (n > 0).then(|| inside.iter().sum::<f64>() / n as f64 * 1e6));
         let (lo, mean, hi) = min_mean_max(&self.walls);
-        let _ = writeln!(t, "  {:<width$}{:>20}{lo:>12.6}{mean:>12.6}{hi:>12.6}", summary[1], "");
+        let _ = writeln!(t, "  {:<width$}{:>26}{lo:>12.6}{mean:>12.6}{hi:>12.6}", summary[1], "");
         for (label, with_init) in [(summary[2], true), (summary[3], false)] {
             if !with_init && !self.routines.iter().any(|r| r.name == INIT) {
                 continue;
             }
             let (lo, mean, hi) = min_mean_max(&self.percent(with_init));
-            let _ = writeln!(t, "  {label:<width$}{:>20}{lo:>12.1}{mean:>12.1}{hi:>12.1}", "");
+            let _ = writeln!(t, "  {label:<width$}{:>26}{lo:>12.1}{mean:>12.1}{hi:>12.1}", "");
         }
     }
 
