@@ -463,13 +463,34 @@ impl WindowState {
             let record = [self.rank as i32, r.offseti, r.nelemi, r.offseto, r.nelemo];
             planned.push((target, record));
         }
+        stagger_by_target(&mut planned, self.rank, self.sizes.len());
         Ok(PostPlan::Requests(planned))
+    }
+}
+
+/// Orders a post's records by target, starting with the first PE after `rank` and wrapping
+/// (stable: records for one target keep their order). PEs that post to everyone at once, each
+/// listing the targets from 0 up, would otherwise all write into PE 0's records first, then PE 1's,
+/// queueing on the same lines at every step; staggered, each writes into another PE's records.
+fn stagger_by_target<T>(planned: &mut [(usize, T)], rank: usize, npes: usize) {
+    if npes > 2 {
+        planned.sort_by_key(|&(target, _)| (target + npes - rank - 1) % npes);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn posts_start_after_this_pe_and_keep_each_targets_order() {
+        let mut planned = vec![(0, 'a'), (1, 'b'), (3, 'c'), (4, 'd'), (3, 'e'), (2, 'f')];
+        stagger_by_target(&mut planned, 2, 5);
+        assert_eq!(planned, vec![(3, 'c'), (3, 'e'), (4, 'd'), (0, 'a'), (1, 'b'), (2, 'f')]);
+        let mut two = vec![(1, 'a'), (0, 'b')];
+        stagger_by_target(&mut two, 0, 2);
+        assert_eq!(two, vec![(1, 'a'), (0, 'b')]);
+    }
 
     fn window(rank: usize, sizes: &[usize]) -> WindowState {
         WindowState::new(rank, ElementType::Int32, sizes.to_vec())
