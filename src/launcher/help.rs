@@ -33,6 +33,12 @@ pub const ENV_VARS: &[(&str, &str)] = &[
          and gets of fence and group epochs, shared-memory channels for their halo messages",
     ),
     (
+        "RPNCOMM_HALO_GROUP_BYTES",
+        "where every PE is on shared memory (one node), a blocking halo list whose faces come to more than \
+         this many bytes (all sides together) is exchanged as one exchange per group of its fields of at \
+         most that size, agreed as one (default 65536; 0: always one message per neighbour)",
+    ),
+    (
         "RPNCOMM_MPI_ACTIVE_RMA",
         "MPI transport: accumulate makes the puts and gets of fence and group epochs MPI_Accumulate \
          (MPI_REPLACE) and MPI_Get_accumulate (MPI_NO_OP), direct MPI_Put and MPI_Get; default \

@@ -71,6 +71,16 @@ pub(super) struct HaloState {
     serials: u32,
 }
 
+/// `RPNCOMM_HALO_GROUP_BYTES`: where every neighbour is on shared memory, a blocking list exchange
+/// whose faces (all sides together) come to more than this many bytes goes as consecutive
+/// exchanges of groups of its fields (0: always one exchange; read once).
+fn list_group_bytes() -> usize {
+    static BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *BYTES.get_or_init(|| std::env::var("RPNCOMM_HALO_GROUP_BYTES").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(DEFAULT_GROUP_BYTES))
+}
+/// The default of `list_group_bytes`.
+const DEFAULT_GROUP_BYTES: usize = 64 << 10;
+
 /// Copies the box `b` of levels 1..=nk of the array at `base` (`c` describes it) to `buf`
 /// (`pack`) or from it; returns the bytes of the box.
 ///
@@ -188,6 +198,16 @@ impl Runtime {
     /// # Safety
     /// As `xch_halo_fields`, until the exchange is finished.
     unsafe fn start_exchange(&mut self, fields: Vec<HaloField>, list: Option<usize>) -> Result<()> {
+        // SAFETY: the caller's contract.
+        unsafe { self.start_exchange_agreeing(fields, list, None) }
+    }
+
+    /// `start_exchange`, with the header (and this PE's own checks) made of `agree` instead of
+    /// the fields sent, when given: the first group of a list sent in groups agrees on them all.
+    ///
+    /// # Safety
+    /// As `start_exchange`.
+    unsafe fn start_exchange_agreeing(&mut self, fields: Vec<HaloField>, list: Option<usize>, agree: Option<&[HaloCall]>) -> Result<()> {
         let sides = self.halo_setup(&fields)?;
         while self.halo.in_flight.len() >= IN_FLIGHT {
             // The oldest exchange is a list's (a blocking one is finished before it returns):
@@ -195,12 +215,13 @@ impl Runtime {
             let _ = self.finish_through(1);
         }
         let calls: Vec<HaloCall> = fields.iter().map(|f| f.call).collect();
-        let local = halo::validate_list(&calls, &sides).and_then(|()| match fields.iter().position(|f| f.addr == 0) {
+        let agreed = agree.unwrap_or(&calls);
+        let local = halo::validate_list(agreed, &sides).and_then(|()| match fields.iter().position(|f| f.addr == 0) {
             Some(f) => Err(Error::NullBuffer { what: "halo array", nelem: calls[f].total_words() as i64 }),
             None => Ok(()),
         });
         self.halo.seq = self.halo.seq.wrapping_add(1);
-        let header = Header::of(&calls, halo::routine_code(diagnostics::routine()), self.halo.seq, local.is_err());
+        let header = Header::of(agreed, halo::routine_code(diagnostics::routine()), self.halo.seq, local.is_err());
         let peers = halo::distinct_peers(&sides);
         // Messages of exchanges that ended in an error before all came (or that this PE refused
         // at once) are dropped first: they would hold the channels' slots. (Not those of the
@@ -528,9 +549,32 @@ impl Runtime {
     /// # Safety
     /// Every field added is still the caller's array, readable and writable.
     pub unsafe fn xch_halo_list(&mut self, handle: i32) -> Result<()> {
-        // SAFETY: the caller's contract.
-        unsafe { self.xch_halo_start(handle) }?;
-        self.xch_halo_finish(handle)
+        let i = self.halo_list(handle)?;
+        let cap = match self.transport.channels() {
+            Some(c) if c.shared_memory_only() => list_group_bytes(),
+            _ => 0,
+        };
+        let list = self.halo.lists[i].as_ref().expect("checked");
+        let calls: Vec<HaloCall> = list.fields.iter().map(|f| f.call).collect();
+        let groups = halo::group_fields(&calls, cap);
+        if list.in_flight || groups.len() < 2 {
+            // SAFETY: the caller's contract.
+            unsafe { self.xch_halo_start(handle) }?;
+            return self.xch_halo_finish(handle);
+        }
+        let fields = list.fields.clone();
+        // Exchanges started before this one are finished first (their outcomes kept for their
+        // finish): each group's exchange is then the only one in flight.
+        let _ = self.finish_through(self.halo.in_flight.len());
+        for (k, g) in groups.into_iter().enumerate() {
+            // The first group's header describes the whole list, so that every field is agreed
+            // (or refused) before any halo is written; a later group cannot disagree.
+            let agree = (k == 0).then_some(&calls[..]);
+            // SAFETY: the caller's contract (every field is its array until this returns).
+            unsafe { self.start_exchange_agreeing(fields[g].to_vec(), None, agree) }?;
+            self.finish_through(1)?;
+        }
+        Ok(())
     }
 
     /// RPN_COMM_xch_halo_start: sends the list's faces; the halos are filled by the finish.

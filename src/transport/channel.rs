@@ -54,6 +54,11 @@ pub trait Channels: Send {
     fn wait_any(&mut self, peers: &[usize], waiting_for: &dyn Fn() -> String) -> Result<()>;
     /// Done with the message `poll` gave from `peer`: its room goes back to the sender.
     fn release(&mut self, peer: usize) -> Result<()>;
+    /// Every PE of the job is reached through shared memory (the same answer on every PE).
+    fn shared_memory_only(&self) -> bool {
+        false
+    }
+
     /// Whether `peer` is in a collective call over the whole job that this PE has not entered
     /// (it will not send what this PE waits for: the caller joins that collective's agreement,
     /// which names both routines, CONTRACT rule 11). `wait_any` returns when this turns true

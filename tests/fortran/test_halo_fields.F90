@@ -24,6 +24,10 @@ program test_halo_fields
   integer, allocatable :: tr(:,:,:,:), u(:,:,:), v(:,:,:), w(:,:,:), s1(:,:,:)
   real(kind=8), allocatable :: d(:,:,:)
   integer :: la, lb
+  ! levels of the large fields: their faces (about 300 bytes a level here) pass the 64 KiB above
+  ! which a blocking list on shared memory goes as one exchange per group of fields
+  integer, parameter :: nkb = 260
+  integer, allocatable :: b1(:,:,:), b2(:,:,:), b3(:,:,:)
   logical, parameter :: px = .true., py = .false.
 
   nerr = 0
@@ -138,6 +142,9 @@ program test_halo_fields
   call check(ierr == RPN_COMM_OK, 'finish after a blocking exchange')
   call verify_list(1400, 'list around a blocking exchange')
   call verify(v, nk, 1401, 'second list around a blocking exchange')
+
+  call section('a list of large fields (on shared memory: one exchange per field, agreed as one)')
+  call big_list()
 
   call section('refusals')
   call RPN_COMM_xch_halo_finish(la, ierr)
@@ -296,6 +303,55 @@ contains
     if (me == 0) call check(ierr == RPN_COMM_ERROR, 'nk differs: refused on PE 0')
     call RPN_COMM_xch_halo_list_free(lc, ierr)
   end subroutine nk_differs
+
+  ! three fields of nkb, nkb and nkb + 1 levels in one list, exchanged again and again; then the
+  ! third one's nk differs on PE 0 only: the whole list is refused by PE 0 and its neighbours,
+  ! the first fields included (the first group's exchange agrees on every field of the list)
+  subroutine big_list()
+    integer :: ld, le, k3, tag
+    integer, allocatable :: before1(:,:,:), before2(:,:,:)
+    allocate(b1(minx:maxx, miny:maxy, nkb), b2(minx:maxx, miny:maxy, nkb), b3(minx:maxx, miny:maxy, nkb + 1))
+    call RPN_COMM_xch_halo_list_new(ld, minx, maxx, miny, maxy, ni, nj, h, h, px, py, gni, 0, ierr)
+    call RPN_COMM_xch_halo_list_add(ld, b1, nkb, 1, ierr)
+    call RPN_COMM_xch_halo_list_add(ld, b2, nkb, 1, ierr)
+    call RPN_COMM_xch_halo_list_add(ld, b3, nkb + 1, 1, ierr)
+    do step = 1, 3
+      tag = 1700 + 10 * step
+      call fill(b1, nkb, tag)
+      call fill(b2, nkb, tag + 1)
+      call fill(b3, nkb + 1, tag + 2)
+      call RPN_COMM_xch_halo_list(ld, ierr)
+      call check(ierr == RPN_COMM_OK, 'large list')
+      call verify(b1, nkb, tag, 'large list b1')
+      call verify(b2, nkb, tag + 1, 'large list b2')
+      call verify(b3, nkb + 1, tag + 2, 'large list b3')
+    enddo
+    call RPN_COMM_xch_halo_list_free(ld, ierr)
+    if (npes > 1) then
+      k3 = merge(nkb + 1, nkb, me == 0)
+      call RPN_COMM_xch_halo_list_new(le, minx, maxx, miny, maxy, ni, nj, h, h, px, py, gni, 0, ierr)
+      call RPN_COMM_xch_halo_list_add(le, b1, nkb, 1, ierr)
+      call RPN_COMM_xch_halo_list_add(le, b2, nkb, 1, ierr)
+      call RPN_COMM_xch_halo_list_add(le, b3, k3, 1, ierr)
+      call fill(b1, nkb, 1800)
+      call fill(b2, nkb, 1801)
+      call fill(b3, nkb + 1, 1802)
+      allocate(before1(minx:maxx, miny:maxy, nkb), before2(minx:maxx, miny:maxy, nkb))
+      before1 = b1
+      before2 = b2
+      call RPN_COMM_xch_halo_list(le, ierr)
+      if (ierr == RPN_COMM_ERROR) then
+        call check(all(b1 == before1) .and. all(b2 == before2), 'large list, last nk differs: nothing written where refused')
+      else
+        call verify(b1, nkb, 1800, 'large list, last nk differs: b1 exchanged where no neighbour differs')
+        call verify(b2, nkb, 1801, 'large list, last nk differs: b2 exchanged where no neighbour differs')
+        call verify(b3, nkb, 1802, 'large list, last nk differs: b3 exchanged where no neighbour differs')
+      endif
+      if (me == 0) call check(ierr == RPN_COMM_ERROR, 'large list, last nk differs: refused on PE 0')
+      call RPN_COMM_xch_halo_list_free(le, ierr)
+    endif
+    deallocate(b1, b2, b3)
+  end subroutine big_list
 
   subroutine grid_shape(px_, py_)
     integer, intent(INOUT) :: px_, py_

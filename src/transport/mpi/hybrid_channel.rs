@@ -115,6 +115,11 @@ impl HybridChannels {
 }
 
 impl Channels for HybridChannels {
+    fn shared_memory_only(&self) -> bool {
+        // The node's channels are agreed by all its PEs; a node holding every rank is the job.
+        self.node.as_ref().is_some_and(|n| n.node_rank.iter().all(Option::is_some))
+    }
+
     fn reserve(&mut self, peer: usize, len: usize) -> Result<*mut u8> {
         match self.near(peer) {
             Some((shm, r)) => shm.reserve(r, len),

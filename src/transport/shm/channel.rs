@@ -289,6 +289,10 @@ fn slot_size(len: usize) -> usize {
 }
 
 impl Channels for ShmChannels {
+    fn shared_memory_only(&self) -> bool {
+        true
+    }
+
     fn reserve(&mut self, peer: usize, len: usize) -> Result<*mut u8> {
         if peer == self.me() {
             return Ok(self.looped.reserve(len));
