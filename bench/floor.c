@@ -393,10 +393,18 @@ static long halo_cma(int trials, double target_s)
                     r++;
                     __atomic_store_n(&cnt[me].posted, r, __ATOMIC_RELEASE);     /* my array is ready */
                     hx_wait(&cnt[peer].posted, r);
-                    long got = hx_cma_read(other, to, from, n);
-                    if (got < 0) { refused = got; break; }
+                    long got = errs[1] ? 0 : hx_cma_read(other, to, from, n);
+                    if (got < 0) {
+                        /* refused (under Yama's ptrace_scope 1 only the parent may read): say so,
+                         * and move both counts far ahead so that the other's waits end */
+                        __sync_val_compare_and_swap(&errs[1], 0, -got);   /* the first refusal's errno */
+                        __atomic_store_n(&cnt[me].posted, r + (1u << 30), __ATOMIC_RELEASE);
+                        __atomic_store_n(&cnt[peer].released, r + (1u << 30), __ATOMIC_RELEASE);
+                    }
+                    if (errs[1]) { refused = errs[1]; break; }
                     __atomic_store_n(&cnt[peer].released, r, __ATOMIC_RELEASE); /* done reading its array */
                     hx_wait(&cnt[me].released, r);   /* the peer has read mine: it may change */
+                    if (errs[1]) { refused = errs[1]; break; }
                 }
                 double t = (now() - t0) / HX_BATCH * 1e6;
                 if (t < best) best = t;
@@ -404,9 +412,10 @@ static long halo_cma(int trials, double target_s)
             if (k >= 0 && !me) v[k] = best;
         }
         if (refused) {
-            /* the other process may wait on a count we never publish: end it */
-            if (!me) { kill(child, SIGKILL); waitpid(child, NULL, 0); printf("FLOOR %s refused (errno %ld)\n", key, -refused); continue; }
-            _exit(0);
+            if (me) _exit(0);
+            waitpid(child, NULL, 0);
+            printf("FLOOR %s refused (errno %ld)\n", key, refused);
+            continue;
         }
         long e = 0;
         for (int k = 0; k < n; k++)
