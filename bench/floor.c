@@ -8,9 +8,10 @@
  * the floor of a halo exchange by packed messages in shared memory, the case of bench/halo_models.sh
  * at 2 PEs (64 x 64 x 80 4-byte words per PE, halo 4, the east and west faces to the one neighbour):
  * "halo_ew_local" packs both faces into a buffer and unpacks them into the halos in one process (the
- * two copies alone), "halo_ew_exchange" is two processes, each packing into a buffer of shared
- * memory, publishing a count, waiting for the other's, unpacking from its buffer, then counting it
- * released (what the library's channels do, with nothing else: no header, no check); microseconds
+ * two copies alone; "halo_ew_local_cold" the same over 24 arrays in turn, their faces from memory,
+ * as in halo_models' fields case), "halo_ew_exchange" is two processes, each packing into a buffer
+ * of shared memory, publishing a count, waiting for the other's, unpacking from its buffer, then
+ * counting it released (what the library's channels do, with nothing else: no header, no check); microseconds
  * per exchange, the mean of batches of 24 (as halo_models times them).
  * The single-copy alternative, by Linux cross-memory attach: "halo_ew_cma" is the same exchange with
  * each process reading the other's two faces straight from its array into its own halos with
@@ -276,6 +277,23 @@ static long halo_floor(int trials, double target_s)
         for (long r = 0; r < n; r++) { hx_copy(b, tmp, 1); hx_copy(b, tmp, 0); }
         loc[k] = (now() - t0) / n * 1e6;
     }
+    /* the same copies from and into HX_BATCH arrays in turn (halo_models' fields case): their
+     * faces come from memory, as the first copy of a model's exchange finds them */
+    double *cold = calloc(trials, sizeof *cold);
+    int **many = calloc(HX_BATCH, sizeof *many);
+    if (!cold || !many) { perror("floor: calloc"); exit(2); }
+    for (int f = 0; f < HX_BATCH; f++) {
+        if (!(many[f] = malloc(words * sizeof *a))) { perror("floor: malloc"); exit(2); }
+        for (size_t i = 0; i < words; i++) many[f][i] = f;
+    }
+    for (int k = 0; k < trials; k++) {
+        double t0 = now();
+        for (long r = 0; r < 4; r++)
+            for (int f = 0; f < HX_BATCH; f++) { hx_copy(many[f], tmp, 1); hx_copy(many[f], tmp, 0); }
+        cold[k] = (now() - t0) / (4 * HX_BATCH) * 1e6;
+    }
+    for (int f = 0; f < HX_BATCH; f++) free(many[f]);
+    free(many);
 
     long batches = (long)(target_s / 50e-6 / HX_BATCH) + 1;
     pid_t child = fork();
@@ -314,6 +332,8 @@ static long halo_floor(int trials, double target_s)
     waitpid(child, &status, 0);
     long errors = e + errs[0] + (!WIFEXITED(status) || WEXITSTATUS(status) != 0);
     report("halo_ew_local", loc, trials, "us", n, 0);
+    report("halo_ew_local_cold", cold, trials, "us", 4 * HX_BATCH, 0);
+    free(cold);
     report("halo_ew_exchange", v, trials, "us", batches * HX_BATCH, errors);
     munmap(sh, 4096 + 2 * HX_MSG);
     munmap(errs, 4096);
