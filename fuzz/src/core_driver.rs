@@ -263,5 +263,15 @@ fn plan(m: &Model, reqs: &[PostRequest]) -> Option<PostPlan> {
         let t = r.pe as usize;
         planned.push((t, [m.rank as i32, r.offseti, r.nelemi, r.offseto, r.nelemo]));
     }
+    // With more than 2 PEs the records go target by target, from the PE after this one round to
+    // this one, each target's records in the order given.
+    if m.npes > 2 {
+        planned = (1..=m.npes)
+            .flat_map(|step| {
+                let t = (m.rank + step) % m.npes;
+                planned.iter().filter(move |(p, _)| *p == t).cloned()
+            })
+            .collect();
+    }
     Some(PostPlan::Requests(planned))
 }
