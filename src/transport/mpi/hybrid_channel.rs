@@ -34,6 +34,8 @@ struct OnNode {
 pub struct HybridChannels {
     mpi: MpiChannels,
     node: Option<OnNode>,
+    /// The node's channels reach every rank (the job is this node): known once, at creation.
+    whole_job_on_node: bool,
 }
 
 impl HybridChannels {
@@ -44,7 +46,9 @@ impl HybridChannels {
     /// MPI (all its PEs alike).
     pub fn new(world: Arc<Comm>, split: usize, direct: bool) -> Result<Self> {
         let node = Self::on_node(&world, split, direct)?;
-        Ok(HybridChannels { mpi: MpiChannels::new(world), node })
+        // The node's channels are agreed by all its PEs; a node holding every rank is the job.
+        let whole_job_on_node = node.as_ref().is_some_and(|n| n.node_rank.iter().all(Option::is_some));
+        Ok(HybridChannels { mpi: MpiChannels::new(world), node, whole_job_on_node })
     }
 
     fn on_node(world: &Comm, split: usize, direct: bool) -> Result<Option<OnNode>> {
@@ -104,6 +108,7 @@ impl HybridChannels {
     pub fn finalize(&mut self) {
         self.mpi.release_requests();
         self.node = None;
+        self.whole_job_on_node = false;
     }
 
     /// The shared-memory channels and the node rank of `peer`, if it is on this node.
@@ -116,8 +121,7 @@ impl HybridChannels {
 
 impl Channels for HybridChannels {
     fn shared_memory_only(&self) -> bool {
-        // The node's channels are agreed by all its PEs; a node holding every rank is the job.
-        self.node.as_ref().is_some_and(|n| n.node_rank.iter().all(Option::is_some))
+        self.whole_job_on_node
     }
 
     fn reserve(&mut self, peer: usize, len: usize) -> Result<*mut u8> {
