@@ -41,7 +41,7 @@ import names  # noqa: E402
 
 ORIGINAL = os.path.join(ROOT, "tests", "names", "original-4.6.3.txt")
 CODES = os.path.join(HERE, "codes.txt")
-KINDS = ("datatype", "operator", "communicator")
+KINDS = ("datatype", "operator", "communicator", "reduction")
 ARG_KINDS = {
     "datatype": "datatype", "sendtype": "datatype", "recvtype": "datatype", "rectype": "datatype",
     "op": "operator", "oper": "operator",
@@ -49,6 +49,8 @@ ARG_KINDS = {
 }
 # routines whose one argument is the name they translate
 NAME_ROUTINES = {"rpn_comm_datyp": "datatype", "rpn_comm_oper": "operator", "rpn_comm_comm": "communicator"}
+# the routines whose operator applies to the datatype of the same call
+REDUCTIONS = {"rpn_comm_allreduce", "rpn_comm_reduce"}
 MPI_OPERATORS = {"MPI_SUM", "MPI_MAX", "MPI_MIN", "MPI_PROD", "MPI_LAND", "MPI_LOR", "MPI_LXOR", "MPI_BAND",
                  "MPI_BOR", "MPI_BXOR", "MPI_MAXLOC", "MPI_MINLOC", "MPI_REPLACE", "MPI_NO_OP"}
 HEADER_NOTE = """\
@@ -57,6 +59,7 @@ HEADER_NOTE = """\
 #   datatype|operator|communicator  ROUTINE  ARG  'LITERAL'  SITES
 #                                                   a literal passed as that name, argument ARG (1-based, or
 #                                                   the keyword), at SITES call sites
+#   reduction  ROUTINE  'DATATYPE'  'OPERATOR'  SITES  a reduction of that datatype with that operator
 # Counted: `call RPN_COMM_x(...)`, `call RPN_COMM_x`, function references RPN_COMM_x(...) and the same for
 # RPN_MPI_x, outside comments and literals, in free and fixed source form. Not counted: routines the tree
 # defines itself, names the original RPN_COMM defines only as types or constants (structure constructors,
@@ -117,6 +120,7 @@ def census(tree, original):
             r = routines.setdefault(c.routine, [0, set(), f"{rel}:{c.line}"])
             r[0] += 1
             r[1].add(rel)
+            seen = {}
             for pos, (keyword, value) in enumerate(c.args, 1):
                 if value is None:
                     continue
@@ -124,6 +128,10 @@ def census(tree, original):
                 if kind:
                     key = (kind, c.routine, keyword or str(pos), value)
                     literals[key] = literals.get(key, 0) + 1
+                    seen.setdefault(kind, value)
+            if c.routine in REDUCTIONS and "datatype" in seen and "operator" in seen:
+                key = ("reduction", c.routine, seen["datatype"], seen["operator"])
+                literals[key] = literals.get(key, 0) + 1
     files = set().union(*(r[1] for r in routines.values())) if routines else set()
     return routines, literals, files, defined
 
@@ -144,13 +152,16 @@ def render(code, label, tree, original):
     lines = [f"# RPN_COMM census of {code}: {label}", HEADER_NOTE]
     if defined:
         lines.append("# Defined by the tree itself (calls to them not counted): " + ", ".join(sorted(defined)))
+    names_only = {k: n for k, n in literals.items() if k[0] != "reduction"}
+    pairs = len(literals) - len(names_only)
     lines.append(f"# Totals: {sites} call sites in {len(files)} files, {len(routines)} routines, "
-                 f"{len(literals)} name literals ({sum(literals.values())} passings)")
+                 f"{len(names_only)} name literals ({sum(names_only.values())} passings), {pairs} reduction pairs")
     for name in sorted(routines):
         n, where, first = routines[name]
         lines.append(f"routine\t{name}\t{n}\t{len(where)}\t{first}")
     for kind, routine, arg, value in sorted(literals, key=lambda k: (KINDS.index(k[0]), k[1], k[2], k[3])):
-        lines.append(f"{kind}\t{routine}\t{arg}\t{quote(value)}\t{literals[(kind, routine, arg, value)]}")
+        first = quote(arg) if kind == "reduction" else arg
+        lines.append(f"{kind}\t{routine}\t{first}\t{quote(value)}\t{literals[(kind, routine, arg, value)]}")
     return "\n".join(lines) + "\n"
 
 
@@ -195,6 +206,8 @@ def read_census(path):
             cols = line.rstrip("\n").split("\t")
             if cols[0] == "routine":
                 routines[cols[1]] = (int(cols[2]), cols[4])
+            elif cols[0] == "reduction":
+                literals.append((cols[0], cols[1], unquote(cols[2]), unquote(cols[3]), int(cols[4])))
             elif cols[0] in KINDS:
                 literals.append((cols[0], cols[1], cols[2], unquote(cols[3]), int(cols[4])))
             else:

@@ -156,6 +156,8 @@ def test_census_file_round_trip():
     assert routines == {"rpn_comm_bcast": (1, "p.F90:1"), "rpn_comm_allreduce": (1, "p.F90:2")}, routines
     assert ("datatype", "rpn_comm_bcast", "3", "it's", 1) in literals, literals
     assert ("operator", "rpn_comm_allreduce", "5", "MPI_SUM", 1) in literals, literals
+    assert ("reduction", "rpn_comm_allreduce", "MPI_REAL", "MPI_SUM", 1) in literals, literals
+    assert not any(k[0] == "reduction" and k[1] == "rpn_comm_bcast" for k in literals), literals
 
 
 def test_symbol_check():
