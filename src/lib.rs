@@ -47,6 +47,31 @@ pub mod internals {
         #[cfg(loom)]
         pub use crate::transport::shm::{barrier, epochs, lock, slots, sync, wait};
     }
+    /// The names the library accepts where a program passes a datatype, operator or communicator
+    /// name, asked by the census of ECCC codes' calls (`tests/census.rs`): the parsers the calls
+    /// themselves use, so that the census follows them.
+    pub mod names {
+        /// Whether `name` is a datatype name the collectives and RPN_COMM_datyp accept.
+        pub fn accepts_datatype(name: &str) -> bool {
+            crate::core::ElementType::from_name(name).is_ok()
+        }
+        /// Whether `name` is an operator name the reductions and RPN_COMM_oper accept.
+        pub fn accepts_operator(name: &str) -> bool {
+            crate::core::Operator::from_name(name).is_ok()
+        }
+        /// Whether a reduction (RPN_COMM_allreduce, _reduce) accepts operator `op` on datatype
+        /// `datatype` (the logical and bitwise operators apply to some types only).
+        pub fn accepts_reduction(datatype: &str, op: &str) -> bool {
+            let (Ok(t), Ok(op)) = (crate::core::ElementType::from_name(datatype), crate::core::Operator::from_name(op)) else {
+                return false;
+            };
+            op.check_type(t).is_ok()
+        }
+        /// Whether `name` is a communicator name the calls and RPN_COMM_comm accept.
+        pub fn accepts_communicator(name: &str) -> bool {
+            crate::runtime::CommName::from_name(name).is_ok()
+        }
+    }
     /// The runtime's gate of a window (threads' operations against configuration calls), for
     /// the loom models.
     #[cfg(loom)]
