@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Body of `make check`: ten parts, their totals summed. Parts 1, 1b and 1c run before the build,
-# parts 3 and 4 only if `make all` succeeded (a failed build counts as one failure).
+# Body of `make check`: eleven parts, their totals summed. Parts 1, 1b and 1c run before the build,
+# parts 2b, 3 and 4 only if `make all` succeeded (a failed build counts as one failure).
 #   1. fortran/gen/test_fortran_gen.py  the committed fortran/RPN_COMM_interfaces.inc is what
 #                                  fortran/rpn_comm_externals.F90 generates (checked before make
 #                                  rewrites it), the bind(C) interfaces match include/rpncomm_windows.h,
@@ -17,6 +17,10 @@
 #   2. cargo test --release --no-fail-fast: every "test result: ... N passed; M failed" line is added up;
 #                                  a cargo failure with no failed test counted (build error, crash)
 #                                  counts as one failure
+#  2b. tests/census/check_census.sh the census scanner's tests, then every RPN_COMM routine that GEM,
+#                                  MIDAS, SPS and GEM-MACH call (the committed census files of
+#                                  tests/census/) against the built archive and include files; the
+#                                  census's name literals are the cargo test `census` (part 2)
 #   3. tests/run_fortran_tests.sh  every tests/fortran/test_*.F90 on the PE counts of its header
 #   4. install smoke tests         make install PREFIX=<tmp>, then with pkg-config only:
 #                                  demo/req_test.F90 built and run with the installed rpnrun on 2 PEs
@@ -42,7 +46,7 @@
 # source, fuzz and model checks are the default make check's. CHECK_QUICK=1 (CI's part for a
 # second compiler) narrows it: part 3 on the two smallest PE counts of each test (PES_FIRST=2),
 # part 4b with CMake only (INSTALL_WAYS=cmake).
-# Parts 1, 1b, 1c, 3, 4b, 5, 6 and 7 end with their own "N passed, N failed" line, which is added (no such line,
+# Parts 1, 1b, 1c, 2b, 3, 4b, 5, 6 and 7 end with their own "N passed, N failed" line, which is added (no such line,
 # or a non-zero exit with 0 failed: one failure, see tests/lib/totals.sh).
 # The last line printed is exactly "N passed, N failed"; the exit status is non-zero if N failed > 0.
 set -u
@@ -137,6 +141,12 @@ fi
 echo "cargo test: $p passed, $f failed"
 total_pass=$((total_pass + p))
 total_fail=$((total_fail + f))
+fi
+
+# ------------------------------------------------------------------- 2b. census of ECCC codes
+if ((build_status == 0 && !CHECK_FORTRAN_ONLY)); then
+    section "tests/census/check_census.sh (the routines GEM, MIDAS, SPS and GEM-MACH call)"
+    add_part "census" "$LOGDIR/census.log" bash tests/census/check_census.sh
 fi
 
 if ((build_status == 0)); then
@@ -279,7 +289,7 @@ echo
 if ((CHECK_FORTRAN_ONLY)); then
     echo "summary ($FC): standard conformance, Fortran tests, installed demo, install builds (logs in $BUILD_DIR/check, $BUILD_DIR/tests/logs)"
 else
-    echo "summary: source checks, format and lint, standard conformance, cargo test, Fortran tests, install smoke tests, install builds, fuzzing, model checks and leftovers (logs in build/check, build/tests/logs, build/fuzz, build/loom)"
+    echo "summary: source checks, format and lint, standard conformance, cargo test, census, Fortran tests, install smoke tests, install builds, fuzzing, model checks and leftovers (logs in build/check, build/tests/logs, build/fuzz, build/loom)"
 fi
 echo "$total_pass passed, $total_fail failed"
 ((total_fail == 0))
