@@ -43,74 +43,97 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * Starts the runtime (idempotent) and returns this PE's rank and the number of PEs.
+ * RPN_COMM_dist: grid PE 0's garr(size, gmini:gmaxi, gminj:gmaxj, nk) (an nig x njg field)
+ * cut into every PE's larr(size, mini:maxi, minj:maxj, nk) with halos `halox`, `haloy`
+ * (collective over the grid; docs/gem.md has the rules).
  */
-int rpncomm_init(int *rank, int *npes);
+int rpncomm_dist(const void *garr,
+                 int gmini,
+                 int gmaxi,
+                 int gminj,
+                 int gmaxj,
+                 int nig,
+                 int njg,
+                 int nk,
+                 int ghalox,
+                 int ghaloy,
+                 int size,
+                 void *larr,
+                 int mini,
+                 int maxi,
+                 int minj,
+                 int maxj,
+                 int halox,
+                 int haloy,
+                 int periodx,
+                 int periody);
 
 /**
- * Collective over the job: sets this PE's Pex x Pey PE grid and the communicators named after
- * it. In every grid (the whole job, or the grids `rpncomm_gridinit_check` cut it into) its PE 0's
- * `*pex`, `*pey` (what its Userinit chose) become every PE's, returned in `*pex`, `*pey`;
- * another PE's own values must be 0 or the same. Refused on every PE unless Pex*Pey equals the
- * number of PEs of every grid.
+ * RPN_COMM_coll: every PE's larr collected into grid PE 0's garr (the inverse of
+ * rpncomm_dist, without periodicity).
  */
-int rpncomm_set_grid(int *pex, int *pey);
+int rpncomm_coll(void *garr,
+                 int gmini,
+                 int gmaxi,
+                 int gminj,
+                 int gmaxj,
+                 int nig,
+                 int njg,
+                 int nk,
+                 int ghalox,
+                 int ghaloy,
+                 int size,
+                 const void *larr,
+                 int mini,
+                 int maxi,
+                 int minj,
+                 int maxj,
+                 int halox,
+                 int haloy);
 
 /**
- * Collective over the job: cuts the PE grid into `nblocx` x `nblocy` blocks ('BLOC',
- * 'BLOCMASTER'); each must divide its side of the grid.
+ * RPN_COMM_shuf_ezdist: levels `liste_i(1:dnk)` of each I/O PE's global(gni, gnj, dnk) into
+ * every PE's local(mini:maxi, minj:maxj, lnk) (the shape of grid descriptor `grid_id`);
+ * `liste_o(l)` (0 or 1, in and out) becomes 1 where level l came.
  */
-int rpncomm_bloc(int nblocx, int nblocy);
+int rpncomm_shuf_ezdist(int setno,
+                        int grid_id,
+                        const void *global,
+                        int dnk,
+                        void *local,
+                        int lnk,
+                        const int *liste_i,
+                        int *liste_o);
 
 /**
- * Leaves the job after a final barrier; later calls are refused.
+ * RPN_COMM_shuf_ezcoll: every PE's local levels 1..lnk gathered on the I/O PEs of set `setno`
+ * (level k on member (k-1) mod npe, in its global(:, :, (k-1)/npe + 1)); on the members
+ * `liste_o(1:dnk)` receives the level of each plane of global, 0 for none.
  */
-int rpncomm_finalize(void);
+int rpncomm_shuf_ezcoll(int setno,
+                        int grid_id,
+                        void *global,
+                        int dnk,
+                        const void *local,
+                        int lnk,
+                        int *liste_o);
 
 /**
- * This PE's rank `me` in its grid and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
+ * RPN_MPI_transpose_setup: `gnk` levels cut `lnkx` per PE over the row communicator
+ * `row_comm` (a Fortran MPI handle; `col_comm` is kept as the original keeps it). MPI build.
  */
-int rpncomm_mype(int *me, int *me_x, int *me_y);
+int rpncomm_mpi_transpose_setup(int gnk, int lnkx, int row_comm, int col_comm);
 
 /**
- * Seconds since an arbitrary origin, from a monotonic clock.
+ * RPN_MPI_ez_transpose_xz: forward (non-zero `forward`) z(lnix, lnjy, gnk) of 4-byte words to
+ * zt(lnix, lnjy, lnkx, npex) over the row of RPN_MPI_transpose_setup, backward the inverse.
  */
-double rpncomm_wtime(void);
-
-/**
- * A communicator handle from its name ('GRID', 'WORLD', 'EW', 'NS', 'BLOC', ...).
- */
-int rpncomm_comm(const char *name, size_t name_len, struct rpncomm_handle *com);
-
-/**
- * Wraps a Fortran MPI communicator handle (MPI transport only; refused on shared memory).
- */
-int rpncomm_comm_mpi(int mcom, struct rpncomm_handle *com);
-
-/**
- * The number of PEs in the communicator named `name`.
- */
-int rpncomm_comm_size(const char *name, size_t name_len, int *size);
+int rpncomm_mpi_ez_transpose_xz(void *z, void *zt, int forward, int lnix, int lnjy, int lnkx);
 
 /**
  * Blocks until every PE of the communicator named `name` has called it.
  */
 int rpncomm_barrier(const char *name, size_t name_len);
-
-/**
- * A datatype handle from its name ('MPI_INTEGER', 'MPI_REAL8', ...).
- */
-int rpncomm_datyp(const char *name, size_t name_len, struct rpncomm_handle *dtype);
-
-/**
- * An operator handle from its name ('MPI_SUM', ...).
- */
-int rpncomm_oper(const char *name, size_t name_len, struct rpncomm_handle *oper);
-
-/**
- * 1 if `oper` is a valid operator handle, else 0.
- */
-int rpncomm_valid_oper(const struct rpncomm_handle *oper);
 
 /**
  * Reduces `count` elements of type `dtype` with operator `op` over the communicator `com`; every PE
@@ -151,6 +174,563 @@ int rpncomm_allgather(const void *sendbuf,
                       size_t recvtype_len,
                       const char *com,
                       size_t com_len);
+
+/**
+ * RPN_COMM_reduce: `count` elements of `dtype` from every PE of `com` combined with `op` into
+ * `recvbuf` on the PE of rank `root` (the others' `recvbuf` is untouched).
+ */
+int rpncomm_reduce(const void *sendbuf,
+                   void *recvbuf,
+                   int count,
+                   const char *dtype,
+                   size_t dtype_len,
+                   const char *op,
+                   size_t op_len,
+                   int root,
+                   const char *com,
+                   size_t com_len);
+
+/**
+ * RPN_COMM_gather: `sendcount` elements from every PE of `com` into `recvbuf` on the PE of
+ * rank `root`, in rank order.
+ */
+int rpncomm_gather(const void *sendbuf,
+                   int sendcount,
+                   const char *sendtype,
+                   size_t sendtype_len,
+                   void *recvbuf,
+                   int reccount,
+                   const char *rectype,
+                   size_t rectype_len,
+                   int root,
+                   const char *com,
+                   size_t com_len);
+
+/**
+ * RPN_COMM_transpose: the distributed transpose of za(size, min1:max1, n2, n3g) and
+ * zb(size, n2, min3:max3, n1g) along x (`kind` ±1, 'EW') or y (±2, 'NS'), forward when
+ * `kind` > 0 (runtime::transpose has the layout).
+ */
+int rpncomm_transpose(void *za,
+                      int min1,
+                      int max1,
+                      int n1g,
+                      int n2,
+                      int min3,
+                      int max3,
+                      int n3g,
+                      void *zb,
+                      int kind,
+                      int size);
+
+/**
+ * RPN_COMM_create_2dgrid: `*grid_id` receives the id of a descriptor of a `gni` x `gnj` field
+ * stored `mini:maxi` x `minj:maxj` on every PE of the grid (-1 and a message when refused).
+ */
+int rpncomm_create_2dgrid(int gni, int gnj, int mini, int maxi, int minj, int maxj, int *grid_id);
+
+/**
+ * RPN_COMM_get_2dgrid: `dims` (6 integers) receives gni, gnj, mini, maxi, minj, maxj of the
+ * descriptor `grid_id`; `starti`, `counti` (`dim_i` integers) and `startj`, `countj` (`dim_j`)
+ * its tiles along x and y (the first npex and npey). Nothing is written when refused.
+ */
+int rpncomm_get_2dgrid(int grid_id,
+                       int dim_i,
+                       int dim_j,
+                       int *dims,
+                       int *starti,
+                       int *counti,
+                       int *startj,
+                       int *countj);
+
+/**
+ * Called by RPN_COMM_init before it runs Userinit: `RPN_COMM_OK` when the PE grid is not set
+ * yet; otherwise (a second RPN_COMM_init) reports the refusal, puts the grid kept in `*pex`,
+ * `*pey` and returns `RPN_COMM_ERROR`. Local to the PE (no collective), so a PE that calls
+ * RPN_COMM_init twice makes no other PE wait.
+ */
+int rpncomm_init_first(int *pex, int *pey);
+
+/**
+ * Starts the runtime (idempotent) and returns this PE's rank and the number of PEs.
+ */
+int rpncomm_init(int *rank, int *npes);
+
+/**
+ * Collective over the job: sets this PE's Pex x Pey PE grid and the communicators named after
+ * it. In every grid (the whole job, or the grids `rpncomm_gridinit_check` cut it into) its PE 0's
+ * `*pex`, `*pey` (what its Userinit chose) become every PE's, returned in `*pex`, `*pey`;
+ * another PE's own values must be 0 or the same. Refused on every PE unless Pex*Pey equals the
+ * number of PEs of every grid.
+ */
+int rpncomm_set_grid(int *pex, int *pey);
+
+/**
+ * Collective over the job: cuts the PE grid into `nblocx` x `nblocy` blocks ('BLOC',
+ * 'BLOCMASTER'); each must divide its side of the grid.
+ */
+int rpncomm_bloc(int nblocx, int nblocy);
+
+/**
+ * RPN_COMM_init_multi_level / RPN_COMM_gridinit (collective over the job, before the grid is
+ * made): the job is cut into `multigrids` multigrids of `grids` grids each (GEM's Yin-Yang:
+ * 1 and 2), consecutive job ranks each; refused on every PE where the counts do not cut the job
+ * into equal grids or PEs give different ones. `place` (3 integers) receives this PE's rank in
+ * its grid, the grid's number of PEs and the value RPN_COMM_init_multi_level returns (the grid's
+ * number in its multigrid when `grids` > 1, else the multigrid's).
+ */
+int rpncomm_gridinit_check(int multigrids, int grids, int *place);
+
+/**
+ * This PE's place among the grids, as `rpncomm_gridinit_check` gives it (the grid kept by a
+ * second RPN_COMM_init_multi_level).
+ */
+int rpncomm_grid_place(int *place);
+
+/**
+ * RPN_COMM_mydomain / RPN_COMM_get_my_domain (collective over the job, before RPN_COMM_init):
+ * `*domain` receives this PE's domain, numbered from `offset`, among `ndomains` (1: several
+ * domains in one job are not supported), once every PE's `err` (its call_back's) is not negative.
+ */
+int rpncomm_mydomain(int ndomains, int offset, int err, int *domain);
+
+/**
+ * RPN_COMM_set_petopo: before RPN_COMM_init, blocks of `sizx` x `sizy` PEs (each clipped to 1
+ * .. the grid's side) place the PEs on the grid, as the original: blocks x first then y, PEs of
+ * a block x first then y (1 x 1, the default: row after row; 1 x 999999: column after column).
+ * The grid's PE 0's values count.
+ */
+int rpncomm_set_petopo(int sizx, int sizy);
+
+/**
+ * RPN_COMM_create_io_set, collective over the grid: `*setno` receives the number (1 to 16) of a
+ * new set of `npes` I/O PEs placed by `method` (0), -1 when it cannot be made.
+ */
+int rpncomm_create_io_set(int npes, int method, int *setno);
+
+/**
+ * RPN_COMM_free_io_set: forgets set `setno`; `*freed` receives `setno`, -1 for no such set.
+ */
+int rpncomm_free_io_set(int setno, int *freed);
+
+/**
+ * RPN_COMM_is_io_pe: `*ordinal` receives this PE's rank in set `setno`, -1 where it is no
+ * member (or there is no such set: then also an error).
+ */
+int rpncomm_is_io_pe(int setno, int *ordinal);
+
+/**
+ * RPN_COMM_io_pe_gridid: `*ordinal` receives the grid rank of member `n` (from 0) of set
+ * `setno`, -1 when there is no such member.
+ */
+int rpncomm_io_pe_gridid(int setno, int n, int *ordinal);
+
+/**
+ * RPN_COMM_io_pe_size: `*population` receives the number of PEs of set `setno`, -1 for no
+ * such set.
+ */
+int rpncomm_io_pe_size(int setno, int *population);
+
+/**
+ * RPN_COMM_io_pe_comm (MPI build only): `*fcomm` receives the Fortran MPI communicator of set
+ * `setno` on its members, MPI_COMM_NULL's elsewhere.
+ */
+int rpncomm_io_pe_comm(int setno, int *fcomm);
+
+/**
+ * RPN_COMM_io_pe_valid_set: `x` and `y` (room for `npes` integers each) receive the grid
+ * coordinates of a set of `npes` PEs placed by `method` on a `penx` x `peny` grid, -1 everywhere
+ * when no such set is possible (then also an error); `diag` != 0 prints the set's map.
+ */
+int rpncomm_io_pe_valid_set(int *x, int *y, int npes, int penx, int peny, int diag, int method);
+
+/**
+ * This PE's rank `me` in its grid and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
+ */
+int rpncomm_mype(int *me, int *me_x, int *me_y);
+
+/**
+ * This PE's rank in the communicator named `name` in `*rank` (unchanged on a PE outside it, as
+ * in the original).
+ */
+int rpncomm_rank(const char *name, size_t name_len, int *rank);
+
+/**
+ * The number of PEs in the communicator named `name`.
+ */
+int rpncomm_comm_size(const char *name, size_t name_len, int *size);
+
+/**
+ * RPN_COMM_carac's 14 integers, in its argument order (npex, npey, me, medomm, mex, mey,
+ * sizex, sizey, ismaster, mymaster, mybloc, myblocx, myblocy, blocme), into `out`.
+ */
+int rpncomm_carac(int *out);
+
+/**
+ * RPN_COMM_bloctopo: `out` receives blocme, blocmex, blocmey (this PE's rank and coordinates
+ * in its block) and the number of blocks along x and y.
+ */
+int rpncomm_bloctopo(int *out);
+
+/**
+ * RPN_COMM_limit: cuts `gmin..gmax` over `npe` PEs as the original (strict mode): tiles of
+ * ceiling(points / npe), the last one what is left (refused when that is empty). Returns PE
+ * `my_id`'s `*lmini..*lmaxi` and every PE's `count` and `offset` (from gmin; `npe` each).
+ */
+int rpncomm_limit(int my_id,
+                  int npe,
+                  int gmin,
+                  int gmax,
+                  int *lmini,
+                  int *lmaxi,
+                  int *count,
+                  int *offset);
+
+/**
+ * RPN_COMM_limit_2: the tiles of `gmin..=gmax` over `npe` PEs in mode `relax` (0 to 4, see
+ * the README); `count` and `offset` have room for `npe` integers. -1 when the cut is
+ * impossible in that mode (`*lmini = *lmaxi = -1`) or an argument is wrong.
+ */
+int rpncomm_limit_2(int my_id,
+                    int npe,
+                    int gmin,
+                    int gmax,
+                    int *lmini,
+                    int *lmaxi,
+                    int *count,
+                    int *offset,
+                    int relax);
+
+/**
+ * RPN_COMM_topo_2: this PE's tile of `1..=nxg` along x (`alongx` != 0) or y of the PE grid,
+ * with a halo of `halo`: array bounds `*minx..=*maxx` (odd length with `fill` != 0), the tile's
+ * length `*nxl` and start `*nx0`, the largest tile `*nxlmax`. -1 when the cut is impossible.
+ */
+int rpncomm_topo_2(int nxg,
+                   int *minx,
+                   int *maxx,
+                   int *nxl,
+                   int *nxlmax,
+                   int halo,
+                   int *nx0,
+                   int alongx,
+                   int fill,
+                   int relax);
+
+/**
+ * Collective over the grid (`npol_row` <= 0: a plain exchange, then below -pe_ny with periodic y
+ * the pole flip, see runtime::original_halos; > 0 refused): exchanges the halos of
+ * `g(minx:maxx, miny:maxy, nk)`, elements of
+ * `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
+ * north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.
+ * The halo beyond a non-periodic outer edge is left as it was.
+ * Neighbours only: one message to each (corners included), whose header the neighbour checks
+ * against its own arguments; refused (nothing written) on the PEs that find a disagreement.
+ */
+int rpncomm_xch_halo(void *g,
+                     int minx,
+                     int maxx,
+                     int miny,
+                     int maxy,
+                     int ni,
+                     int nj,
+                     int nk,
+                     int halox,
+                     int haloy,
+                     int periodx,
+                     int periody,
+                     int gni,
+                     int npol_row,
+                     int n);
+
+/**
+ * RPN_COMM_xch_halo_list_new: a new, empty list of fields to exchange together, all on the
+ * grid and halo these arguments give (as RPN_COMM_xch_halo's); `*list` receives its handle.
+ * Local (no communication).
+ */
+int rpncomm_xch_halo_list_new(int minx,
+                              int maxx,
+                              int miny,
+                              int maxy,
+                              int ni,
+                              int nj,
+                              int halox,
+                              int haloy,
+                              int periodx,
+                              int periody,
+                              int gni,
+                              int npol_row,
+                              int *list);
+
+/**
+ * RPN_COMM_xch_halo_list_add: adds the array `g(minx:maxx, miny:maxy, nk)` of elements of `n`
+ * 4-byte words to the list (local). The array must stay where it is while the list is
+ * exchanged with it.
+ */
+int rpncomm_xch_halo_list_add(int list, void *g, int nk, int n);
+
+/**
+ * RPN_COMM_xch_halo_list: exchanges the halos of every field of the list, one message per
+ * neighbour for all of them (collective over the grid, neighbours only).
+ */
+int rpncomm_xch_halo_list(int list);
+
+/**
+ * RPN_COMM_xch_halo_start: sends the list's faces to the neighbours and returns; the caller
+ * may compute on the interior, but neither write the faces nor touch the halos, until
+ * RPN_COMM_xch_halo_finish with the same list fills them.
+ */
+int rpncomm_xch_halo_start(int list);
+
+/**
+ * RPN_COMM_xch_halo_finish: waits for the neighbours' faces of the list's exchange and fills
+ * its halos.
+ */
+int rpncomm_xch_halo_finish(int list);
+
+/**
+ * RPN_COMM_xch_halo_list_free: forgets the list (an exchange of it in flight is finished first).
+ */
+int rpncomm_xch_halo_list_free(int list);
+
+/**
+ * RPN_COMM_xch_halo_8: RPN_COMM_xch_halo for elements of 8 bytes (integer*8, real*8).
+ * `npol_row` must be 0, as in the original (which prints an error and returns without
+ * exchanging); here the call is refused.
+ */
+int rpncomm_xch_halo_8(void *g,
+                       int minx,
+                       int maxx,
+                       int miny,
+                       int maxy,
+                       int ni,
+                       int nj,
+                       int nk,
+                       int halox,
+                       int haloy,
+                       int periodx,
+                       int periody,
+                       int gni,
+                       int npol_row);
+
+/**
+ * RPN_COMM_xch_halox (and, with `n` words per element, RPN_COMM_xch_haloxn): copies the part
+ * 1..ni x 1..nj of `g(minx:maxx, miny:maxy, nk)` into `g2(minx2:maxx2, miny2:maxy2, nk)`, then
+ * exchanges g2's halos as RPN_COMM_xch_halo (npol_row included). `g` is only read.
+ */
+int rpncomm_xch_halox(const void *g,
+                      int minx,
+                      int maxx,
+                      int miny,
+                      int maxy,
+                      int ni,
+                      int nj,
+                      int nk,
+                      int halox,
+                      int haloy,
+                      int periodx,
+                      int periody,
+                      void *g2,
+                      int minx2,
+                      int maxx2,
+                      int miny2,
+                      int maxy2,
+                      int gni,
+                      int npol_row,
+                      int n);
+
+/**
+ * RPN_COMM_propagate_pilot_circular: on the PEs at the edge of the grid (a limited-area
+ * domain, not periodic), the halo points next to the pilot zones (`pilx` columns along the
+ * west and east edges, `pily` rows along the south and north edges) get the neighbours'
+ * values; every other point of `f(minx:maxx, miny:maxy, nk)` (4-byte elements) is left as it
+ * was. Collective over the grid.
+ */
+int rpncomm_propagate_pilot_circular(void *f,
+                                     int minx,
+                                     int maxx,
+                                     int miny,
+                                     int maxy,
+                                     int lni,
+                                     int lnj,
+                                     int nk,
+                                     int pilx,
+                                     int pily,
+                                     int hx,
+                                     int hy);
+
+/**
+ * A communicator handle from its name ('GRID', 'WORLD', 'EW', 'NS', 'BLOC', ...).
+ */
+int rpncomm_comm(const char *name, size_t name_len, struct rpncomm_handle *com);
+
+/**
+ * Wraps a Fortran MPI communicator handle (MPI transport only; refused on shared memory).
+ */
+int rpncomm_comm_mpi(int mcom, struct rpncomm_handle *com);
+
+/**
+ * A datatype handle from its name ('MPI_INTEGER', 'MPI_REAL8', ...).
+ */
+int rpncomm_datyp(const char *name, size_t name_len, struct rpncomm_handle *dtype);
+
+/**
+ * An operator handle from its name ('MPI_SUM', ...).
+ */
+int rpncomm_oper(const char *name, size_t name_len, struct rpncomm_handle *oper);
+
+/**
+ * 1 if `oper` is a valid operator handle, else 0.
+ */
+int rpncomm_valid_oper(const struct rpncomm_handle *oper);
+
+/**
+ * RPN_COMM_send (MPI build only): `count` elements of `dtype` to rank `dest` of `com`.
+ */
+int rpncomm_send(const void *buf,
+                 int count,
+                 const char *dtype,
+                 size_t dtype_len,
+                 int dest,
+                 int tag,
+                 const char *com,
+                 size_t com_len);
+
+/**
+ * RPN_COMM_recv (MPI build only): into `buf` from rank `source` of `com`; `*status` receives
+ * the number of elements received.
+ */
+int rpncomm_recv(void *buf,
+                 int count,
+                 const char *dtype,
+                 size_t dtype_len,
+                 int source,
+                 int tag,
+                 const char *com,
+                 size_t com_len,
+                 int *status);
+
+/**
+ * RPN_COMM_isend (MPI build only): `*request` receives the Fortran MPI request (unchanged on
+ * a PE outside `com`: nothing is sent).
+ */
+int rpncomm_isend(const void *buf,
+                  int count,
+                  const char *dtype,
+                  size_t dtype_len,
+                  int dest,
+                  int tag,
+                  const char *com,
+                  size_t com_len,
+                  int *request);
+
+/**
+ * RPN_COMM_irecv (MPI build only): `*request` receives the Fortran MPI request.
+ */
+int rpncomm_irecv(void *buf,
+                  int count,
+                  const char *dtype,
+                  size_t dtype_len,
+                  int source,
+                  int tag,
+                  const char *com,
+                  size_t com_len,
+                  int *request);
+
+/**
+ * RPN_COMM_waitall_nostat (MPI build only; `nreq` = 0 everywhere): waits for the `nreq`
+ * Fortran MPI requests in `requests` (each becomes MPI_REQUEST_NULL's handle).
+ */
+int rpncomm_waitall_nostat(int nreq, int *requests);
+
+/**
+ * The Fortran MPI handle of the communicator named `name` ('GRID', 'EW', 'NS', 'BLOC',
+ * 'WORLD', ...) in `*fcomm`: MPI_COMM_NULL's where this PE is no member ('BLOCMASTER' off the
+ * masters) or for 'RPN_COMM_NULL'. MPI build only (refused on shared memory).
+ */
+int rpncomm_comm_fortran(const char *name, size_t name_len, int *fcomm);
+
+/**
+ * The Fortran MPI datatype of a name of the original's table ('MPI_INTEGER',
+ * 'MPI_double_precision', ...) in `*ftype`. MPI build only.
+ */
+int rpncomm_datyp_fortran(const char *name, size_t name_len, int *ftype);
+
+/**
+ * RPN_COMM_split_by_socket (MPI build only): `out` (7 integers) receives the node, socket and
+ * peer communicators of the Fortran communicator `origcomm` (Fortran handles), the node rank,
+ * socket rank, peer rank and socket size. Nothing is written when refused.
+ */
+int rpncomm_split_by_socket(int origcomm, int *out);
+
+/**
+ * Seconds since an arbitrary origin, from a monotonic clock.
+ */
+double rpncomm_wtime(void);
+
+/**
+ * Leaves the job after a final barrier; later calls are refused.
+ */
+int rpncomm_finalize(void);
+
+/**
+ * Ends this PE with `status` (1 if not positive) after a refused call whose one-line message
+ * the library printed: C streams flushed, no ERROR STOP, no backtrace, no
+ * MPI_Abort banner; the launcher ends the job on the non-zero exit. The Fortran routines
+ * without a status argument (the halo family) end this way, on the PEs that found the fault.
+ */
+void rpncomm_stop_refused(int status);
+
+/**
+ * Registers `hook`, a `void (*)(void)` passed as an address, to be called when this PE is
+ * stopped by SIGTERM, SIGINT, SIGHUP or SIGABRT (another PE failed and the launcher ends the
+ * job, or this PE aborts), before C's output streams are flushed and the PE ends as the signal
+ * says. RPN_COMM_init registers the flush of the Fortran units. Null is refused.
+ */
+int rpncomm_flush_at_stop(const void *hook);
+
+/**
+ * Puts the box of `count` elements at `lstart` of the local array `larray` (shape `lshape`)
+ * at `tstart` of PE `target`'s window seen as an array of shape `tshape`.
+ */
+int rpncomm_win_put_r_box(const struct rpncomm_handle *win,
+                          const void *larray,
+                          const int *lshape,
+                          const int *lstart,
+                          const int *count,
+                          int target,
+                          const int *tshape,
+                          const int *tstart);
+
+/**
+ * Gets the box at `tstart` of PE `target`'s window (seen with shape `tshape`) into the box
+ * of `count` elements at `lstart` of `larray` (shape `lshape`).
+ */
+int rpncomm_win_get_r_box(const struct rpncomm_handle *win,
+                          void *larray,
+                          const int *lshape,
+                          const int *lstart,
+                          const int *count,
+                          int target,
+                          const int *tshape,
+                          const int *tstart);
+
+/**
+ * Element-wise `target box = target box OP local box`; `garray` (when not NULL, shape
+ * `lshape`) receives the target's values from before (`before` != 0) or after the update at
+ * the box's place. A NULL `oper` uses the window's default operator.
+ */
+int rpncomm_win_getacc_r_box(const struct rpncomm_handle *win,
+                             const void *larray,
+                             void *garray,
+                             int before,
+                             const int *lshape,
+                             const int *lstart,
+                             const int *count,
+                             int target,
+                             const int *tshape,
+                             const int *tstart,
+                             const struct rpncomm_handle *oper);
 
 /**
  * Collective: creates a window of `siz` elements on this PE, in `array` or (NULL) in memory
@@ -301,535 +881,6 @@ int rpncomm_win_post(const struct rpncomm_handle *win,
                      int nreq);
 
 /**
- * RPN_COMM_dist: grid PE 0's garr(size, gmini:gmaxi, gminj:gmaxj, nk) (an nig x njg field)
- * cut into every PE's larr(size, mini:maxi, minj:maxj, nk) with halos `halox`, `haloy`
- * (collective over the grid; docs/gem.md has the rules).
- */
-int rpncomm_dist(const void *garr,
-                 int gmini,
-                 int gmaxi,
-                 int gminj,
-                 int gmaxj,
-                 int nig,
-                 int njg,
-                 int nk,
-                 int ghalox,
-                 int ghaloy,
-                 int size,
-                 void *larr,
-                 int mini,
-                 int maxi,
-                 int minj,
-                 int maxj,
-                 int halox,
-                 int haloy,
-                 int periodx,
-                 int periody);
-
-/**
- * RPN_COMM_coll: every PE's larr collected into grid PE 0's garr (the inverse of
- * rpncomm_dist, without periodicity).
- */
-int rpncomm_coll(void *garr,
-                 int gmini,
-                 int gmaxi,
-                 int gminj,
-                 int gmaxj,
-                 int nig,
-                 int njg,
-                 int nk,
-                 int ghalox,
-                 int ghaloy,
-                 int size,
-                 const void *larr,
-                 int mini,
-                 int maxi,
-                 int minj,
-                 int maxj,
-                 int halox,
-                 int haloy);
-
-/**
- * RPN_COMM_shuf_ezdist: levels `liste_i(1:dnk)` of each I/O PE's global(gni, gnj, dnk) into
- * every PE's local(mini:maxi, minj:maxj, lnk) (the shape of grid descriptor `grid_id`);
- * `liste_o(l)` (0 or 1, in and out) becomes 1 where level l came.
- */
-int rpncomm_shuf_ezdist(int setno,
-                        int grid_id,
-                        const void *global,
-                        int dnk,
-                        void *local,
-                        int lnk,
-                        const int *liste_i,
-                        int *liste_o);
-
-/**
- * RPN_COMM_shuf_ezcoll: every PE's local levels 1..lnk gathered on the I/O PEs of set `setno`
- * (level k on member (k-1) mod npe, in its global(:, :, (k-1)/npe + 1)); on the members
- * `liste_o(1:dnk)` receives the level of each plane of global, 0 for none.
- */
-int rpncomm_shuf_ezcoll(int setno,
-                        int grid_id,
-                        void *global,
-                        int dnk,
-                        const void *local,
-                        int lnk,
-                        int *liste_o);
-
-/**
- * RPN_MPI_transpose_setup: `gnk` levels cut `lnkx` per PE over the row communicator
- * `row_comm` (a Fortran MPI handle; `col_comm` is kept as the original keeps it). MPI build.
- */
-int rpncomm_mpi_transpose_setup(int gnk, int lnkx, int row_comm, int col_comm);
-
-/**
- * RPN_MPI_ez_transpose_xz: forward (non-zero `forward`) z(lnix, lnjy, gnk) of 4-byte words to
- * zt(lnix, lnjy, lnkx, npex) over the row of RPN_MPI_transpose_setup, backward the inverse.
- */
-int rpncomm_mpi_ez_transpose_xz(void *z, void *zt, int forward, int lnix, int lnjy, int lnkx);
-
-/**
- * The Fortran MPI handle of the communicator named `name` ('GRID', 'EW', 'NS', 'BLOC',
- * 'WORLD', ...) in `*fcomm`: MPI_COMM_NULL's where this PE is no member ('BLOCMASTER' off the
- * masters) or for 'RPN_COMM_NULL'. MPI build only (refused on shared memory).
- */
-int rpncomm_comm_fortran(const char *name, size_t name_len, int *fcomm);
-
-/**
- * The Fortran MPI datatype of a name of the original's table ('MPI_INTEGER',
- * 'MPI_double_precision', ...) in `*ftype`. MPI build only.
- */
-int rpncomm_datyp_fortran(const char *name, size_t name_len, int *ftype);
-
-/**
- * This PE's rank in the communicator named `name` in `*rank` (unchanged on a PE outside it, as
- * in the original).
- */
-int rpncomm_rank(const char *name, size_t name_len, int *rank);
-
-/**
- * RPN_COMM_carac's 14 integers, in its argument order (npex, npey, me, medomm, mex, mey,
- * sizex, sizey, ismaster, mymaster, mybloc, myblocx, myblocy, blocme), into `out`.
- */
-int rpncomm_carac(int *out);
-
-/**
- * RPN_COMM_bloctopo: `out` receives blocme, blocmex, blocmey (this PE's rank and coordinates
- * in its block) and the number of blocks along x and y.
- */
-int rpncomm_bloctopo(int *out);
-
-/**
- * RPN_COMM_limit_2: the tiles of `gmin..=gmax` over `npe` PEs in mode `relax` (0 to 4, see
- * the README); `count` and `offset` have room for `npe` integers. -1 when the cut is
- * impossible in that mode (`*lmini = *lmaxi = -1`) or an argument is wrong.
- */
-int rpncomm_limit_2(int my_id,
-                    int npe,
-                    int gmin,
-                    int gmax,
-                    int *lmini,
-                    int *lmaxi,
-                    int *count,
-                    int *offset,
-                    int relax);
-
-/**
- * RPN_COMM_topo_2: this PE's tile of `1..=nxg` along x (`alongx` != 0) or y of the PE grid,
- * with a halo of `halo`: array bounds `*minx..=*maxx` (odd length with `fill` != 0), the tile's
- * length `*nxl` and start `*nx0`, the largest tile `*nxlmax`. -1 when the cut is impossible.
- */
-int rpncomm_topo_2(int nxg,
-                   int *minx,
-                   int *maxx,
-                   int *nxl,
-                   int *nxlmax,
-                   int halo,
-                   int *nx0,
-                   int alongx,
-                   int fill,
-                   int relax);
-
-/**
- * RPN_COMM_set_petopo: before RPN_COMM_init, blocks of `sizx` x `sizy` PEs (each clipped to 1
- * .. the grid's side) place the PEs on the grid, as the original: blocks x first then y, PEs of
- * a block x first then y (1 x 1, the default: row after row; 1 x 999999: column after column).
- * The grid's PE 0's values count.
- */
-int rpncomm_set_petopo(int sizx, int sizy);
-
-/**
- * RPN_COMM_reduce: `count` elements of `dtype` from every PE of `com` combined with `op` into
- * `recvbuf` on the PE of rank `root` (the others' `recvbuf` is untouched).
- */
-int rpncomm_reduce(const void *sendbuf,
-                   void *recvbuf,
-                   int count,
-                   const char *dtype,
-                   size_t dtype_len,
-                   const char *op,
-                   size_t op_len,
-                   int root,
-                   const char *com,
-                   size_t com_len);
-
-/**
- * RPN_COMM_gather: `sendcount` elements from every PE of `com` into `recvbuf` on the PE of
- * rank `root`, in rank order.
- */
-int rpncomm_gather(const void *sendbuf,
-                   int sendcount,
-                   const char *sendtype,
-                   size_t sendtype_len,
-                   void *recvbuf,
-                   int reccount,
-                   const char *rectype,
-                   size_t rectype_len,
-                   int root,
-                   const char *com,
-                   size_t com_len);
-
-/**
- * RPN_COMM_send (MPI build only): `count` elements of `dtype` to rank `dest` of `com`.
- */
-int rpncomm_send(const void *buf,
-                 int count,
-                 const char *dtype,
-                 size_t dtype_len,
-                 int dest,
-                 int tag,
-                 const char *com,
-                 size_t com_len);
-
-/**
- * RPN_COMM_recv (MPI build only): into `buf` from rank `source` of `com`; `*status` receives
- * the number of elements received.
- */
-int rpncomm_recv(void *buf,
-                 int count,
-                 const char *dtype,
-                 size_t dtype_len,
-                 int source,
-                 int tag,
-                 const char *com,
-                 size_t com_len,
-                 int *status);
-
-/**
- * RPN_COMM_isend (MPI build only): `*request` receives the Fortran MPI request (unchanged on
- * a PE outside `com`: nothing is sent).
- */
-int rpncomm_isend(const void *buf,
-                  int count,
-                  const char *dtype,
-                  size_t dtype_len,
-                  int dest,
-                  int tag,
-                  const char *com,
-                  size_t com_len,
-                  int *request);
-
-/**
- * RPN_COMM_irecv (MPI build only): `*request` receives the Fortran MPI request.
- */
-int rpncomm_irecv(void *buf,
-                  int count,
-                  const char *dtype,
-                  size_t dtype_len,
-                  int source,
-                  int tag,
-                  const char *com,
-                  size_t com_len,
-                  int *request);
-
-/**
- * RPN_COMM_waitall_nostat (MPI build only; `nreq` = 0 everywhere): waits for the `nreq`
- * Fortran MPI requests in `requests` (each becomes MPI_REQUEST_NULL's handle).
- */
-int rpncomm_waitall_nostat(int nreq, int *requests);
-
-/**
- * RPN_COMM_create_io_set, collective over the grid: `*setno` receives the number (1 to 16) of a
- * new set of `npes` I/O PEs placed by `method` (0), -1 when it cannot be made.
- */
-int rpncomm_create_io_set(int npes, int method, int *setno);
-
-/**
- * RPN_COMM_free_io_set: forgets set `setno`; `*freed` receives `setno`, -1 for no such set.
- */
-int rpncomm_free_io_set(int setno, int *freed);
-
-/**
- * RPN_COMM_is_io_pe: `*ordinal` receives this PE's rank in set `setno`, -1 where it is no
- * member (or there is no such set: then also an error).
- */
-int rpncomm_is_io_pe(int setno, int *ordinal);
-
-/**
- * RPN_COMM_io_pe_gridid: `*ordinal` receives the grid rank of member `n` (from 0) of set
- * `setno`, -1 when there is no such member.
- */
-int rpncomm_io_pe_gridid(int setno, int n, int *ordinal);
-
-/**
- * RPN_COMM_io_pe_size: `*population` receives the number of PEs of set `setno`, -1 for no
- * such set.
- */
-int rpncomm_io_pe_size(int setno, int *population);
-
-/**
- * RPN_COMM_io_pe_comm (MPI build only): `*fcomm` receives the Fortran MPI communicator of set
- * `setno` on its members, MPI_COMM_NULL's elsewhere.
- */
-int rpncomm_io_pe_comm(int setno, int *fcomm);
-
-/**
- * RPN_COMM_io_pe_valid_set: `x` and `y` (room for `npes` integers each) receive the grid
- * coordinates of a set of `npes` PEs placed by `method` on a `penx` x `peny` grid, -1 everywhere
- * when no such set is possible (then also an error); `diag` != 0 prints the set's map.
- */
-int rpncomm_io_pe_valid_set(int *x, int *y, int npes, int penx, int peny, int diag, int method);
-
-/**
- * RPN_COMM_split_by_socket (MPI build only): `out` (7 integers) receives the node, socket and
- * peer communicators of the Fortran communicator `origcomm` (Fortran handles), the node rank,
- * socket rank, peer rank and socket size. Nothing is written when refused.
- */
-int rpncomm_split_by_socket(int origcomm, int *out);
-
-/**
- * RPN_COMM_create_2dgrid: `*grid_id` receives the id of a descriptor of a `gni` x `gnj` field
- * stored `mini:maxi` x `minj:maxj` on every PE of the grid (-1 and a message when refused).
- */
-int rpncomm_create_2dgrid(int gni, int gnj, int mini, int maxi, int minj, int maxj, int *grid_id);
-
-/**
- * RPN_COMM_get_2dgrid: `dims` (6 integers) receives gni, gnj, mini, maxi, minj, maxj of the
- * descriptor `grid_id`; `starti`, `counti` (`dim_i` integers) and `startj`, `countj` (`dim_j`)
- * its tiles along x and y (the first npex and npey). Nothing is written when refused.
- */
-int rpncomm_get_2dgrid(int grid_id,
-                       int dim_i,
-                       int dim_j,
-                       int *dims,
-                       int *starti,
-                       int *counti,
-                       int *startj,
-                       int *countj);
-
-/**
- * RPN_COMM_init_multi_level / RPN_COMM_gridinit (collective over the job, before the grid is
- * made): the job is cut into `multigrids` multigrids of `grids` grids each (GEM's Yin-Yang:
- * 1 and 2), consecutive job ranks each; refused on every PE where the counts do not cut the job
- * into equal grids or PEs give different ones. `place` (3 integers) receives this PE's rank in
- * its grid, the grid's number of PEs and the value RPN_COMM_init_multi_level returns (the grid's
- * number in its multigrid when `grids` > 1, else the multigrid's).
- */
-int rpncomm_gridinit_check(int multigrids, int grids, int *place);
-
-/**
- * This PE's place among the grids, as `rpncomm_gridinit_check` gives it (the grid kept by a
- * second RPN_COMM_init_multi_level).
- */
-int rpncomm_grid_place(int *place);
-
-/**
- * RPN_COMM_mydomain / RPN_COMM_get_my_domain (collective over the job, before RPN_COMM_init):
- * `*domain` receives this PE's domain, numbered from `offset`, among `ndomains` (1: several
- * domains in one job are not supported), once every PE's `err` (its call_back's) is not negative.
- */
-int rpncomm_mydomain(int ndomains, int offset, int err, int *domain);
-
-/**
- * RPN_COMM_transpose: the distributed transpose of za(size, min1:max1, n2, n3g) and
- * zb(size, n2, min3:max3, n1g) along x (`kind` ±1, 'EW') or y (±2, 'NS'), forward when
- * `kind` > 0 (runtime::transpose has the layout).
- */
-int rpncomm_transpose(void *za,
-                      int min1,
-                      int max1,
-                      int n1g,
-                      int n2,
-                      int min3,
-                      int max3,
-                      int n3g,
-                      void *zb,
-                      int kind,
-                      int size);
-
-/**
- * Collective over the grid (`npol_row` <= 0: a plain exchange, then below -pe_ny with periodic y
- * the pole flip, see runtime::original_halos; > 0 refused): exchanges the halos of
- * `g(minx:maxx, miny:maxy, nk)`, elements of
- * `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
- * north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.
- * The halo beyond a non-periodic outer edge is left as it was.
- * Neighbours only: one message to each (corners included), whose header the neighbour checks
- * against its own arguments; refused (nothing written) on the PEs that find a disagreement.
- */
-int rpncomm_xch_halo(void *g,
-                     int minx,
-                     int maxx,
-                     int miny,
-                     int maxy,
-                     int ni,
-                     int nj,
-                     int nk,
-                     int halox,
-                     int haloy,
-                     int periodx,
-                     int periody,
-                     int gni,
-                     int npol_row,
-                     int n);
-
-/**
- * RPN_COMM_xch_halo_list_new: a new, empty list of fields to exchange together, all on the
- * grid and halo these arguments give (as RPN_COMM_xch_halo's); `*list` receives its handle.
- * Local (no communication).
- */
-int rpncomm_xch_halo_list_new(int minx,
-                              int maxx,
-                              int miny,
-                              int maxy,
-                              int ni,
-                              int nj,
-                              int halox,
-                              int haloy,
-                              int periodx,
-                              int periody,
-                              int gni,
-                              int npol_row,
-                              int *list);
-
-/**
- * RPN_COMM_xch_halo_list_add: adds the array `g(minx:maxx, miny:maxy, nk)` of elements of `n`
- * 4-byte words to the list (local). The array must stay where it is while the list is
- * exchanged with it.
- */
-int rpncomm_xch_halo_list_add(int list, void *g, int nk, int n);
-
-/**
- * RPN_COMM_xch_halo_list: exchanges the halos of every field of the list, one message per
- * neighbour for all of them (collective over the grid, neighbours only).
- */
-int rpncomm_xch_halo_list(int list);
-
-/**
- * RPN_COMM_xch_halo_start: sends the list's faces to the neighbours and returns; the caller
- * may compute on the interior, but neither write the faces nor touch the halos, until
- * RPN_COMM_xch_halo_finish with the same list fills them.
- */
-int rpncomm_xch_halo_start(int list);
-
-/**
- * RPN_COMM_xch_halo_finish: waits for the neighbours' faces of the list's exchange and fills
- * its halos.
- */
-int rpncomm_xch_halo_finish(int list);
-
-/**
- * RPN_COMM_xch_halo_list_free: forgets the list (an exchange of it in flight is finished first).
- */
-int rpncomm_xch_halo_list_free(int list);
-
-/**
- * RPN_COMM_limit: cuts `gmin..gmax` over `npe` PEs as the original (strict mode): tiles of
- * ceiling(points / npe), the last one what is left (refused when that is empty). Returns PE
- * `my_id`'s `*lmini..*lmaxi` and every PE's `count` and `offset` (from gmin; `npe` each).
- */
-int rpncomm_limit(int my_id,
-                  int npe,
-                  int gmin,
-                  int gmax,
-                  int *lmini,
-                  int *lmaxi,
-                  int *count,
-                  int *offset);
-
-/**
- * RPN_COMM_xch_halo_8: RPN_COMM_xch_halo for elements of 8 bytes (integer*8, real*8).
- * `npol_row` must be 0, as in the original (which prints an error and returns without
- * exchanging); here the call is refused.
- */
-int rpncomm_xch_halo_8(void *g,
-                       int minx,
-                       int maxx,
-                       int miny,
-                       int maxy,
-                       int ni,
-                       int nj,
-                       int nk,
-                       int halox,
-                       int haloy,
-                       int periodx,
-                       int periody,
-                       int gni,
-                       int npol_row);
-
-/**
- * RPN_COMM_xch_halox (and, with `n` words per element, RPN_COMM_xch_haloxn): copies the part
- * 1..ni x 1..nj of `g(minx:maxx, miny:maxy, nk)` into `g2(minx2:maxx2, miny2:maxy2, nk)`, then
- * exchanges g2's halos as RPN_COMM_xch_halo (npol_row included). `g` is only read.
- */
-int rpncomm_xch_halox(const void *g,
-                      int minx,
-                      int maxx,
-                      int miny,
-                      int maxy,
-                      int ni,
-                      int nj,
-                      int nk,
-                      int halox,
-                      int haloy,
-                      int periodx,
-                      int periody,
-                      void *g2,
-                      int minx2,
-                      int maxx2,
-                      int miny2,
-                      int maxy2,
-                      int gni,
-                      int npol_row,
-                      int n);
-
-/**
- * RPN_COMM_propagate_pilot_circular: on the PEs at the edge of the grid (a limited-area
- * domain, not periodic), the halo points next to the pilot zones (`pilx` columns along the
- * west and east edges, `pily` rows along the south and north edges) get the neighbours'
- * values; every other point of `f(minx:maxx, miny:maxy, nk)` (4-byte elements) is left as it
- * was. Collective over the grid.
- */
-int rpncomm_propagate_pilot_circular(void *f,
-                                     int minx,
-                                     int maxx,
-                                     int miny,
-                                     int maxy,
-                                     int lni,
-                                     int lnj,
-                                     int nk,
-                                     int pilx,
-                                     int pily,
-                                     int hx,
-                                     int hy);
-
-/**
- * Ends this PE with `status` (1 if not positive) after a refused call whose one-line message
- * the library printed: C streams flushed, no ERROR STOP, no backtrace, no
- * MPI_Abort banner; the launcher ends the job on the non-zero exit. The Fortran routines
- * without a status argument (the halo family) end this way, on the PEs that found the fault.
- */
-void rpncomm_stop_refused(int status);
-
-/**
- * Called by RPN_COMM_init before it runs Userinit: `RPN_COMM_OK` when the PE grid is not set
- * yet; otherwise (a second RPN_COMM_init) reports the refusal, puts the grid kept in `*pex`,
- * `*pey` and returns `RPN_COMM_ERROR`. Local to the PE (no collective), so a PE that calls
- * RPN_COMM_init twice makes no other PE wait.
- */
-int rpncomm_init_first(int *pex, int *pey);
-
-/**
  * Starts a put of `nelem` elements from `larray` at `offset` of PE `target`'s window; `*req`
  * receives its request. `larray` must stay unchanged until the request completes.
  */
@@ -887,57 +938,6 @@ int rpncomm_win_flush(const struct rpncomm_handle *win, int target);
  * window must be open in passive mode.
  */
 int rpncomm_win_flush_all(const struct rpncomm_handle *win);
-
-/**
- * Registers `hook`, a `void (*)(void)` passed as an address, to be called when this PE is
- * stopped by SIGTERM, SIGINT, SIGHUP or SIGABRT (another PE failed and the launcher ends the
- * job, or this PE aborts), before C's output streams are flushed and the PE ends as the signal
- * says. RPN_COMM_init registers the flush of the Fortran units. Null is refused.
- */
-int rpncomm_flush_at_stop(const void *hook);
-
-/**
- * Puts the box of `count` elements at `lstart` of the local array `larray` (shape `lshape`)
- * at `tstart` of PE `target`'s window seen as an array of shape `tshape`.
- */
-int rpncomm_win_put_r_box(const struct rpncomm_handle *win,
-                          const void *larray,
-                          const int *lshape,
-                          const int *lstart,
-                          const int *count,
-                          int target,
-                          const int *tshape,
-                          const int *tstart);
-
-/**
- * Gets the box at `tstart` of PE `target`'s window (seen with shape `tshape`) into the box
- * of `count` elements at `lstart` of `larray` (shape `lshape`).
- */
-int rpncomm_win_get_r_box(const struct rpncomm_handle *win,
-                          void *larray,
-                          const int *lshape,
-                          const int *lstart,
-                          const int *count,
-                          int target,
-                          const int *tshape,
-                          const int *tstart);
-
-/**
- * Element-wise `target box = target box OP local box`; `garray` (when not NULL, shape
- * `lshape`) receives the target's values from before (`before` != 0) or after the update at
- * the box's place. A NULL `oper` uses the window's default operator.
- */
-int rpncomm_win_getacc_r_box(const struct rpncomm_handle *win,
-                             const void *larray,
-                             void *garray,
-                             int before,
-                             const int *lshape,
-                             const int *lstart,
-                             const int *count,
-                             int target,
-                             const int *tshape,
-                             const int *tstart,
-                             const struct rpncomm_handle *oper);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -168,7 +168,7 @@ int rpnmpi_chan_cancel(rpnmpi_req **req);
 /* ---- The MPI-facing routines GEM calls (src/transport/mpi/p2p.rs) ---------------------------
  * Real MPI handles for the caller's own MPI calls: communicators, datatypes and requests as Fortran
  * integers (MPI_Comm_c2f, MPI_Type_c2f, MPI_Request_c2f). `fcomm` arguments are Fortran
- * communicator handles; `code` is a datatype code of rpnmpi_type_f's table (runtime/gem.rs). */
+ * communicator handles; `code` is a datatype code of rpnmpi_type_f's table (runtime/p2p/mpi_handles.rs). */
 int rpnmpi_comm_c2f(const rpnmpi_comm *comm);
 int rpnmpi_comm_null_f(void);
 /* RPN_COMM_split_by_socket: node, socket (node cut into `spaces` parts) and peer communicators of

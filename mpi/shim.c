@@ -750,7 +750,7 @@ int rpnmpi_split_by_socket_f(int forig, int spaces, int *out) {
 }
 
 /* The original's datatype table (MPI_UB and MPI_LB left out: MPI-3 removed them), in the order of
- * MPI_TYPE_NAMES in src/runtime/gem.rs: the Fortran datatypes, as a Fortran caller's MPI calls use. */
+ * MPI_TYPE_NAMES in src/runtime/p2p/mpi_handles.rs: the Fortran datatypes, as a Fortran caller's MPI calls use. */
 static MPI_Datatype fortran_datatype(int code) {
     switch (code) {
     case 0: return MPI_BYTE;

@@ -76,6 +76,6 @@ pub mod internals {
     /// the loom models.
     #[cfg(loom)]
     pub mod runtime {
-        pub use crate::runtime::gate;
+        pub use crate::runtime::windows::gate;
     }
 }

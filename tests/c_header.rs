@@ -80,7 +80,7 @@ fn build_script_reruns_for_every_header_source() {
             sources.push(f.clone());
         }
     }
-    assert!(sources.iter().any(|f| f == "src/ffi/mod.rs"), "no exporting file found under src/: {files:?}");
+    assert!(sources.iter().any(|f| f.starts_with("src/ffi/")), "no exporting file found under src/ffi/: {files:?}");
     let stale: Vec<&String> = sources.iter().filter(|f| !covered(f)).collect();
     assert!(
         stale.is_empty(),

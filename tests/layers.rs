@@ -169,16 +169,12 @@ fn find_cycle(graph: &std::collections::BTreeMap<String, std::collections::BTree
     graph.keys().find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
 }
 
-/// The files of `src/runtime/` only point down among themselves: no two import each other, and no
-/// longer circle either. A file (or a directory module such as `stats/`, counted as one) naming a
-/// sibling module through `super::` or `crate::runtime::` is an edge. `mod.rs` is left out: it
-/// declares the siblings and holds `Runtime`, whose methods the files implement (`impl Runtime`),
-/// so every file may name it.
-#[test]
-fn runtime_files_do_not_import_each_other() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/runtime");
+/// The modules of one folder of `src/runtime/` (`dir`, whose module path is `path`, e.g.
+/// `crate::runtime::windows`), each with its files: a file `x.rs` is module `x`, a subfolder `x/`
+/// with all its files is module `x` (counted as one). `mod.rs` is left out: it declares them.
+fn folder_modules(dir: &Path) -> std::collections::BTreeMap<String, Vec<PathBuf>> {
     let mut modules = std::collections::BTreeMap::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
+    for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_stem().unwrap().to_str().unwrap().to_string();
         if path.is_dir() {
@@ -189,25 +185,149 @@ fn runtime_files_do_not_import_each_other() {
             modules.insert(name, vec![path]);
         }
     }
-    assert!(modules.len() > 8 && modules.contains_key("windows"), "runtime modules found: {:?}", modules.keys());
+    modules
+}
+
+/// Which modules of folder `dir` (module path `path`) each one names: through `super::` (from
+/// `x.rs` and `x/mod.rs`), `super::super::` (from `x/y.rs`) or its full path.
+fn folder_graph(dir: &Path, path: &str) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let modules = folder_modules(dir);
+    let full = format!("{path}::");
     let mut graph = std::collections::BTreeMap::<String, std::collections::BTreeSet<String>>::new();
     for (name, files) in &modules {
         let targets = graph.entry(name.clone()).or_default();
         for file in files {
             let text = std::fs::read_to_string(file).unwrap();
-            // how a file reaches src/runtime/mod.rs's namespace: super:: from x.rs and x/mod.rs,
-            // super::super:: from x/y.rs
-            let nested = file.parent() != Some(dir.as_path()) && file.file_name().is_some_and(|f| f != "mod.rs");
-            let prefixes: &[&str] = if nested { &["super::super::", "crate::runtime::"] } else { &["super::", "crate::runtime::"] };
+            let nested = file.parent() != Some(dir) && file.file_name().is_some_and(|f| f != "mod.rs");
+            let prefixes: &[&str] = if nested { &["super::super::", &full] } else { &["super::", &full] };
             targets.extend(runtime_edges(&text, prefixes).into_iter().filter(|t| t != name && modules.contains_key(t)));
         }
     }
-    let pairs: Vec<String> = graph
-        .iter()
-        .flat_map(|(a, targets)| targets.iter().filter(|b| *a < **b && graph[*b].contains(a)).map(move |b| format!("{a} <-> {b}")))
-        .collect();
-    assert!(pairs.is_empty(), "files of src/runtime/ that import each other: {}", pairs.join(", "));
-    assert_eq!(find_cycle(&graph), None, "files of src/runtime/ that import each other in a circle");
+    graph
+}
+
+/// The files of `src/runtime/` only point down among themselves: in `src/runtime/` itself (its
+/// folders and plumbing files, a folder counted as one module) and within each of its folders, no
+/// two modules import each other, and no longer circle either. A module naming a sibling through
+/// `super::` or its full path (`crate::runtime::...`) is an edge. `mod.rs` is left out: it declares
+/// the siblings, and `src/runtime/mod.rs` holds `Runtime`, whose methods the files implement
+/// (`impl Runtime`), so every file may name it.
+#[test]
+fn runtime_files_do_not_import_each_other() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/runtime");
+    let top = folder_modules(&root);
+    assert!(top.len() > 8 && top.contains_key("windows"), "runtime modules found: {:?}", top.keys());
+    let mut folders = vec![(root.clone(), "crate::runtime".to_string())];
+    folders.extend(top.keys().filter(|m| root.join(m).is_dir()).map(|m| (root.join(m), format!("crate::runtime::{m}"))));
+    for (dir, path) in folders {
+        let graph = folder_graph(&dir, &path);
+        let pairs: Vec<String> = graph
+            .iter()
+            .flat_map(|(a, targets)| targets.iter().filter(|b| *a < **b && graph[*b].contains(a)).map(move |b| format!("{a} <-> {b}")))
+            .collect();
+        assert!(pairs.is_empty(), "modules of {} that import each other: {}", dir.display(), pairs.join(", "));
+        assert_eq!(find_cycle(&graph), None, "modules of {} that import each other in a circle", dir.display());
+    }
+}
+
+/// The modules a folder's map names: the `//!` doc of its `mod.rs` has a list item per child
+/// module, whose head (before the first `:`) names it in backquotes (`` - `table`: ... `` or
+/// `` - `window_table`, `gate`: ... ``).
+fn map_entries(mod_rs: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in mod_rs.lines() {
+        let Some(doc) = line.strip_prefix("//!") else { continue };
+        let Some(item) = doc.trim_start().strip_prefix("- ") else { continue };
+        let head = item.split(':').next().unwrap_or("");
+        names.extend(head.split('`').skip(1).step_by(2).map(str::to_string));
+    }
+    names
+}
+
+/// Words of file names that name a user or an origin rather than what the file holds.
+const NOT_A_CONCERN: &[&str] = &["gem", "midas", "sps", "mach", "original", "origin", "legacy"];
+
+/// What is wrong with the layout of folder `dir` (and, recursively, its subfolders): a child module
+/// its map does not describe, a map entry that is no child, more than `MAX_FILES` files in one
+/// folder, a file or folder named after a user or an origin.
+fn layout_faults(dir: &Path, faults: &mut Vec<String>) {
+    const MAX_FILES: usize = 12;
+    let mut children = std::collections::BTreeSet::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        if name.split('_').any(|w| NOT_A_CONCERN.contains(&w)) {
+            faults.push(format!("{}: named after a user or an origin, not after what it holds", path.display()));
+        }
+        if path.is_dir() {
+            if path.join("mod.rs").is_file() {
+                children.insert(name);
+            }
+            layout_faults(&path, faults);
+        } else {
+            files += 1;
+            if path.extension().is_some_and(|e| e == "rs") && name != "mod" {
+                children.insert(name);
+            }
+        }
+    }
+    if files > MAX_FILES {
+        faults.push(format!("{}: {files} files, more than {MAX_FILES}: split it by concern", dir.display()));
+    }
+    let Ok(mod_rs) = std::fs::read_to_string(dir.join("mod.rs")) else {
+        faults.push(format!("{}: no mod.rs, so no map", dir.display()));
+        return;
+    };
+    let mapped: std::collections::BTreeSet<String> = map_entries(&mod_rs).into_iter().collect();
+    for child in children.difference(&mapped) {
+        faults.push(format!("{}/mod.rs: its map (a `//! - `{child}`: ...` line) does not describe module '{child}'", dir.display()));
+    }
+    for stale in mapped.difference(&children) {
+        faults.push(format!("{}/mod.rs: its map describes '{stale}', which is no module of the folder", dir.display()));
+    }
+}
+
+/// `src/runtime/` and `src/ffi/` are a folder per concern, each folder's `mod.rs` a map of it: a
+/// module that its folder's map does not describe, or a map entry left behind by a module gone,
+/// fails here; so does a folder of more than 12 files, or a file named after who calls it or where
+/// it came from (`gem.rs`, `original_halos.rs`) instead of what it does.
+#[test]
+fn every_folder_is_mapped_and_small() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut faults = Vec::new();
+    for dir in ["runtime", "ffi"] {
+        layout_faults(&src.join(dir), &mut faults);
+    }
+    assert!(faults.is_empty(), "layout of src/runtime and src/ffi:\n{}", faults.join("\n"));
+}
+
+#[test]
+fn maps_and_layout_faults_are_found() {
+    let map = "//! The windows.\n//!\n//! - `calls`: the calls (see `gate`);\n//! - `table`, `gate`: the table\n//!   and its `lanes`;\n\
+               //! and the rest:\n//!   - `names`: names.\nmod calls;\n// - `not_doc`: x\n";
+    assert_eq!(map_entries(map), ["calls", "table", "gate", "names"]);
+    let dir = std::env::temp_dir().join(format!("layers-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("mod.rs"), "//! - `kept`: a file.\n//! - `gone`: a file removed.\n").unwrap();
+    std::fs::write(dir.join("kept.rs"), "").unwrap();
+    std::fs::write(dir.join("unmapped.rs"), "").unwrap();
+    std::fs::write(dir.join("sub/mod.rs"), "//! - `gem`: a file named after a user.\n").unwrap();
+    std::fs::write(dir.join("sub/gem.rs"), "").unwrap();
+    for i in 0..12 {
+        std::fs::write(dir.join(format!("sub/f{i}.txt")), "").unwrap();
+    }
+    let mut faults = Vec::new();
+    layout_faults(&dir, &mut faults);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let has = |what: &str| faults.iter().any(|f| f.contains(what));
+    assert!(has("does not describe module 'unmapped'"), "{faults:?}");
+    assert!(has("does not describe module 'sub'"), "{faults:?}");
+    assert!(has("describes 'gone'"), "{faults:?}");
+    assert!(has("gem.rs: named after a user"), "{faults:?}");
+    assert!(has("14 files, more than 12"), "{faults:?}");
+    assert_eq!(faults.len(), 5, "{faults:?}");
 }
 
 #[test]

@@ -3,41 +3,33 @@
 //! the transport. User buffers arrive as addresses; the functions that dereference them are
 //! `unsafe fn`s whose contract is the API's: a buffer holds `nelem` elements of its type.
 //!
+//! A folder per concern, the same as `ffi`'s:
+//! - `grid`: the PE grids, their blocks, the topology queries, 2D grid descriptors, I/O PE sets;
+//! - `collectives`: the agreement step and the collective calls (reductions, gathers,
+//!   broadcast, distributions, transposes);
+//! - `p2p`: point-to-point messages and the MPI handles a program passes to MPI;
+//! - `halo`: the halo exchange and the rest of its family;
+//! - `windows`: the window calls, sub-array and request-based operations, the window table;
+//! - `process`: a stopped PE flushes its output first; the quiet exit after a refusal;
+//! - `stats`: the statistics per routine and per window (`RPNCOMM_STATS`).
+//!
+//! and the plumbing beside them:
 //! - `names`: communicator names and the handles of communicators, datatypes and operators;
-//! - `caller_buffers`: copies from and into the caller's buffers;
-//! - `agreement`: the agreement step of collective calls;
-//! - `grid`: the PE grid, its blocks and the communicators named after them;
-//! - `windows`, `collectives`: the calls;
-//! - `stats`: the per-window statistics (`RPNCOMM_STATS`).
-//! - `stop_flush`: a stopped PE flushes its output first.
-//! - `window_table`, `gate`: the windows, which threads operate on without a common lock;
-//! - `requests`, `request_lanes`: the request-based operations and the per-lane sets they queue in.
+//! - `caller_buffers`: copies from and into the caller's buffers.
 //!
 //! Locking (docs/windows.md, "Threads"): collective and configuration calls take the process's lock
 //! (`with_runtime`); the operations (get/put/getacc, local get/put, post) take none: they
 //! reach the window table directly (`with_windows`) and pass the window's gate.
 
-mod agreement;
 mod caller_buffers;
-mod collectives;
-pub mod dist;
-pub mod gate;
-pub mod gem;
-mod grid;
+pub mod collectives;
+pub mod grid;
 mod halo;
-pub mod io_sets;
 mod names;
-mod original_halos;
 pub mod p2p;
-mod request_lanes;
-mod requests;
+pub mod process;
 mod stats;
-pub mod stop_flush;
-pub use original_halos::stop_after_refusal;
-mod subarray;
-pub mod transpose;
-mod window_table;
-mod windows;
+pub mod windows;
 
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -46,8 +38,8 @@ pub use self::grid::Place;
 use self::names::CommHandle;
 pub use self::names::{CommName, operator_of};
 pub use self::stats::{ENV_STATS, RoutineTimer, time_routine};
-pub use self::subarray::BoxOp;
-use self::window_table::WindowTable;
+pub use self::windows::BoxOp;
+use self::windows::WindowTable;
 use crate::core::{Communicator, Handle};
 use crate::diagnostics;
 use crate::error::{Error, Result};
@@ -64,7 +56,7 @@ pub struct Runtime {
     grid: Option<Box<grid::GridComms>>,
     /// How RPN_COMM_init_multi_level cuts the job into grids (until the grid is made).
     layout: grid::Layout,
-    /// The per-window statistics, when `RPNCOMM_STATS` asks for them.
+    /// The statistics per routine and per window, when `RPNCOMM_STATS` asks for them.
     stats: Option<stats::Recorder>,
     /// The halo exchanges' internal windows and buffers.
     halo: Box<halo::HaloState>,
@@ -98,7 +90,7 @@ pub fn with_runtime<T>(f: impl FnOnce(&mut Runtime) -> Result<T>) -> Result<T> {
 }
 
 /// Runs the operation `f` on the process's windows, at the same time as other threads'
-/// operations (no process-wide lock: see `window_table`).
+/// operations (no process-wide lock: see `windows::table`).
 pub fn with_windows<T>(f: impl FnOnce(&WindowTable) -> Result<T>) -> Result<T> {
     let windows = match WINDOWS.get() {
         Some(w) => w,
@@ -150,7 +142,7 @@ impl Runtime {
         let transport: Box<dyn Transport> = Box::new(crate::transport::mpi::MpiTransport::init()?);
         diagnostics::set_rank(transport.job().rank());
         // after the transport started: an MPI's own handlers (SIGABRT) are chained, not replaced
-        stop_flush::install();
+        process::stop_flush::install();
         let stats = stats::Recorder::from_env();
         Ok(Runtime {
             transport,

@@ -5,7 +5,9 @@
 //! caller's own communicators can be wrapped from their Fortran handles.
 
 pub mod channel;
+pub mod collectives;
 pub mod comm;
+pub mod handles;
 pub mod hybrid;
 pub mod hybrid_channel;
 pub mod logical;
@@ -366,7 +368,7 @@ impl Transport for MpiTransport {
         self.split.clear();
         // As the original's RPN_COMM_finalize: MPI_Finalize whoever initialised MPI (a program
         // that called MPI_Init itself, as GEM does, ends MPI through RPN_COMM_finalize).
-        p2p::finalize_once()?;
+        shim::finalize_once()?;
         freed
     }
 
@@ -398,29 +400,29 @@ impl Transport for MpiTransport {
     }
 
     fn reduce_to(&mut self, comm: &Communicator, mine: &[u8], dtype: ElementType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
-        p2p::reduce(self.comm(comm)?, mine, dtype, op, root)
+        collectives::reduce(self.comm(comm)?, mine, dtype, op, root)
     }
 
     fn allreduce_native(&mut self, comm: &Communicator, mine: &[u8], dtype: ElementType, op: Operator) -> Result<Option<Vec<u8>>> {
-        p2p::allreduce(self.comm(comm)?, mine, dtype, op)
+        collectives::allreduce(self.comm(comm)?, mine, dtype, op)
     }
 
     fn gather_to(&mut self, comm: &Communicator, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> {
-        p2p::gather(self.comm(comm)?, mine, root)
+        collectives::gather(self.comm(comm)?, mine, root)
     }
 
     fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize) -> Result<Vec<u8>> {
-        p2p::alltoall(self.comm(comm)?, send, block)
+        collectives::alltoall(self.comm(comm)?, send, block)
     }
 
     fn alltoallv(&mut self, comm: &Communicator, send: &[u8], send_counts: &[usize], recv_counts: &[usize]) -> Result<Vec<u8>> {
-        p2p::alltoallv(self.comm(comm)?, send, send_counts, recv_counts)
+        collectives::alltoallv(self.comm(comm)?, send, send_counts, recv_counts)
     }
 
     fn fortran_comm(&self, comm: Option<&Communicator>) -> Result<i32> {
         match comm {
-            Some(c) => p2p::comm_handle(self.comm(c)?.raw()),
-            None => p2p::comm_null(),
+            Some(c) => handles::comm_handle(self.comm(c)?.raw()),
+            None => handles::comm_null(),
         }
     }
 

@@ -113,6 +113,7 @@ pub const FLUSH: c_int = 3;
 pub const ACTIVE_ACC: c_int = 4;
 
 unsafe extern "C" {
+    fn rpnmpi_finalize_once() -> c_int;
     pub fn rpnmpi_init(required: c_int, started: *mut c_int, provided: *mut c_int) -> c_int;
     pub safe fn rpnmpi_finalize() -> c_int;
     pub safe fn rpnmpi_exit_quietly(status: c_int) -> !;
@@ -248,4 +249,10 @@ pub fn library_mentions(word: &std::ffi::CStr) -> bool {
 /// `Ok` for status 0, else `Error::Mpi` naming the MPI operation `what`.
 pub fn check(code: c_int, what: &str) -> Result<()> {
     if code == 0 { Ok(()) } else { Err(Error::Mpi(format!("{what}: {}", error_text(code)))) }
+}
+
+/// MPI_Finalize unless MPI is finalized already.
+pub fn finalize_once() -> Result<()> {
+    // SAFETY: no argument.
+    check(unsafe { rpnmpi_finalize_once() }, "MPI_Finalize")
 }

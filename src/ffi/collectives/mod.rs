@@ -1,0 +1,16 @@
+//! The C ABI of the collective calls.
+//!
+//! - `to_all`: barrier, allreduce, bcast and allgather;
+//! - `to_root`: reduce and gather;
+//! - `dist`: the distributions (dist, coll, shuf_ezdist, shuf_ezcoll, the MPI x-z transpose);
+//! - `transpose`: RPN_COMM_transpose.
+
+mod dist;
+mod to_all;
+mod to_root;
+mod transpose;
+
+pub use self::dist::*;
+pub use self::to_all::*;
+pub use self::to_root::*;
+pub use self::transpose::*;

@@ -1,0 +1,10 @@
+//! The C ABI of point-to-point messages and of the MPI handles a program passes to MPI.
+//!
+//! - `messages`: RPN_COMM_send, recv, isend, irecv and waitall_nostat;
+//! - `mpi_handles`: RPN_COMM_comm, RPN_COMM_datyp and RPN_COMM_split_by_socket.
+
+mod messages;
+mod mpi_handles;
+
+pub use self::messages::*;
+pub use self::mpi_handles::*;

@@ -1,0 +1,14 @@
+//! The collective calls: every one starts with the agreement step, so that PEs in different
+//! routines, or with different arguments, all fail with one line before any data moves.
+//!
+//! - `agreement`: the agreement step every collective call starts with;
+//! - `to_all`: barrier, allreduce, allgather and bcast, whose results reach every PE;
+//! - `to_root`: reduce and gather, whose results reach one PE;
+//! - `dist`: the distributions (dist, coll, shuf_ezdist, shuf_ezcoll, the x-z transpose);
+//! - `transpose`: RPN_COMM_transpose.
+
+mod agreement;
+pub mod dist;
+mod to_all;
+mod to_root;
+pub mod transpose;

@@ -1,0 +1,195 @@
+//! The collective calls over a named communicator whose results reach every PE: RPN_COMM_barrier,
+//! RPN_COMM_allreduce, RPN_COMM_allgather and RPN_COMM_bcast. As in the original, a PE that is
+//! a member of none of the name's communicators ('BLOCMASTER' on a PE that is no block's
+//! master) returns from them at once, without an error and without touching its buffers.
+//!
+//! Each starts with the agreement step (`agreement`), which carries the routine: PEs in
+//! different collectives, or with different counts, types, operators or roots, all fail with
+//! one line naming the PEs and what each does, before any data moves or any buffer is written.
+//! A barrier is that step alone.
+
+use super::super::Runtime;
+use super::super::caller_buffers::{read_caller_bytes, write_caller_bytes};
+use crate::core::{CollectiveId, Communicator, ElementType, Operator};
+use crate::error::{Error, Result};
+
+/// A communicator with this PE's checked element type and byte count of a reduction or gather.
+type ReductionArgs = (Communicator, Result<(ElementType, usize)>);
+
+/// The arguments of a reduction or a gather as every PE must give them: byte count, element
+/// type and operator codes (0 where the call has none).
+fn describe(row: &[u32]) -> String {
+    let t = ElementType::from_code(row[1]).map_or("?", |t| t.name());
+    match Operator::from_code(row[2]) {
+        Some(op) => format!("{} bytes of {t} with {}", row[0], op.name()),
+        None => format!("{} bytes of {t}", row[0]),
+    }
+}
+
+/// The first PE whose row differs from PE 0's, as a mismatch error naming both.
+fn same_everywhere(id: CollectiveId, rows: &[Vec<u32>], what: impl Fn(&[u32]) -> String) -> Result<()> {
+    match rows.iter().position(|r| r != &rows[0]) {
+        Some(pe) => Err(Error::Collective(format!("{id}: PE {pe} gives {}, PE 0 {}", what(&rows[pe]), what(&rows[0])))),
+        None => Ok(()),
+    }
+}
+
+impl Runtime {
+    /// Every PE's `mine` in rank order: what the agreement carried (`inline`), else a second
+    /// exchange (the PEs agreed on the length).
+    fn gathered(&mut self, comm: &Communicator, inline: Option<Vec<u8>>, mine: &[u8]) -> Result<Vec<u8>> {
+        if let Some(all) = inline {
+            return Ok(all);
+        }
+        let mut all = vec![0u8; mine.len() * comm.size()];
+        self.transport.allgather(comm, mine, &mut all)?;
+        Ok(all)
+    }
+
+    /// Blocks until every PE of the communicator `name` has called it: the agreement step alone
+    /// (every transport's allgather waits for every PE), so that a PE in another collective is
+    /// told instead of matching its internal step.
+    pub fn barrier(&mut self, name: &str) -> Result<()> {
+        match self.named(name)? {
+            Some(comm) => self.agree(&comm, CollectiveId::Barrier, &Ok(()), &[]).map(drop),
+            None => Ok(()),
+        }
+    }
+
+    /// The communicator, element type and byte count of `count` elements of `dtype` over `com`
+    /// (None: this PE is no member of `com`); the type and count checked in `Ok`'s second part.
+    fn reduction_args(&self, count: i32, dtype: &str, com: &str) -> Result<Option<ReductionArgs>> {
+        let Some(comm) = self.named(com)? else { return Ok(None) };
+        let checked = ElementType::from_name(dtype).and_then(|t| {
+            let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
+            Ok((t, n * t.size()))
+        });
+        Ok(Some((comm, checked)))
+    }
+
+    /// Reduces `count` elements of `dtype` from every PE of `com` with `op` into `recv`.
+    ///
+    /// # Safety
+    /// `send` holds and `recv` has room for `count` elements of `dtype`.
+    pub unsafe fn allreduce(&mut self, send: usize, recv: usize, count: i32, dtype: &str, op: &str, com: &str) -> Result<()> {
+        let Some((comm, args)) = self.reduction_args(count, dtype, com)? else { return Ok(()) };
+        let checked = args.and_then(|(t, bytes)| {
+            let op = Operator::from_name(op)?;
+            op.check_type(t)?;
+            if bytes > 0 && (send == 0 || recv == 0) {
+                return Err(Error::NullBuffer { what: "reduction", nelem: count as i64 });
+            }
+            Ok((t, op, bytes))
+        });
+        let payload = checked.as_ref().map_or([0; 3], |&(t, op, bytes)| [bytes as u32, t.code(), op.code()]);
+        // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments are valid).
+        let mine = checked.as_ref().map_or(Vec::new(), |&(_, _, bytes)| unsafe { read_caller_bytes(send, bytes) });
+        let id = CollectiveId::Allreduce;
+        let (rows, inline) = self.agree_inline(&comm, id, &checked.as_ref().map(drop).map_err(Clone::clone), &payload, &mine)?;
+        let (t, op, bytes) = checked?;
+        same_everywhere(id, &rows, describe)?;
+        if let Some(result) = self.transport.allreduce_native(&comm, &mine, t, op)? {
+            // SAFETY: caller's contract: recv has room for `bytes` bytes (result holds as many).
+            unsafe { write_caller_bytes(&result, recv) };
+            return Ok(());
+        }
+        let all = self.gathered(&comm, inline, &mine)?;
+        let mut chunks = all.chunks_exact(bytes.max(1));
+        let mut result = chunks.next().map(<[u8]>::to_vec).unwrap_or_default();
+        for other in chunks.take(comm.size() - 1) {
+            op.apply_bytes(t, &mut result, other);
+        }
+        // SAFETY: caller's contract: recv has room for `bytes` bytes (result holds as many).
+        unsafe { write_caller_bytes(&result, recv) };
+        Ok(())
+    }
+
+    /// Gathers `sendcount` elements from every PE of `com` into `recv`, in rank order.
+    ///
+    /// # Safety
+    /// `send` holds `sendcount` elements of `sendtype`; `recv` has room for (PEs of `com`)
+    /// times `reccount` elements of `rectype`.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn allgather(
+        &mut self,
+        send: usize,
+        sendcount: i32,
+        sendtype: &str,
+        recv: usize,
+        reccount: i32,
+        rectype: &str,
+        com: &str,
+    ) -> Result<()> {
+        let Some((comm, sent)) = self.reduction_args(sendcount, sendtype, com)? else { return Ok(()) };
+        let Some((_, received)) = self.reduction_args(reccount, rectype, com)? else { return Ok(()) };
+        let checked = sent.and_then(|(t, sbytes)| {
+            let (_, rbytes) = received?;
+            if sbytes != rbytes {
+                return Err(Error::BadArgument(format!("sends {sbytes} bytes per PE but receives {rbytes}")));
+            }
+            if sbytes > 0 && (send == 0 || recv == 0) {
+                return Err(Error::NullBuffer { what: "allgather", nelem: sendcount as i64 });
+            }
+            Ok((t, sbytes))
+        });
+        let payload = checked.as_ref().map_or([0; 3], |&(t, bytes)| [bytes as u32, t.code(), 0]);
+        // SAFETY: caller's contract: send holds sbytes bytes (read only when the arguments are valid).
+        let mine = checked.as_ref().map_or(Vec::new(), |&(_, sbytes)| unsafe { read_caller_bytes(send, sbytes) });
+        let id = CollectiveId::Allgather;
+        let (rows, inline) = self.agree_inline(&comm, id, &checked.as_ref().map(drop).map_err(Clone::clone), &payload, &mine)?;
+        checked?;
+        // the byte counts must agree (the types may differ: MPI_REAL sent as MPI_INTEGER)
+        let counts: Vec<Vec<u32>> = rows.iter().map(|r| vec![r[0]]).collect();
+        same_everywhere(id, &counts, |r| format!("{} bytes", r[0]))?;
+        let all = self.gathered(&comm, inline, &mine)?;
+        // SAFETY: caller's contract: recv has room for comm.size() * sbytes bytes.
+        unsafe { write_caller_bytes(&all, recv) };
+        Ok(())
+    }
+
+    /// Copies `count` elements of `dtype` of the PE of rank `root` in `com` into `buffer` on
+    /// every PE of `com`. The PEs first agree on the count, type and root, so that a PE that
+    /// disagrees (or gives a bad argument) fails the call on all of them instead of hanging
+    /// them or overrunning a buffer.
+    ///
+    /// # Safety
+    /// `buffer` holds (on the root) and has room for (elsewhere) `count` elements of `dtype`.
+    pub unsafe fn bcast(&mut self, buffer: usize, count: i32, dtype: &str, root: i32, com: &str) -> Result<()> {
+        let Some(comm) = self.named(com)? else { return Ok(()) };
+        let checked = ElementType::from_name(dtype).and_then(|t| {
+            let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
+            let root = usize::try_from(root).ok().filter(|&r| r < comm.size()).ok_or_else(|| Error::BadRank {
+                rank: root as i64,
+                npes: comm.size(),
+                comm: comm.name().map_or(String::new(), |n| format!(" '{n}'")),
+            })?;
+            if n > 0 && buffer == 0 {
+                return Err(Error::NullBuffer { what: "bcast", nelem: count as i64 });
+            }
+            Ok((root, n * t.size()))
+        });
+        let (root_u, bytes) = checked.as_ref().map_or((0, 0), |&(r, b)| (r as u32, b as u32));
+        let local = checked.as_ref().map(|_| ()).map_err(Clone::clone);
+        // Through the allgather of every transport: the root's block is the one kept.
+        let mine = match checked {
+            // SAFETY: caller's contract: the root's buffer holds `bytes` bytes.
+            Ok((root, bytes)) if comm.rank() == root => unsafe { read_caller_bytes(buffer, bytes) },
+            Ok((_, bytes)) => vec![0u8; bytes],
+            Err(_) => Vec::new(),
+        };
+        let (rows, inline) = self.agree_inline(&comm, CollectiveId::Bcast, &local, &[root_u, bytes], &mine)?;
+        let (root, bytes) = checked?;
+        if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
+            return Err(Error::Collective(format!(
+                "PE {pe} broadcasts {} bytes from root {}, PE 0 {} bytes from root {}",
+                rows[pe][1], rows[pe][0], rows[0][1], rows[0][0]
+            )));
+        }
+        let all = self.gathered(&comm, inline, &mine)?;
+        if comm.rank() != root {
+            // SAFETY: caller's contract: buffer has room for `bytes` bytes.
+            unsafe { write_caller_bytes(&all[root * bytes..(root + 1) * bytes], buffer) };
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,128 @@
+//! The rooted collectives RPN_COMM_reduce and RPN_COMM_gather: every PE's data combined or
+//! gathered on one PE, the root, which every PE must name alike.
+
+use super::super::Runtime;
+use super::super::caller_buffers::{read_caller_bytes, write_caller_bytes};
+use crate::core::{CollectiveId, Communicator, ElementType, Operator};
+use crate::error::{Error, Result};
+
+impl Runtime {
+    /// The agreement of a rooted collective (`id`) over `comm`: every PE tells its routine, its
+    /// `root` and whether its own arguments were accepted (`mine`); unless all were, all are in
+    /// the same routine and name the same root, a rank of `comm`, every PE fails (none hangs in a
+    /// collective another PE left). Returns the root.
+    fn agree_on_root(&mut self, comm: &Communicator, id: CollectiveId, root: i32, mine: &Result<()>) -> Result<usize> {
+        let rows = self.agree(comm, id, mine, &[root as u32])?;
+        if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
+            return Err(Error::Collective(format!(
+                "{}: PE {pe} gives root {}, PE 0 root {}",
+                id.name(),
+                rows[pe][0] as i32,
+                rows[0][0] as i32
+            )));
+        }
+        usize::try_from(root).ok().filter(|&r| r < comm.size()).ok_or_else(|| Error::BadRank {
+            rank: root as i64,
+            npes: comm.size(),
+            comm: comm.name().map_or(String::new(), |n| format!(" '{n}'")),
+        })
+    }
+
+    /// RPN_COMM_reduce: `count` elements of `dtype` from every PE of `com`, combined with `op`
+    /// into `recv` on the PE of rank `root` (the others' `recv` is not touched).
+    ///
+    /// # Safety
+    /// `send` holds `count` elements of `dtype`; on the root `recv` has room for as many.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn reduce(&mut self, send: usize, recv: usize, count: i32, dtype: &str, op: &str, root: i32, com: &str) -> Result<()> {
+        let Some(comm) = self.named(com)? else { return Ok(()) };
+        let checked = (|| {
+            let t = ElementType::from_name(dtype)?;
+            let op = Operator::from_name(op)?;
+            op.check_type(t)?;
+            let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
+            let bytes = n * t.size();
+            if bytes > 0 && (send == 0 || (recv == 0 && comm.rank() as i64 == root as i64)) {
+                return Err(Error::NullBuffer { what: "reduce", nelem: count as i64 });
+            }
+            Ok((t, op, bytes))
+        })();
+        let root = self.agree_on_root(&comm, CollectiveId::Reduce, root, &checked.as_ref().map(|_| ()).map_err(Clone::clone))?;
+        let (t, op, bytes) = checked?;
+        // SAFETY: caller's contract: send holds `bytes` bytes.
+        let mine = unsafe { read_caller_bytes(send, bytes) };
+        if let Some(result) = self.transport.reduce_to(&comm, &mine, t, op, root)? {
+            // SAFETY: caller's contract: on the root recv has room for `bytes` bytes.
+            unsafe { write_caller_bytes(&result, recv) };
+        }
+        Ok(())
+    }
+
+    /// RPN_COMM_gather: `sendcount` elements from every PE of `com` into `recv` on the PE of
+    /// rank `root`, in rank order.
+    ///
+    /// # Safety
+    /// `send` holds `sendcount` elements of `sendtype`; on the root `recv` has room for (PEs of
+    /// `com`) x `reccount` elements of `rectype`.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn gather(
+        &mut self,
+        send: usize,
+        sendcount: i32,
+        sendtype: &str,
+        recv: usize,
+        reccount: i32,
+        rectype: &str,
+        root: i32,
+        com: &str,
+    ) -> Result<()> {
+        let Some(comm) = self.named(com)? else { return Ok(()) };
+        let size = |count: i32, dtype: &str| -> Result<usize> {
+            let t = ElementType::from_name(dtype)?;
+            let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
+            Ok(n * t.size())
+        };
+        let checked = (|| {
+            let sbytes = size(sendcount, sendtype)?;
+            let rbytes = size(reccount, rectype)?;
+            if sbytes != rbytes {
+                return Err(Error::BadArgument(format!("sends {sbytes} bytes per PE but receives {rbytes}")));
+            }
+            if sbytes > 0 && (send == 0 || (recv == 0 && comm.rank() as i64 == root as i64)) {
+                return Err(Error::NullBuffer { what: "gather", nelem: sendcount as i64 });
+            }
+            Ok(sbytes)
+        })();
+        let root = self.agree_on_root(&comm, CollectiveId::Gather, root, &checked.as_ref().map(|_| ()).map_err(Clone::clone))?;
+        let sbytes = checked?;
+        // SAFETY: caller's contract: send holds sbytes bytes.
+        let mine = unsafe { read_caller_bytes(send, sbytes) };
+        if let Some(data) = self.transport.gather_to(&comm, &mine, root)? {
+            // SAFETY: caller's contract: on the root recv has room for all the PEs' bytes.
+            unsafe { write_caller_bytes(&data, recv) };
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One PE: reduce and gather are copies.
+    #[test]
+    fn one_pe_rooted_collectives() {
+        let mut rt = Runtime::start().unwrap();
+        rt.set_grid(1, 1).unwrap();
+        let send = [3i32, 4];
+        let mut recv = [0i32; 2];
+        // SAFETY: two integers each.
+        unsafe {
+            rt.reduce(send.as_ptr() as usize, recv.as_mut_ptr() as usize, 2, "mpi_integer", "mpi_sum", 0, "GRID").unwrap();
+            assert_eq!(recv, [3, 4]);
+            assert!(rt.reduce(send.as_ptr() as usize, recv.as_mut_ptr() as usize, 2, "MPI_INTEGER", "MPI_SUM", 1, "GRID").is_err());
+            rt.gather(send.as_ptr() as usize, 1, "MPI_INTEGER", recv.as_mut_ptr() as usize, 1, "mpi_integer", 0, "WORLD").unwrap();
+            assert_eq!(recv, [3, 4]);
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! RPN_COMM_transpose, the distributed transpose of GEM's limited-area FFT solver, with the
+//! original's layout and results. Along x (type ±1) over 'EW', along y (±2) over 'NS'; the
+//! PEs of the line are ranked p = 0..np. Forward (type > 0), this PE's
+//! za(size, min1:max1, n2, n3g) holds its columns of the first dimension (local i = 1.. is
+//! global p*n1p + i, n1p = ceil(n1g/np)) and every level k of the third; afterwards
+//! zb(size, n2, min3:max3, n1g) holds every global column and this PE's levels (global
+//! p*n3p + kk + 1 at zb's third index min3 + kk, n3p = ceil(n3g/np); index 1 + kk on one
+//! PE, as the original copies then). Backward (type < 0) is the inverse. Positions that
+//! stand for no global index (beyond n1g, n3g) are left untouched (the original fills them
+//! with whatever its buffers held).
+//!
+//! The exchange is the transport's alltoall (MPI_Alltoall in the MPI build), after the
+//! agreement step that carries RPN_COMM_transpose and the shape, so that a PE in another
+//! collective or with another shape fails every PE with one line.
+
+use super::super::Runtime;
+use crate::core::CollectiveId;
+use crate::error::{Error, Result};
+
+/// The arguments of one call, in 4-byte words (`size` words per element).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shape {
+    pub min1: i64,
+    pub max1: i64,
+    pub n1g: usize,
+    pub n2: usize,
+    pub min3: i64,
+    pub max3: i64,
+    pub n3g: usize,
+    pub size: usize,
+}
+
+/// One PE's view of the split of a line of `np` PEs.
+#[derive(Debug, Clone, Copy)]
+struct Split {
+    np: usize,
+    n1p: usize,
+    n3p: usize,
+}
+
+impl Split {
+    fn new(s: &Shape, np: usize) -> Split {
+        Split { np, n1p: s.n1g.div_ceil(np), n3p: s.n3g.div_ceil(np) }
+    }
+    /// Columns of the first dimension PE `p` holds (the last PEs may hold fewer, or none).
+    fn cols(&self, s: &Shape, p: usize) -> usize {
+        s.n1g.saturating_sub(p * self.n1p).min(self.n1p)
+    }
+    /// Levels of the third dimension PE `p` holds after a forward transpose.
+    fn levels(&self, s: &Shape, p: usize) -> usize {
+        s.n3g.saturating_sub(p * self.n3p).min(self.n3p)
+    }
+    /// Words in one block of the exchange (the largest any pair of PEs sends).
+    fn block(&self, s: &Shape) -> usize {
+        s.size * s.n2 * self.n1p * self.n3p
+    }
+    /// zb's third index of the first level this PE holds, as an offset from min3 (the original
+    /// copies to index 1 on a single PE, to min3 otherwise).
+    fn zb_base(&self, s: &Shape) -> i64 {
+        if self.np == 1 { 1 - s.min3 } else { 0 }
+    }
+}
+
+impl Shape {
+    fn n1l(&self) -> usize {
+        (self.max1 - self.min1 + 1).max(0) as usize
+    }
+    fn n3w(&self) -> usize {
+        (self.max3 - self.min3 + 1).max(0) as usize
+    }
+    /// Words of za and zb.
+    fn za_words(&self) -> usize {
+        self.size * self.n1l() * self.n2 * self.n3g
+    }
+    fn zb_words(&self) -> usize {
+        self.size * self.n2 * self.n3w() * self.n1g
+    }
+    /// Word offset of za(1, i, j, k) for local column i (0-based from 1) and 0-based j, k.
+    fn za_at(&self, i: usize, j: usize, k: usize) -> usize {
+        self.size * ((i as i64 + 1 - self.min1) as usize + self.n1l() * (j + self.n2 * k))
+    }
+    /// Word offset of zb(1, j, min3 + k3, g) for 0-based j, k3 offset and global column g.
+    fn zb_at(&self, j: usize, k3: i64, g: usize) -> usize {
+        self.size * (j + self.n2 * (k3 as usize + self.n3w() * g))
+    }
+
+    /// Why this PE's arrays cannot hold its part (None when they can).
+    fn check(&self, split: &Split, me: usize) -> Result<()> {
+        if self.size == 0 {
+            return Err(Error::BadArgument("size (4-byte words per element) must be at least 1".into()));
+        }
+        let cols = split.cols(self, me) as i64;
+        if cols > 0 && (self.min1 > 1 || self.max1 < cols) {
+            return Err(Error::BadArgument(format!(
+                "za's first dimension {}:{} must hold this PE's columns 1:{cols} of {} ({} PEs)",
+                self.min1, self.max1, self.n1g, split.np
+            )));
+        }
+        let base = split.zb_base(self);
+        let levels = split.levels(self, me) as i64;
+        if levels > 0 && (base < 0 || base + levels > self.n3w() as i64) {
+            return Err(Error::BadArgument(format!(
+                "zb's third dimension {}:{} must hold this PE's {levels} levels of {} from index {}",
+                self.min3,
+                self.max3,
+                self.n3g,
+                self.min3 + base
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Forward: the blocks this PE (`me`) sends, one per PE of the line, from za.
+fn pack_forward(s: &Shape, sp: &Split, me: usize, za: &[u32]) -> Vec<u32> {
+    let block = sp.block(s);
+    let mut out = vec![0u32; block * sp.np];
+    for d in 0..sp.np {
+        let b = &mut out[d * block..(d + 1) * block];
+        for i in 0..sp.cols(s, me) {
+            for kk in 0..sp.levels(s, d) {
+                for j in 0..s.n2 {
+                    let at = s.size * (j + s.n2 * (kk + sp.n3p * i));
+                    let from = s.za_at(i, j, d * sp.n3p + kk);
+                    b[at..at + s.size].copy_from_slice(&za[from..from + s.size]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Forward: the received blocks (from each PE of the line, in rank order) into zb.
+fn unpack_forward(s: &Shape, sp: &Split, me: usize, recv: &[u32], zb: &mut [u32]) {
+    let block = sp.block(s);
+    let base = sp.zb_base(s);
+    for p in 0..sp.np {
+        let b = &recv[p * block..(p + 1) * block];
+        // j runs contiguous in the block and in zb: one copy of n2 elements
+        let run = s.size * s.n2;
+        for i in 0..sp.cols(s, p) {
+            for kk in 0..sp.levels(s, me) {
+                let at = s.size * s.n2 * (kk + sp.n3p * i);
+                let to = s.zb_at(0, base + kk as i64, p * sp.n1p + i);
+                zb[to..to + run].copy_from_slice(&b[at..at + run]);
+            }
+        }
+    }
+}
+
+/// Backward: the blocks this PE sends, one per PE of the line, from zb.
+fn pack_backward(s: &Shape, sp: &Split, me: usize, zb: &[u32]) -> Vec<u32> {
+    let block = sp.block(s);
+    let base = sp.zb_base(s);
+    let mut out = vec![0u32; block * sp.np];
+    for d in 0..sp.np {
+        let b = &mut out[d * block..(d + 1) * block];
+        // j runs contiguous in zb and in the block: one copy of n2 elements
+        let run = s.size * s.n2;
+        for i in 0..sp.cols(s, d) {
+            for kk in 0..sp.levels(s, me) {
+                let at = s.size * s.n2 * (kk + sp.n3p * i);
+                let from = s.zb_at(0, base + kk as i64, d * sp.n1p + i);
+                b[at..at + run].copy_from_slice(&zb[from..from + run]);
+            }
+        }
+    }
+    out
+}
+
+/// Backward: the received blocks into za.
+fn unpack_backward(s: &Shape, sp: &Split, me: usize, recv: &[u32], za: &mut [u32]) {
+    let block = sp.block(s);
+    for p in 0..sp.np {
+        let b = &recv[p * block..(p + 1) * block];
+        for i in 0..sp.cols(s, me) {
+            for kk in 0..sp.levels(s, p) {
+                for j in 0..s.n2 {
+                    let at = s.size * (j + s.n2 * (kk + sp.n3p * i));
+                    let to = s.za_at(i, j, p * sp.n3p + kk);
+                    za[to..to + s.size].copy_from_slice(&b[at..at + s.size]);
+                }
+            }
+        }
+    }
+}
+
+/// The received bytes as words: in place where the transport's buffer is word-aligned (the
+/// allocator's large blocks are), else one copy.
+fn words(bytes: &[u8]) -> std::borrow::Cow<'_, [u32]> {
+    if bytes.as_ptr().align_offset(4) == 0 {
+        // SAFETY: aligned for u32, bytes.len() / 4 whole words inside the slice, u32 has no
+        // invalid bit pattern; borrowed from `bytes`, so it lives no longer.
+        return std::borrow::Cow::Borrowed(unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const u32, bytes.len() / 4) });
+    }
+    let mut w = vec![0u32; bytes.len() / 4];
+    // SAFETY: w has room for bytes.len() / 4 words; u32 has no invalid bit pattern.
+    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), w.as_mut_ptr() as *mut u8, w.len() * 4) };
+    std::borrow::Cow::Owned(w)
+}
+
+/// The words as bytes, without a copy.
+fn as_bytes(words: &[u32]) -> &[u8] {
+    // SAFETY: the same memory, 4 bytes per word, u8 aligned everywhere.
+    unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, words.len() * 4) }
+}
+
+impl Runtime {
+    /// RPN_COMM_transpose (see the module's notes): `kind` ±1 along x, ±2 along y, forward
+    /// when positive.
+    ///
+    /// # Safety
+    /// `za` and `zb` are the caller's arrays za(size, min1:max1, n2, n3g) and
+    /// zb(size, n2, min3:max3, n1g) of 4-byte words.
+    /// A `shape` refused by the caller (a negative count) fails every PE of the line after the
+    /// agreement, as any bad argument does.
+    pub unsafe fn transpose(&mut self, za: usize, zb: usize, shape: Result<Shape>, kind: i32) -> Result<()> {
+        let com = match kind.abs() {
+            1 => "EW",
+            2 => "NS",
+            _ => return Err(Error::BadArgument(format!("type {kind}: RPN_COMM_transpose takes 1, -1 (along x) or 2, -2 (along y)"))),
+        };
+        let Some(comm) = self.named(com)? else { return Ok(()) };
+        let (np, me) = (comm.size(), comm.rank());
+        let (shape, given) = match shape {
+            Ok(s) => (s, Ok(())),
+            Err(e) => (Shape { min1: 1, max1: 0, n1g: 0, n2: 0, min3: 1, max3: 0, n3g: 0, size: 1 }, Err(e)),
+        };
+        let split = Split::new(&shape, np);
+        let local = given.and_then(|()| shape.check(&split, me)).and_then(|()| {
+            let (na, nb) = (shape.za_words() * 4, shape.zb_words() * 4);
+            if (na > 0 && za == 0) || (nb > 0 && zb == 0) {
+                return Err(Error::NullBuffer { what: "transpose", nelem: shape.za_words() as i64 });
+            }
+            if na > 0 && nb > 0 && za < zb + nb && zb < za + na {
+                return Err(Error::BadArgument("za and zb overlap".into()));
+            }
+            if (na > 0 && !za.is_multiple_of(4)) || (nb > 0 && !zb.is_multiple_of(4)) {
+                return Err(Error::BadArgument("za and zb must be arrays of 4-byte words".into()));
+            }
+            Ok(())
+        });
+        let payload = [kind as u32, shape.n1g as u32, shape.n2 as u32, shape.n3g as u32, shape.size as u32];
+        let rows = self.agree(&comm, CollectiveId::Transpose, &local, &payload)?;
+        local?;
+        if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
+            let d = |r: &[u32]| format!("type {} with n1g={} n2={} n3g={} size={}", r[0] as i32, r[1], r[2], r[3], r[4]);
+            return Err(Error::Collective(format!("RPN_COMM_transpose: PE {pe} calls {}, PE 0 {}", d(&rows[pe]), d(&rows[0]))));
+        }
+        let block_bytes = split.block(&shape) * 4;
+        // Forward reads za and updates zb; backward the other way round.
+        let (from, from_words, to, to_words) =
+            if kind > 0 { (za, shape.za_words(), zb, shape.zb_words()) } else { (zb, shape.zb_words(), za, shape.za_words()) };
+        // SAFETY: the caller's arrays are as large as the shape says (the function's contract),
+        // of 4-byte words (Fortran integers or reals), and distinct (checked above).
+        let source: &[u32] = if from_words == 0 { &[] } else { unsafe { std::slice::from_raw_parts(from as *const u32, from_words) } };
+        let send = if kind > 0 { pack_forward(&shape, &split, me, source) } else { pack_backward(&shape, &split, me, source) };
+        let received = self.transport.alltoall(&comm, as_bytes(&send), block_bytes)?;
+        let recv = words(&received);
+        // SAFETY: as above; written in place, so that what no global index stands for keeps its value.
+        let target: &mut [u32] = if to_words == 0 { &mut [] } else { unsafe { std::slice::from_raw_parts_mut(to as *mut u32, to_words) } };
+        if kind > 0 {
+            unpack_forward(&shape, &split, me, &recv, target);
+        } else {
+            unpack_backward(&shape, &split, me, &recv, target);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Forward then backward over a simulated line of PEs (the exchange done by hand) gives
+    /// every global element where the layout says, and back.
+    #[test]
+    fn forward_and_back_by_hand_uneven() {
+        for (np, n1g, n3g) in [(1, 5, 3), (3, 7, 5), (4, 5, 5), (2, 4, 7)] {
+            let s = Shape { min1: 0, max1: 3, n1g, n2: 2, min3: 1, max3: 3, n3g, size: 2 };
+            let s = Shape { max1: s.max1.max(n1g.div_ceil(np) as i64 + 1), max3: n3g.div_ceil(np) as i64, ..s };
+            let sp = Split::new(&s, np);
+            let val = |g: usize, j: usize, k: usize, w: usize| (1000 * g + 100 * j + 10 * k + w) as u32;
+            let za: Vec<Vec<u32>> = (0..np)
+                .map(|p| {
+                    let mut a = vec![u32::MAX; s.za_words()];
+                    for i in 0..sp.cols(&s, p) {
+                        for j in 0..s.n2 {
+                            for k in 0..n3g {
+                                for w in 0..s.size {
+                                    a[s.za_at(i, j, k) + w] = val(p * sp.n1p + i, j, k, w);
+                                }
+                            }
+                        }
+                    }
+                    a
+                })
+                .collect();
+            let sent: Vec<Vec<u32>> = (0..np).map(|p| pack_forward(&s, &sp, p, &za[p])).collect();
+            let b = sp.block(&s);
+            for me in 0..np {
+                let recv: Vec<u32> = (0..np).flat_map(|p| sent[p][me * b..(me + 1) * b].to_vec()).collect();
+                let mut zb = vec![u32::MAX; s.zb_words()];
+                unpack_forward(&s, &sp, me, &recv, &mut zb);
+                for g in 0..n1g {
+                    for kk in 0..sp.levels(&s, me) {
+                        for j in 0..s.n2 {
+                            let at = s.zb_at(j, sp.zb_base(&s) + kk as i64, g);
+                            assert_eq!(zb[at + 1], val(g, j, me * sp.n3p + kk, 1), "np={np} me={me} g={g} kk={kk}");
+                        }
+                    }
+                }
+                // and back: this PE's zb returned to every PE's za
+                let back = pack_backward(&s, &sp, me, &zb);
+                let mut za_back = vec![0u32; s.za_words()];
+                // a single PE line only: the full round trip needs every PE's zb
+                if np == 1 {
+                    unpack_backward(&s, &sp, me, &back, &mut za_back);
+                    for i in 0..n1g {
+                        assert_eq!(za_back[s.za_at(i, 1, n3g - 1)], za[0][s.za_at(i, 1, n3g - 1)]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn arrays_too_small_are_refused() {
+        let s = Shape { min1: 1, max1: 2, n1g: 9, n2: 1, min3: 1, max3: 3, n3g: 9, size: 1 };
+        let e = s.check(&Split::new(&s, 3), 0).unwrap_err().to_string();
+        assert!(e.contains("za's first dimension 1:2 must hold this PE's columns 1:3"), "{e}");
+        let s = Shape { max1: 3, max3: 2, ..s };
+        assert!(s.check(&Split::new(&s, 3), 2).unwrap_err().to_string().contains("zb's third dimension"));
+    }
+}

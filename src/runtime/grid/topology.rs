@@ -1,0 +1,116 @@
+//! Where this PE is: its rank in a named communicator (RPN_COMM_rank), its grid and block
+//! coordinates (RPN_COMM_carac, from which the C ABI also answers RPN_COMM_bloctopo) and its tile
+//! of a field cut over the grid (RPN_COMM_topo_2, RPN_COMM_limit).
+
+use super::super::Runtime;
+use crate::core::decomp::{self, Topo};
+use crate::core::halo;
+use crate::error::Result;
+
+/// What RPN_COMM_carac returns (the original's names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Carac {
+    /// PEs along x.
+    pub npex: i32,
+    /// PEs along y.
+    pub npey: i32,
+    /// Rank in the job.
+    pub me: i32,
+    /// Rank in the grid ('DOMM': the job, one grid).
+    pub medomm: i32,
+    /// Coordinate along x.
+    pub mex: i32,
+    /// Coordinate along y.
+    pub mey: i32,
+    /// Blocks along x and y (RPN_COMM_bloc's nblocx, nblocy; 1 x 1 before it is called).
+    pub sizex: i32,
+    /// Blocks along y.
+    pub sizey: i32,
+    /// 1 on the master (first PE) of a block, else 0.
+    pub ismaster: i32,
+    /// Grid rank of this PE's block master.
+    pub mymaster: i32,
+    /// This PE's block, numbered x first.
+    pub mybloc: i32,
+    /// This PE's block's coordinate along x.
+    pub myblocx: i32,
+    /// This PE's block's coordinate along y.
+    pub myblocy: i32,
+    /// Rank in the block.
+    pub blocme: i32,
+}
+
+impl Runtime {
+    /// This PE's rank in the communicator `name` (None: this PE is no member).
+    pub fn comm_rank(&self, name: &str) -> Result<Option<usize>> {
+        Ok(self.named(name)?.map(|c| c.rank()))
+    }
+
+    /// The number of PEs in the communicator `name` designates (None: this PE is no member).
+    pub fn comm_size(&self, name: &str) -> Result<Option<usize>> {
+        Ok(self.named(name)?.map(|c| c.size()))
+    }
+
+    /// RPN_COMM_carac: the grid and block coordinates of this PE, ranks in its grid ('DOMM').
+    pub fn carac(&self) -> Result<Carac> {
+        let (grid, blocks) = self.grid_and_blocks()?;
+        let me = grid.rank_of(self.rank());
+        let (mex, mey) = grid.coords(self.rank());
+        let (longx, longy) = blocks.shape();
+        let (bx, by) = (mex / longx, mey / longy);
+        let (inx, iny) = (mex - bx * longx, mey - by * longy);
+        // As the original: before RPN_COMM_bloc the block is the grid, its master grid rank 0 and
+        // blocme the grid rank; after it, the corner by the x-first arithmetic of grid ranks
+        // (the corner PE itself where RPN_COMM_set_petopo kept the default placement).
+        let whole = blocks.nblocx == 1 && blocks.nblocy == 1;
+        let corner = if whole { 0 } else { me as i64 - inx as i64 - (grid.pex * iny) as i64 };
+        let i = |v: usize| v as i32;
+        Ok(Carac {
+            npex: i(grid.pex),
+            npey: i(grid.pey),
+            me: i(me),
+            medomm: i(me),
+            mex: i(mex),
+            mey: i(mey),
+            sizex: i(blocks.nblocx),
+            sizey: i(blocks.nblocy),
+            ismaster: i(if whole { me == 0 } else { inx == 0 && iny == 0 } as usize),
+            mymaster: corner as i32,
+            mybloc: i(bx + blocks.nblocx * by),
+            myblocx: i(bx),
+            myblocy: i(by),
+            blocme: i(if whole { me } else { inx + longx * iny }),
+        })
+    }
+
+    /// RPN_COMM_topo_2: this PE's tile of `1..=nglobal` along x (`alongx`) or y.
+    /// None: the cut is impossible in mode `relax`.
+    pub fn topo_2(&self, nglobal: i32, halo: i32, alongx: bool, fill: bool, relax: i32) -> Result<Option<Topo>> {
+        let (grid, _) = self.grid_and_blocks()?;
+        let (mex, mey) = grid.coords(self.rank());
+        let (me, npe) = if alongx { (mex, grid.pex) } else { (mey, grid.pey) };
+        Ok(decomp::topo(me, npe, nglobal, halo, fill, relax))
+    }
+
+    /// RPN_COMM_limit: see `core::halo::limit`.
+    pub fn limit(my_id: i32, npe: i32, gmin: i32, gmax: i32) -> Result<(i32, i32, Vec<i32>, Vec<i32>)> {
+        halo::limit(my_id, npe, gmin, gmax)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One PE: carac and topo_2 after RPN_COMM_init.
+    #[test]
+    fn one_pe_queries() {
+        let mut rt = Runtime::start().unwrap();
+        assert!(rt.carac().is_err(), "before RPN_COMM_init");
+        rt.set_grid(1, 1).unwrap();
+        let c = rt.carac().unwrap();
+        assert_eq!((c.npex, c.npey, c.sizex, c.ismaster, c.mymaster, c.blocme), (1, 1, 1, 1, 0, 0));
+        assert_eq!(rt.topo_2(10, 1, true, false, 0).unwrap().unwrap().max, 11);
+        assert_eq!(rt.comm_rank("grid").unwrap(), Some(0));
+    }
+}

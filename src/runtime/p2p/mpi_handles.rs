@@ -1,0 +1,145 @@
+//! The MPI handles a program passes to MPI itself: the Fortran communicator of a name
+//! (RPN_COMM_comm), the Fortran datatype of a name of the original's table (RPN_COMM_datyp) and
+//! the node, socket and peer communicators of RPN_COMM_split_by_socket. Handles exist only in
+//! the MPI build; the shared-memory build refuses them with one line.
+
+use super::super::Runtime;
+use crate::core::datatype::normalize_name;
+use crate::error::{Error, Result};
+#[cfg(feature = "mpi")]
+use {super::super::with_runtime, crate::transport::mpi::handles as mpi};
+
+/// The datatype names of the original's table (RPN_COMM_datyp), in the order of the MPI
+/// shim's codes (mpi/shim.c, `fortran_datatype`). MPI_UB and MPI_LB, gone from MPI-3, are not here.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "MPI handles exist in the MPI build only"))]
+pub const MPI_TYPE_NAMES: [&str; 23] = [
+    "MPI_BYTE",
+    "MPI_PACKED",
+    "MPI_CHARACTER",
+    "MPI_LOGICAL",
+    "MPI_INTEGER",
+    "MPI_INTEGER1",
+    "MPI_INTEGER2",
+    "MPI_INTEGER4",
+    "MPI_INTEGER8",
+    "MPI_DATATYPE_NULL",
+    "MPI_REAL",
+    "MPI_REAL4",
+    "MPI_REAL8",
+    "MPI_REAL16",
+    "MPI_DOUBLE_PRECISION",
+    "MPI_COMPLEX",
+    "MPI_COMPLEX8",
+    "MPI_COMPLEX16",
+    "MPI_COMPLEX32",
+    "MPI_DOUBLE_COMPLEX",
+    "MPI_2REAL",
+    "MPI_2DOUBLE_PRECISION",
+    "MPI_2INTEGER",
+];
+
+/// The shim's code of a datatype name (any case, blanks around it ignored).
+#[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "MPI handles exist in the MPI build only"))]
+pub fn mpi_type_code(name: &str) -> Result<usize> {
+    let n = normalize_name(name);
+    MPI_TYPE_NAMES.iter().position(|&t| t == n).ok_or(Error::UnknownName { kind: "datatype", name: n })
+}
+
+/// The communicator name the original maps to MPI_COMM_NULL.
+const NULL_NAME: &str = "RPN_COMM_NULL";
+
+impl Runtime {
+    /// The Fortran MPI handle of the communicator `name` (MPI_COMM_NULL's where this PE is no
+    /// member, and for 'RPN_COMM_NULL').
+    pub fn fortran_comm(&self, name: &str) -> Result<i32> {
+        if normalize_name(name) == NULL_NAME {
+            return self.transport.fortran_comm(None);
+        }
+        let comm = self.named(name)?;
+        self.transport.fortran_comm(comm.as_ref())
+    }
+
+    /// The Fortran MPI handle of the communicator `name` where this PE is a member (None else).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "point-to-point exists in the MPI build only"))]
+    pub fn member_fortran_comm(&self, name: &str) -> Result<Option<i32>> {
+        match self.named(name)? {
+            Some(c) => self.transport.fortran_comm(Some(&c)).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+/// RPN_COMM_datyp: the Fortran MPI datatype of a name of the original's table.
+pub fn fortran_datatype(dtype: &str) -> Result<i32> {
+    #[cfg(feature = "mpi")]
+    {
+        let code = mpi_type_code(dtype)?;
+        with_runtime(|_| Ok(()))?;
+        mpi::datatype(code)
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = dtype;
+        Err(crate::error::Error::Unsupported(
+            "an MPI datatype handle (RPN_COMM_datyp) needs the MPI build (make MPI=1); RPN_COMM routines take the names themselves",
+        ))
+    }
+}
+
+/// The original's "sockets" of a node (RPN_COMM_split_by_socket): sockets per node times NUMA
+/// spaces per socket, from NODE_CPU_CONFIG ("logical_cpus, sockets, numa_spaces, threads,
+/// mapping", read as the original reads it); 2 x 1 when it is unset or unreadable, as the original.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "MPI communicators exist in the MPI build only"))]
+pub fn node_parts(node_cpu_config: Option<&str>) -> i32 {
+    let fields = node_cpu_config.and_then(|v| {
+        v.split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|f| !f.is_empty())
+            .map(|f| f.parse::<i32>().ok())
+            .collect::<Option<Vec<_>>>()
+    });
+    match fields.as_deref() {
+        Some([_, sockets, numa, ..]) if *sockets > 0 && *numa > 0 => sockets * numa,
+        _ => 2,
+    }
+}
+
+/// RPN_COMM_split_by_socket (MPI build only, collective over the caller's Fortran communicator
+/// `origcomm`): the node, socket and peer communicators, node rank, socket rank, peer rank and
+/// socket size.
+pub fn split_by_socket(origcomm: i32) -> Result<[i32; 7]> {
+    #[cfg(feature = "mpi")]
+    {
+        // MPI is started with the runtime (RPN_COMM_init may not have been called yet)
+        with_runtime(|_| Ok(()))?;
+        mpi::split_by_socket(origcomm, node_parts(std::env::var("NODE_CPU_CONFIG").ok().as_deref()))
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = origcomm;
+        Err(crate::error::Error::Unsupported("RPN_COMM_split_by_socket splits an MPI communicator: it needs the MPI build (make MPI=1)"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn datatype_names_any_case() {
+        assert_eq!(mpi_type_code("MPI_double_precision").unwrap(), 14);
+        assert_eq!(mpi_type_code(" mpi_integer  ").unwrap(), 4);
+        assert_eq!(mpi_type_code("MPI_2INTEGER").unwrap(), 22);
+        assert!(mpi_type_code("MPI_DOUBLE").is_err(), "not in the original's table");
+    }
+
+    /// The original's defaults (2 sockets, 1 NUMA space each) and NODE_CPU_CONFIG's fields 2 and 3.
+    #[test]
+    fn node_parts_as_the_original_reads_node_cpu_config() {
+        assert_eq!(node_parts(None), 2);
+        assert_eq!(node_parts(Some("64, 1, 4, 2, 0")), 4);
+        assert_eq!(node_parts(Some("64 2 2 1 1")), 4);
+        assert_eq!(node_parts(Some("64,1,1,1,0")), 1);
+        assert_eq!(node_parts(Some("junk")), 2);
+        assert_eq!(node_parts(Some("8, 0, 1")), 2);
+    }
+}

@@ -1,0 +1,191 @@
+//! The MPI collectives beside the agreement's allgather: MPI_Reduce, MPI_Allreduce, MPI_Gather,
+//! MPI_Alltoall and MPI_Alltoallv on a communicator of the shim, each under `shim::serial()` and
+//! watched by the watchdog (a PE that never joins is named).
+
+use std::ffi::{c_int, c_void};
+
+use super::comm::Comm;
+use super::shim::{self, RawComm};
+use super::watchdog;
+use crate::core::{ElementType, Operator};
+use crate::error::{Error, Result};
+
+unsafe extern "C" {
+    fn rpnmpi_reduce(
+        comm: *const RawComm,
+        mine: *const c_void,
+        result: *mut c_void,
+        n: c_int,
+        dtype: c_int,
+        op: c_int,
+        root: c_int,
+    ) -> c_int;
+    fn rpnmpi_allreduce(comm: *const RawComm, mine: *const c_void, result: *mut c_void, n: c_int, dtype: c_int, op: c_int) -> c_int;
+    fn rpnmpi_gather(comm: *const RawComm, mine: *const c_void, all: *mut c_void, bytes: c_int, root: c_int) -> c_int;
+    fn rpnmpi_alltoall(comm: *const RawComm, send: *const c_void, recv: *mut c_void, bytes: c_int) -> c_int;
+    fn rpnmpi_alltoallv(
+        comm: *const RawComm,
+        send: *const c_void,
+        scounts: *const c_int,
+        sdispls: *const c_int,
+        recv: *mut c_void,
+        rcounts: *const c_int,
+        rdispls: *const c_int,
+    ) -> c_int;
+}
+
+/// MPI_Reduce of `mine` (elements of `dtype`) with `op` over `comm`: the result on `root`. REPLACE
+/// and NO_OP, which MPI_Reduce does not take, keep the value of the highest rank, resp. the root's,
+/// as the allgather-based reduction does.
+pub fn reduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
+    let n = c_int::try_from(mine.len() / dtype.size()).map_err(|_| Error::BadArgument(format!("reduce of {} bytes", mine.len())))?;
+    if matches!(op, Operator::Replace | Operator::NoOp) {
+        let all = gather(comm, mine, root)?;
+        return Ok(all.map(|all| {
+            let mut result = all[..mine.len()].to_vec();
+            for other in all.chunks_exact(mine.len().max(1)).skip(1) {
+                op.apply_bytes(dtype, &mut result, other);
+            }
+            result
+        }));
+    }
+    if mine.is_empty() {
+        return Ok((comm.rank == root).then(Vec::new));
+    }
+    let mut result = vec![0u8; if comm.rank == root { mine.len() } else { 0 }];
+    let rc = {
+        let _mpi = shim::serial()?;
+        let _watch = watchdog::watch("MPI_Reduce");
+        // SAFETY: live communicator; mine holds n elements, result room for n on the root (MPI
+        // reads it nowhere else).
+        unsafe {
+            rpnmpi_reduce(
+                comm.raw(),
+                mine.as_ptr() as *const c_void,
+                result.as_mut_ptr() as *mut c_void,
+                n,
+                dtype.code() as c_int,
+                op.code() as c_int,
+                root as c_int,
+            )
+        }
+    };
+    shim::check(rc, "MPI_Reduce")?;
+    Ok((comm.rank == root).then_some(result))
+}
+
+/// MPI_Allreduce of `mine` (elements of `dtype`) with `op` over `comm`, as the original's
+/// RPN_COMM_allreduce: None for REPLACE and NO_OP, which MPI_Allreduce does not take.
+pub fn allreduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator) -> Result<Option<Vec<u8>>> {
+    if matches!(op, Operator::Replace | Operator::NoOp) {
+        return Ok(None);
+    }
+    let n = c_int::try_from(mine.len() / dtype.size()).map_err(|_| Error::BadArgument(format!("allreduce of {} bytes", mine.len())))?;
+    if mine.is_empty() {
+        return Ok(Some(Vec::new()));
+    }
+    let mut result = vec![0u8; mine.len()];
+    let rc = {
+        let _mpi = shim::serial()?;
+        let _watch = watchdog::watch("MPI_Allreduce");
+        // SAFETY: live communicator; mine holds n elements and result has room for n.
+        unsafe {
+            rpnmpi_allreduce(
+                comm.raw(),
+                mine.as_ptr() as *const c_void,
+                result.as_mut_ptr() as *mut c_void,
+                n,
+                dtype.code() as c_int,
+                op.code() as c_int,
+            )
+        }
+    };
+    shim::check(rc, "MPI_Allreduce")?;
+    Ok(Some(result))
+}
+
+/// MPI_Gather of `mine` from every rank of `comm`, in rank order, on `root`.
+pub fn gather(comm: &Comm, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> {
+    let bytes = c_int::try_from(mine.len()).map_err(|_| Error::BadArgument(format!("gather of {} bytes per PE", mine.len())))?;
+    if mine.is_empty() {
+        return Ok((comm.rank == root).then(Vec::new));
+    }
+    let mut all = vec![0u8; if comm.rank == root { mine.len() * comm.size } else { 0 }];
+    let rc = {
+        let _mpi = shim::serial()?;
+        let _watch = watchdog::watch("MPI_Gather");
+        // SAFETY: live communicator; all has room for size x bytes on the root.
+        unsafe { rpnmpi_gather(comm.raw(), mine.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, bytes, root as c_int) }
+    };
+    shim::check(rc, "MPI_Gather")?;
+    Ok((comm.rank == root).then_some(all))
+}
+
+/// MPI_Alltoall of `block` bytes per rank of `comm` (`send` holds one block per rank, in rank
+/// order): the blocks addressed to this rank, in rank order.
+pub fn alltoall(comm: &Comm, send: &[u8], block: usize) -> Result<Vec<u8>> {
+    let bytes = c_int::try_from(block).map_err(|_| Error::BadArgument(format!("alltoall of {block} bytes per PE")))?;
+    assert_eq!(send.len(), block * comm.size, "one block per rank");
+    if block == 0 {
+        return Ok(Vec::new());
+    }
+    let mut recv = vec![0u8; block * comm.size];
+    let rc = {
+        let _mpi = shim::serial()?;
+        let _watch = watchdog::watch("MPI_Alltoall");
+        // SAFETY: live communicator; send holds and recv has room for size x block bytes.
+        unsafe { rpnmpi_alltoall(comm.raw(), send.as_ptr() as *const c_void, recv.as_mut_ptr() as *mut c_void, bytes) }
+    };
+    shim::check(rc, "MPI_Alltoall")?;
+    Ok(recv)
+}
+
+/// MPI_Alltoallv of byte blocks over `comm`: `send_counts[p]` bytes to rank p (one after the
+/// other in `send`, rank order), `recv_counts[p]` from each, returned one after the other.
+pub fn alltoallv(comm: &Comm, send: &[u8], send_counts: &[usize], recv_counts: &[usize]) -> Result<Vec<u8>> {
+    let ints = |counts: &[usize]| -> Result<(Vec<c_int>, Vec<c_int>)> {
+        let mut displs = Vec::with_capacity(counts.len());
+        let mut at = 0usize;
+        for &c in counts {
+            displs.push(c_int::try_from(at).map_err(|_| Error::BadArgument(format!("alltoallv of {at} bytes and more")))?);
+            at += c;
+        }
+        c_int::try_from(at).map_err(|_| Error::BadArgument(format!("alltoallv of {at} bytes")))?;
+        Ok((counts.iter().map(|&c| c as c_int).collect(), displs))
+    };
+    if send_counts.len() != comm.size || recv_counts.len() != comm.size || send.len() != send_counts.iter().sum::<usize>() {
+        return Err(Error::Internal(format!(
+            "alltoallv of {} bytes with {} counts for {} ranks",
+            send.len(),
+            send_counts.len(),
+            comm.size
+        )));
+    }
+    let (sc, sd) = ints(send_counts)?;
+    let (rc, rd) = ints(recv_counts)?;
+    // An empty Vec<u8>'s pointer is 1, Open MPI's MPI_IN_PLACE: never pass one (MPI_ERR_ARG).
+    let total: usize = recv_counts.iter().sum();
+    let mut recv = vec![0u8; total.max(1)];
+    let spare = [0u8; 1];
+    let send = if send.is_empty() { &spare[..] } else { send };
+    let rc_ = {
+        let _mpi = shim::serial()?;
+        let _watch = watchdog::watch("MPI_Alltoallv");
+        // SAFETY: live communicator; counts and displacements of size ranks each, inside send
+        // and recv (their sums are the buffers' lengths, checked above).
+        unsafe {
+            rpnmpi_alltoallv(
+                comm.raw(),
+                send.as_ptr() as *const c_void,
+                sc.as_ptr(),
+                sd.as_ptr(),
+                recv.as_mut_ptr() as *mut c_void,
+                rc.as_ptr(),
+                rd.as_ptr(),
+            )
+        }
+    };
+    shim::check(rc_, "MPI_Alltoallv")?;
+    recv.truncate(total);
+    Ok(recv)
+}
