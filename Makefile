@@ -40,17 +40,30 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 
 # Fortran layer, compiled in this order (a file may use the modules of the files before it).
-FORTRAN_SRCS := fortran/rpn_comm_c_binding.F90 \
-                fortran/rpn_comm_windows.F90 \
-                fortran/rpn_comm_output_flush.F90 \
-                fortran/rpn_comm_externals.F90 \
-                fortran/rpn_comm_gem.F90 \
-                fortran/rpn_comm_dist.F90
+FORTRAN_SRCS := fortran/types.F90 \
+                fortran/process/process_binding.F90 \
+                fortran/grid/grid_binding.F90 \
+                fortran/p2p/p2p_binding.F90 \
+                fortran/collectives/collectives_binding.F90 \
+                fortran/halo/halo_binding.F90 \
+                fortran/windows/windows_binding.F90 \
+                fortran/process/output_flush.F90 \
+                fortran/process/process_routines.F90 \
+                fortran/grid/grid_init.F90 \
+                fortran/grid/grid_topology.F90 \
+                fortran/grid/io_pe_sets.F90 \
+                fortran/p2p/p2p_routines.F90 \
+                fortran/collectives/collectives_routines.F90 \
+                fortran/collectives/distribution.F90 \
+                fortran/halo/halo_routines.F90 \
+                fortran/halo/halo_generic.F90 \
+                fortran/windows/windows_routines.F90 \
+                fortran/rpn_comm_windows.F90
 # Include files shipped to users next to the .mod files.
 FORTRAN_INCS := fortran/RPN_COMM_types.inc \
                 fortran/RPN_COMM_constants.inc \
                 fortran/RPN_COMM_interfaces.inc \
-                fortran/RPN_COMM_gem.inc \
+                fortran/RPN_COMM_include_interfaces.inc \
                 fortran/RPN_COMM.inc \
                 fortran/RPN_MPI.hf \
                 fortran/RPN_MPI_macros.hf \
@@ -156,12 +169,16 @@ $(RUST_LIB) $(RUST_BIN) $(RUST_HDR): cargo-build ;
 # Fortran signature is written; the generated file is committed (users read it) and
 # fortran/gen/test_fortran_gen.py (make check) fails while the committed copy is stale.
 FORTRAN_GEN := fortran/gen/gen_interfaces.py fortran/gen/fortran_source.py
-fortran/RPN_COMM_interfaces.inc: fortran/rpn_comm_externals.F90 $(FORTRAN_GEN)
+# the files of external procedures that gen_interfaces.py reads (its EXTERNALS)
+FORTRAN_EXTERNALS := $(filter fortran/grid/% fortran/process/process_routines.F90 fortran/p2p/p2p_routines.F90 \
+                       fortran/collectives/collectives_routines.F90 fortran/collectives/distribution.F90 \
+                       fortran/windows/windows_routines.F90 fortran/halo/halo_routines.F90,$(FORTRAN_SRCS))
+fortran/RPN_COMM_interfaces.inc: $(FORTRAN_EXTERNALS) $(FORTRAN_GEN)
 	@if command -v python3 >/dev/null 2>&1; then python3 -B fortran/gen/gen_interfaces.py --output $@; \
-	 else echo "warning: python3 not found: $@ not regenerated from fortran/rpn_comm_externals.F90" >&2; touch $@; fi
+	 else echo "warning: python3 not found: $@ not regenerated from the external procedures" >&2; touch $@; fi
 
 $(OBJDIR)/%.o: fortran/%.F90 $(FORTRAN_INCS) | deps
-	@mkdir -p $(OBJDIR) $(INCDIR)
+	@mkdir -p $(dir $@) $(INCDIR)
 	$(FC) $(FFLAGS) -Ifortran -J$(INCDIR) -c $< -o $@
 
 # each Fortran object also depends on the one before it in FORTRAN_SRCS (its modules)

@@ -2,8 +2,8 @@
 # Body of `make check`: eleven parts, their totals summed. Parts 1, 1b and 1c run before the build,
 # parts 2b, 3 and 4 only if `make all` succeeded (a failed build counts as one failure).
 #   1. fortran/gen/test_fortran_gen.py  the committed fortran/RPN_COMM_interfaces.inc is what
-#                                  fortran/rpn_comm_externals.F90 generates (checked before make
-#                                  rewrites it), the bind(C) interfaces match include/rpncomm_windows.h,
+#                                  the external procedures of fortran/<concern>/ generate (checked
+#                                  before make rewrites it), the bind(C) interfaces match include/rpncomm_windows.h,
 #                                  and the generator and the checker fail on drifted copies
 #  1b. tests/names/check_names.py   every name the library exports (Fortran externals, generics,
 #                                  link symbols, include-file constants, types, modules) against the

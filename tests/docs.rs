@@ -76,16 +76,24 @@ fn fortran_procedure(line: &str) -> Option<String> {
     None
 }
 
-/// Every `rpn_comm_*` procedure (any case) defined or declared in the Fortran layer: fortran/*.F90
+/// Every `rpn_comm_*` procedure (any case) defined or declared in the Fortran layer: fortran/**.F90
 /// (the external routines, module procedures) and fortran/*.inc (the interfaces that
 /// `rpn_comm_windows` includes and makes public).
 fn fortran_exports() -> BTreeSet<String> {
     let mut names = BTreeSet::new();
-    let mut files: Vec<PathBuf> = fs::read_dir(root().join("fortran"))
-        .expect("fortran/ exists")
-        .map(|e| e.expect("fortran/ is readable").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "F90" || e == "inc"))
-        .collect();
+    // fortran/ and its folders per concern
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut dirs = vec![root().join("fortran")];
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(&dir).expect("fortran/ is readable") {
+            let path = entry.expect("fortran/ is readable").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "F90" || e == "inc") {
+                files.push(path);
+            }
+        }
+    }
     files.sort();
     for file in files {
         for line in read(&file).lines() {

@@ -1,4 +1,4 @@
-//! Reliability tests (issue 5): stress, faults, resource limits and isolation, as real jobs
+//! Reliability tests: stress, faults, resource limits and isolation, as real jobs
 //! under `rpnrun`. `cargo test` (and so `make check`) runs the short form; `make stress`
 //! sets RPNCOMM_STRESS=full for the full counts (10^6 accumulates per phase, long random
 //! programs, 10^5 epochs, 100 random kills). Tests of this file run one at a time: the

@@ -3,7 +3,7 @@
 
     check_c_binding.py [--header H] [--fortran F90] [--types INC] [--constants INC]
 
-For every procedure with bind(C) in F90 (default fortran/rpn_comm_c_binding.F90) the function of
+For every procedure with bind(C) in F90 (default: every fortran/<concern>/<concern>_binding.F90) the function of
 the same C name must be in H (default include/rpncomm_windows.h, written by cbindgen from
 src/ffi), with as many arguments, each of a compatible type passed the same way:
 
@@ -33,7 +33,8 @@ from fortran_source import FortranError, Statement, parse_declaration, read_proc
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 HEADER = os.path.join(ROOT, "include", "rpncomm_windows.h")
-BINDING = os.path.join(ROOT, "fortran", "rpn_comm_c_binding.F90")
+CONCERNS = ("process", "grid", "p2p", "collectives", "halo", "windows")
+BINDINGS = [os.path.join(ROOT, "fortran", c, f"{c}_binding.F90") for c in CONCERNS]
 TYPES = os.path.join(ROOT, "fortran", "RPN_COMM_types.inc")
 CONSTANTS = os.path.join(ROOT, "fortran", "RPN_COMM_constants.inc")
 
@@ -231,8 +232,10 @@ def read_integer_parameters(path):
     return values
 
 
-def check(header=HEADER, binding=BINDING, types=TYPES, constants=CONSTANTS):
-    """(number of bind(C) interfaces checked, [mismatch lines])."""
+def check(header=HEADER, binding=BINDINGS, types=TYPES, constants=CONSTANTS):
+    """(number of bind(C) interfaces checked, [mismatch lines]); `binding`: a file or a list of files.
+    A C function bound twice (in one file or two) is a mismatch: each has one Fortran interface."""
+    bindings = [binding] if isinstance(binding, str) else list(binding)
     with open(header, encoding="utf-8") as f:
         htext = f.read()
     cfuncs = c_header.read_functions(htext)
@@ -244,16 +247,16 @@ def check(header=HEADER, binding=BINDING, types=TYPES, constants=CONSTANTS):
             problems.append(f"{constants}: {name} (= {value} in {header}) is not defined")
         elif fvalues[name] != value:
             problems.append(f"{constants}: {name} = {fvalues[name]}, {value} in {header}")
-    procs = [p for p in read_procedures(binding) if p.bind_name]
+    procs = [p for path in bindings for p in read_procedures(path) if p.bind_name]
     seen = {}
     for proc in procs:
         if proc.bind_name in seen:
-            problems.append(f"{binding}:{proc.header.lineno}: {proc.bind_name} already bound at line {seen[proc.bind_name]}")
+            problems.append(f"{proc.path}:{proc.header.lineno}: {proc.bind_name} already bound at {seen[proc.bind_name]}")
             continue
-        seen[proc.bind_name] = proc.header.lineno
+        seen[proc.bind_name] = f"{proc.path}:{proc.header.lineno}"
         cfunc = cfuncs.get(proc.bind_name)
         if cfunc is None:
-            problems.append(f"{binding}:{proc.header.lineno}: bind(C, name='{proc.bind_name}'): no such function in {header}")
+            problems.append(f"{proc.path}:{proc.header.lineno}: bind(C, name='{proc.bind_name}'): no such function in {header}")
             continue
         problems.extend(check_procedure(proc, cfunc, handle_types))
     return len(procs), problems
@@ -262,7 +265,7 @@ def check(header=HEADER, binding=BINDING, types=TYPES, constants=CONSTANTS):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--header", default=HEADER)
-    ap.add_argument("--fortran", default=BINDING, help="the file of bind(C) interfaces")
+    ap.add_argument("--fortran", nargs="+", default=BINDINGS, help="the files of bind(C) interfaces")
     ap.add_argument("--types", default=TYPES, help="the handle types")
     ap.add_argument("--constants", default=CONSTANTS, help="the integer constants")
     args = ap.parse_args(argv)
@@ -274,7 +277,7 @@ def main(argv=None):
     for p in problems:
         print(p)
     verdict = f"{len(problems)} mismatch(es)" if problems else "all match"
-    print(f"check_c_binding: {n} bind(C) interfaces of {args.fortran} against {args.header}: {verdict}")
+    print(f"check_c_binding: {n} bind(C) interfaces of {len(args.fortran)} files against {args.header}: {verdict}")
     return 1 if problems else 0
 
 

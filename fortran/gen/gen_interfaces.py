@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes fortran/RPN_COMM_interfaces.inc from fortran/rpn_comm_externals.F90.
+"""Writes fortran/RPN_COMM_interfaces.inc from the external procedures of fortran/<concern>/.
 
 The external procedures are the one source of every Fortran signature of the library: the
 include file (and through it the module rpn_comm_windows) gets, for each of them, an interface
@@ -8,9 +8,11 @@ directives such as `!GCC$ ATTRIBUTES NO_ARG_CHECK` included), the `use ISO_C_BIN
 `import ::` its declarations need, and `implicit none`. The `! ===== title` lines of the
 externals become the section comments. A `! generic: NAME` comment line just before a procedure
 makes it a specific of the generic interface NAME (written after the interface bodies; a
-generic may share its name with one of its specifics, as the original's do).
+generic may share its name with one of its specifics, as the original's do). A `! interface: WHERE`
+comment line just before a procedure leaves it out: it is declared in WHERE (another include, or
+nowhere when it takes buffers of any type through an implicit interface).
 
-    gen_interfaces.py [--externals F90] [--output INC]   write the include file (only if it changes)
+    gen_interfaces.py [--externals F90 ...] [--output INC]  write the include file (only if it changes)
     gen_interfaces.py --check [--output INC]              exit 1, with a diff, if INC is stale
 
 A declaration that names both a dummy argument and a local variable is refused: it could not be
@@ -26,13 +28,18 @@ import sys
 from fortran_source import FortranError, parse_declaration, read_procedures, read_statements
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-EXTERNALS = os.path.join(ROOT, "fortran", "rpn_comm_externals.F90")
+# the files of external procedures, in the order of the include's sections
+EXTERNALS = [os.path.join(ROOT, "fortran", f) for f in (
+    "grid/grid_init.F90", "grid/grid_topology.F90", "grid/io_pe_sets.F90", "process/process_routines.F90",
+    "p2p/p2p_routines.F90", "collectives/collectives_routines.F90", "collectives/distribution.F90",
+    "windows/windows_routines.F90", "halo/halo_routines.F90")]
 OUTPUT = os.path.join(ROOT, "fortran", "RPN_COMM_interfaces.inc")
 
 PREAMBLE = """\
 ! RPN_COMM_interfaces.inc -- explicit interfaces of the rpncomm-windows routines
 !
-! GENERATED from fortran/rpn_comm_externals.F90 by fortran/gen/gen_interfaces.py: do not edit.
+! GENERATED from the external procedures of fortran/<concern>/ by fortran/gen/gen_interfaces.py:
+! do not edit.
 ! Change the external procedure instead; make rewrites this file and `make check` fails while
 ! the committed copy is stale.
 !
@@ -46,6 +53,7 @@ PREAMBLE = """\
 
 SECTION = re.compile(r"^!\s*=+\s*(\S.*?)\s*$")
 GENERIC = re.compile(r"^!\s*generic:\s*(\w+)\s*$", re.IGNORECASE)
+ELSEWHERE = re.compile(r"^!\s*interface:", re.IGNORECASE)
 C_NAME = re.compile(r"\bC_[A-Z0-9_]+\b", re.IGNORECASE)
 HANDLE_TYPE = re.compile(r"\btype\s*\(\s*(rpncomm_\w+)\s*\)", re.IGNORECASE)
 DIRECTIVE_NAMES = re.compile(r"::\s*(.*)$")
@@ -117,14 +125,26 @@ def interface_body(proc):
 
 
 def generate(externals=EXTERNALS):
-    """The text of RPN_COMM_interfaces.inc for the externals file."""
-    source = _read(externals)
-    procs = {p.header.lineno: p for p in read_procedures(externals, source)}
+    """The text of RPN_COMM_interfaces.inc for the externals files (a path or a list of them)."""
+    if isinstance(externals, str):
+        externals = [externals]
     out = [PREAMBLE]
-    inside_until = 0  # last line of the procedure just written
     generics = {}  # generic name -> its specifics, in order
+    for path in externals:
+        _generate_file(path, out, generics)
+    out.append("  end interface\n")
+    for name, specifics in generics.items():
+        out.append(f"\n  interface {name}\n    procedure :: {', '.join(specifics)}\n  end interface {name}\n")
+    return "".join(out)
+
+
+def _generate_file(path, out, generics):
+    source = _read(path)
+    procs = {p.header.lineno: p for p in read_procedures(path, source)}
+    inside_until = 0  # last line of the procedure just written
     generic = None  # the `! generic: NAME` just read
-    for st in read_statements(externals, source):
+    elsewhere = False  # an `! interface: WHERE` just read
+    for st in read_statements(path, source):
         if st.lineno <= inside_until:
             continue
         if st.kind == "comment":
@@ -135,18 +155,18 @@ def generate(externals=EXTERNALS):
             m = GENERIC.match(st.text.strip())
             if m:
                 generic = m.group(1)
+            if ELSEWHERE.match(st.text.strip()):
+                elsewhere = True
             continue
         p = procs.get(st.lineno)
         if p is not None:
-            out.append("\n".join(interface_body(p)) + "\n\n")
             inside_until = p.end.lineno
-            if generic:
-                generics.setdefault(generic, []).append(p.name)
+            if not elsewhere:
+                out.append("\n".join(interface_body(p)) + "\n\n")
+                if generic:
+                    generics.setdefault(generic, []).append(p.name)
         generic = None
-    out.append("  end interface\n")
-    for name, specifics in generics.items():
-        out.append(f"\n  interface {name}\n    procedure :: {', '.join(specifics)}\n  end interface {name}\n")
-    return "".join(out)
+        elsewhere = False
 
 
 def _read(path):
@@ -156,7 +176,7 @@ def _read(path):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--externals", default=EXTERNALS, help="the external procedures (default: %(default)s)")
+    ap.add_argument("--externals", nargs="+", default=EXTERNALS, help="the files of external procedures (default: those of fortran/<concern>/)")
     ap.add_argument("--output", default=OUTPUT, help="the include file (default: %(default)s)")
     ap.add_argument("--check", action="store_true", help="do not write: exit 1 if the include file differs")
     args = ap.parse_args(argv)
@@ -171,9 +191,9 @@ def main(argv=None):
         old = None
     if args.check:
         if old == text:
-            print(f"gen_interfaces: {args.output} is up to date with {args.externals}")
+            print(f"gen_interfaces: {args.output} is up to date with its {len(args.externals)} files of external procedures")
             return 0
-        print(f"gen_interfaces: {args.output} differs from what {args.externals} generates:", file=sys.stderr)
+        print(f"gen_interfaces: {args.output} differs from what the external procedures generate:", file=sys.stderr)
         diff = difflib.unified_diff((old or "").splitlines(True), text.splitlines(True), args.output, "generated")
         sys.stderr.writelines(diff)
         print("gen_interfaces: run `make fortran/RPN_COMM_interfaces.inc` (or make) and commit the result", file=sys.stderr)

@@ -151,7 +151,7 @@ int main(void)
         }
     }
 
-    /* request-based operations (issue 20), passive: rput_r + flush, rget_r + test, rgetacc_r +
+    /* request-based operations, passive: rput_r + flush, rget_r + test, rgetacc_r +
      * flush_all, then a second wait (refused: null request) and a flush outside passive mode */
     {
         int right = (me + 1) % npes, put8[8], get8[8], flag = 0, polls = 0, old = -1;

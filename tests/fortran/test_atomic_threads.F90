@@ -10,8 +10,8 @@
 ! Both end at PEs x threads x K. K is at most 5000 in make check (oversubscribed on 2 cores it runs
 ! in a few seconds), fewer where an operation is slow (over MPI between simulated nodes a passive
 ! operation takes milliseconds: K then aims at about two seconds, contention counted, and is at
-! least 2); RPNCOMM_TEST_ATOMIC_TOTAL=N in the environment takes each counter to at least N (the
-! issue's figure: 8 PEs x 2 threads to 1000000) and prints the rate.
+! least 2); RPNCOMM_TEST_ATOMIC_TOTAL=N in the environment takes each counter to at least N (a
+! long run's figure: 8 PEs x 2 threads to 1000000) and prints the rate.
 program test_atomic_threads
   use ISO_C_BINDING
   use rpn_comm_windows

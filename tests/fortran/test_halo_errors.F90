@@ -10,7 +10,7 @@
 program test_halo_errors
   use ISO_C_BINDING
   use rpn_comm_windows
-  use rpn_comm_c_binding, only: rpncomm_xch_halo
+  use rpn_comm_halo_binding, only: rpncomm_xch_halo
   implicit none
   integer :: me, npes, nerr, pex, pey, mex, mey, status, i0
   integer, parameter :: ni = 5, nj = 4, nk = 2, h = 2

@@ -1,7 +1,7 @@
 ! PES: 1 2 4 6
 ! TIMEOUT: 180
 !
-! The halo exchange as a model calls it, whatever the array (issue 24): 24 separately
+! The halo exchange as a model calls it, whatever the array: 24 separately
 ! allocated fields in turn, the 24 slices of a 4-D array tr(minx:maxx,miny:maxy,nk,24) passed
 ! by their first element, automatic arrays, allocate/exchange/deallocate, two arrays of one
 ! shape alternating, the same array again; then lists of fields (any nk each, 4- and 8-byte

@@ -19,7 +19,7 @@
 program test_halo_mismatch
   use ISO_C_BINDING
   use rpn_comm_windows
-  use rpn_comm_c_binding, only: rpncomm_xch_halo
+  use rpn_comm_halo_binding, only: rpncomm_xch_halo
   implicit none
   integer :: me, npes, nerr, pex, pey, ierr, status, round
   integer, parameter :: SENT = -77, ni = 4, nj = 3, nk = 2, h = 1

@@ -3,7 +3,7 @@
 ! TIMEOUT: 30
 ! EACH_PE_WROTE: test_output_kept_abort: PE %P line 40 of 40
 !
-! Lost output (issue 19): the last PE ends with abort() (SIGABRT) while the others compute;
+! Output kept however a PE ends: the last PE ends with abort() (SIGABRT) while the others compute;
 ! every PE's printed lines must be in the job's output file (see output_kept.inc).
 program test_output_kept_abort
   use ISO_C_BINDING

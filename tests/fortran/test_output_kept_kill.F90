@@ -3,7 +3,7 @@
 ! TIMEOUT: 30
 ! EACH_PE_WROTE: test_output_kept_kill: PE %P line 40 of 40
 !
-! Lost output (issue 19): the last PE ends with SIGKILL while the others compute;
+! Output kept however a PE ends: the last PE ends with SIGKILL while the others compute;
 ! every PE's printed lines must be in the job's output file (see output_kept.inc).
 program test_output_kept_kill
   use ISO_C_BINDING

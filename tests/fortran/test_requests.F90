@@ -1,7 +1,7 @@
 ! PES: 1 2 3 4
 ! TIMEOUT: 120
 !
-! Request-based operations (issue 20): RPN_COMM_i_win_rput_r, _rget_r, _rgetacc_r, completed by
+! Request-based operations: RPN_COMM_i_win_rput_r, _rget_r, _rgetacc_r, completed by
 ! _wait, a _test loop, _flush (one target), _flush_all, or close, in passive, fence and group
 ! mode; every PE works on its right neighbour. Then the refused cases: a request waited twice
 ! (null, and a stale copy), a request never made, a request whose window was freed, a flush

@@ -2,7 +2,7 @@
 ! FFLAGS: -fopenmp
 ! TIMEOUT: 120
 !
-! Request-based operations from 2 OpenMP threads of every PE at once, passive mode (issue 20):
+! Request-based operations from 2 OpenMP threads of every PE at once, passive mode:
 !   - each thread starts K one-element rput_r into its own part of the right neighbour's window,
 !     flushing to it every 50 requests while the other thread goes on starting its own;
 !   - after a barrier each thread waits for half of its own requests and half of the other

@@ -3,7 +3,7 @@
 
 A program written for the original must keep compiling and linking with our include files and
 archive: a name the original gives to one thing is never given by us to another (CONTRACT rule
-10). Our names are read from the library's sources (fortran/*.F90, the installed fortran/*.inc,
+10). Our names are read from the library's sources (fortran/**.F90, the installed fortran/*.inc,
 include/rpncomm_windows.h); the original's from the committed list tests/names/original-4.6.3.txt
 (written by gen_original_names.py from the original's sources). Checks, one test each:
 
@@ -48,16 +48,19 @@ ROUTINE_KINDS = ("external", "entry", "modproc")
 def our_names(root):
     found = []
     fdir = os.path.join(root, "fortran")
-    for base in sorted(os.listdir(fdir)):
-        path = os.path.join(fdir, base)
-        if not base.endswith((".F90", ".inc")):
-            continue
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        if base.endswith(".F90"):
-            found += names.fortran_names(text, "fortran/" + base)
-        elif base.endswith(".inc"):
-            found += names.fortran_names(text, "fortran/" + base, include=True)
+    # fortran/ and its folders per concern (fortran/gen holds no Fortran)
+    for where, _, files in sorted(os.walk(fdir)):
+        for base in sorted(files):
+            path = os.path.join(where, base)
+            rel = os.path.relpath(path, root).replace(os.sep, "/")
+            if not base.endswith((".F90", ".inc")):
+                continue
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            if base.endswith(".F90"):
+                found += names.fortran_names(text, rel)
+            else:
+                found += names.fortran_names(text, rel, include=True)
     with open(os.path.join(root, "include", "rpncomm_windows.h"), encoding="utf-8") as f:
         found += names.c_header_names(f.read(), "include/rpncomm_windows.h")
     return found

@@ -1,4 +1,4 @@
-! rpn_comm_output_flush.F90 -- the flush of the Fortran units that a stopped PE runs
+! output_flush.F90 -- the flush of the Fortran units that a stopped PE runs
 !
 !   module rpn_comm_output_flush : rpn_comm_flush_units, which RPN_COMM_init registers with the
 !                                  C ABI (rpncomm_flush_at_stop). When another PE fails and the
@@ -42,7 +42,7 @@ contains
   ! the Fortran runtime at the exit (rpncomm_stop_refused: no ERROR STOP, no MPI_Abort banner).
   subroutine rpn_comm_stop_refused()
     use ISO_FORTRAN_ENV, only: OUTPUT_UNIT, ERROR_UNIT
-    use rpn_comm_c_binding, only: rpncomm_stop_refused
+    use rpn_comm_process_binding, only: rpncomm_stop_refused
     integer :: ios
     flush(OUTPUT_UNIT, iostat=ios)
     flush(ERROR_UNIT, iostat=ios)

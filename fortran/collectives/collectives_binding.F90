@@ -1,0 +1,170 @@
+! collectives_binding.F90 -- bind(C) interfaces of the collectives, the distributions and the transposes
+!
+! The C functions are the Rust core's C ABI (include/rpncomm_windows.h, cbindgen from src/ffi);
+! fortran/gen/check_c_binding.py (make check) checks every interface here against that header.
+! Internal: only the library's external routines use this module.
+
+module rpn_comm_collectives_binding
+  use ISO_C_BINDING
+  use rpn_comm_windows_types, only: rpncomm_operator
+  implicit none
+  private :: rpncomm_operator
+  ! The RPN_MPI layer's wrapped address (RPN_MPI.hf declares the same type for callers).
+  type, bind(C) :: RPN_MPI_Loc
+    type(C_PTR) :: p
+  end type RPN_MPI_Loc
+
+  interface
+
+    function rpncomm_barrier(name, name_len) result(status) bind(C, name='rpncomm_barrier')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      character(kind=C_CHAR), dimension(*), intent(IN) :: name
+      integer(C_SIZE_T), intent(IN), value :: name_len
+      integer(C_INT) :: status
+    end function rpncomm_barrier
+
+    function rpncomm_oper(name, name_len, oper) result(status) bind(C, name='rpncomm_oper')
+      import :: C_INT, C_CHAR, C_SIZE_T, rpncomm_operator
+      character(kind=C_CHAR), dimension(*), intent(IN) :: name
+      integer(C_SIZE_T), intent(IN), value :: name_len
+      type(rpncomm_operator), intent(OUT) :: oper
+      integer(C_INT) :: status
+    end function rpncomm_oper
+
+    function rpncomm_valid_oper(oper) result(is_valid) bind(C, name='rpncomm_valid_oper')
+      import :: C_INT, rpncomm_operator
+      type(rpncomm_operator), intent(IN) :: oper
+      integer(C_INT) :: is_valid
+    end function rpncomm_valid_oper
+
+    function rpncomm_allreduce(sendbuf, recvbuf, count, dtype, dtype_len, op, op_len, com, com_len) &
+             result(status) bind(C, name='rpncomm_allreduce')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      type(*), dimension(*), intent(IN)    :: sendbuf
+      type(*), dimension(*), intent(INOUT) :: recvbuf
+      integer(C_INT), intent(IN), value :: count
+      character(kind=C_CHAR), dimension(*), intent(IN) :: dtype, op, com
+      integer(C_SIZE_T), intent(IN), value :: dtype_len, op_len, com_len
+      integer(C_INT) :: status
+    end function rpncomm_allreduce
+
+    function rpncomm_bcast(buffer, count, dtype, dtype_len, root, com, com_len) &
+             result(status) bind(C, name='rpncomm_bcast')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      type(*), dimension(*), intent(INOUT) :: buffer
+      integer(C_INT), intent(IN), value :: count
+      character(kind=C_CHAR), dimension(*), intent(IN) :: dtype
+      integer(C_SIZE_T), intent(IN), value :: dtype_len
+      integer(C_INT), intent(IN), value :: root
+      character(kind=C_CHAR), dimension(*), intent(IN) :: com
+      integer(C_SIZE_T), intent(IN), value :: com_len
+      integer(C_INT) :: status
+    end function rpncomm_bcast
+
+    function rpncomm_allgather(sendbuf, sendcount, sendtype, sendtype_len, &
+                               recvbuf, recvcount, recvtype, recvtype_len, com, com_len) &
+             result(status) bind(C, name='rpncomm_allgather')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      type(*), dimension(*), intent(IN)    :: sendbuf
+      integer(C_INT), intent(IN), value :: sendcount
+      character(kind=C_CHAR), dimension(*), intent(IN) :: sendtype
+      integer(C_SIZE_T), intent(IN), value :: sendtype_len
+      type(*), dimension(*), intent(INOUT) :: recvbuf
+      integer(C_INT), intent(IN), value :: recvcount
+      character(kind=C_CHAR), dimension(*), intent(IN) :: recvtype
+      integer(C_SIZE_T), intent(IN), value :: recvtype_len
+      character(kind=C_CHAR), dimension(*), intent(IN) :: com
+      integer(C_SIZE_T), intent(IN), value :: com_len
+      integer(C_INT) :: status
+    end function rpncomm_allgather
+
+    function rpncomm_reduce(sendbuf, recvbuf, count, dtype, dtype_len, op, op_len, root, com, com_len) &
+             result(status) bind(C, name='rpncomm_reduce')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      type(*), dimension(*), intent(IN)    :: sendbuf
+      type(*), dimension(*), intent(INOUT) :: recvbuf
+      integer(C_INT), intent(IN), value :: count, root
+      character(kind=C_CHAR), dimension(*), intent(IN) :: dtype, op, com
+      integer(C_SIZE_T), intent(IN), value :: dtype_len, op_len, com_len
+      integer(C_INT) :: status
+    end function rpncomm_reduce
+
+    function rpncomm_gather(sendbuf, sendcount, sendtype, sendtype_len, recvbuf, reccount, rectype, rectype_len, &
+                            root, com, com_len) result(status) bind(C, name='rpncomm_gather')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      type(*), dimension(*), intent(IN)    :: sendbuf
+      type(*), dimension(*), intent(INOUT) :: recvbuf
+      integer(C_INT), intent(IN), value :: sendcount, reccount, root
+      character(kind=C_CHAR), dimension(*), intent(IN) :: sendtype, rectype, com
+      integer(C_SIZE_T), intent(IN), value :: sendtype_len, rectype_len, com_len
+      integer(C_INT) :: status
+    end function rpncomm_gather
+
+    function rpncomm_transpose(za, min1, max1, n1g, n2, min3, max3, n3g, zb, kind, size) &
+             result(status) bind(C, name='rpncomm_transpose')
+      import :: C_INT
+      type(*), dimension(*), intent(INOUT) :: za, zb
+      integer(C_INT), intent(IN), value :: min1, max1, n1g, n2, min3, max3, n3g, kind, size
+      integer(C_INT) :: status
+    end function rpncomm_transpose
+
+    function rpncomm_dist(garr, gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size, &
+                          larr, mini, maxi, minj, maxj, halox, haloy, periodx, periody) &
+                          result(status) bind(C, name='rpncomm_dist')
+      import :: C_INT
+      type(*), dimension(*), intent(IN) :: garr
+      type(*), dimension(*), intent(INOUT) :: larr
+      integer(C_INT), intent(IN), value :: gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size
+      integer(C_INT), intent(IN), value :: mini, maxi, minj, maxj, halox, haloy, periodx, periody
+      integer(C_INT) :: status
+    end function rpncomm_dist
+
+    function rpncomm_coll(garr, gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size, &
+                          larr, mini, maxi, minj, maxj, halox, haloy) result(status) bind(C, name='rpncomm_coll')
+      import :: C_INT
+      type(*), dimension(*), intent(INOUT) :: garr
+      type(*), dimension(*), intent(IN) :: larr
+      integer(C_INT), intent(IN), value :: gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size
+      integer(C_INT), intent(IN), value :: mini, maxi, minj, maxj, halox, haloy
+      integer(C_INT) :: status
+    end function rpncomm_coll
+
+    function rpncomm_shuf_ezdist(setno, grid_id, global, dnk, local, lnk, liste_i, liste_o) result(status) &
+             bind(C, name='rpncomm_shuf_ezdist')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: setno, grid_id, dnk, lnk
+      type(*), dimension(*), intent(IN) :: global
+      type(*), dimension(*), intent(INOUT) :: local
+      integer(C_INT), dimension(*), intent(IN) :: liste_i
+      integer(C_INT), dimension(*), intent(INOUT) :: liste_o
+      integer(C_INT) :: status
+    end function rpncomm_shuf_ezdist
+
+    function rpncomm_shuf_ezcoll(setno, grid_id, global, dnk, local, lnk, liste_o) result(status) &
+             bind(C, name='rpncomm_shuf_ezcoll')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: setno, grid_id, dnk, lnk
+      type(*), dimension(*), intent(INOUT) :: global
+      type(*), dimension(*), intent(IN) :: local
+      integer(C_INT), dimension(*), intent(INOUT) :: liste_o
+      integer(C_INT) :: status
+    end function rpncomm_shuf_ezcoll
+
+    function rpncomm_mpi_transpose_setup(gnk, lnkx, row_comm, col_comm) result(status) &
+             bind(C, name='rpncomm_mpi_transpose_setup')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: gnk, lnkx, row_comm, col_comm
+      integer(C_INT) :: status
+    end function rpncomm_mpi_transpose_setup
+
+    function rpncomm_mpi_ez_transpose_xz(z, zt, forward, lnix, lnjy, lnkx) result(status) &
+             bind(C, name='rpncomm_mpi_ez_transpose_xz')
+      import :: C_INT, C_PTR
+      type(C_PTR), intent(IN), value :: z, zt
+      integer(C_INT), intent(IN), value :: forward, lnix, lnjy, lnkx
+      integer(C_INT) :: status
+    end function rpncomm_mpi_ez_transpose_xz
+
+  end interface
+
+end module rpn_comm_collectives_binding

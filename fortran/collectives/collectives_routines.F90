@@ -1,0 +1,107 @@
+! collectives_routines.F90 -- operators, barrier, allreduce, bcast, allgather, reduce, gather
+!
+! External procedures with the original RPN_COMM's names and dummy arguments (their link names
+! are the plain Fortran ones, so code written for the original links unchanged); each only
+! converts its arguments for the C ABI of the Rust core (logical <-> int, character(len=*) ->
+! pointer + length, assumed-shape -> contiguous copy + count), which checks them and reports errors.
+! A routine without an `! interface:` line gets its explicit interface in RPN_COMM_interfaces.inc
+! (fortran/gen/gen_interfaces.py); the line names where the others are declared.
+
+! ========================================================================== collectives
+
+subroutine RPN_COMM_i_oper(op, r_oper)
+  use rpn_comm_windows_types
+  use rpn_comm_collectives_binding
+  implicit none
+  character(len=*), intent(IN) :: op
+  type(rpncomm_operator), intent(OUT) :: r_oper
+  integer(C_INT) :: status
+  status = rpncomm_oper(op, len(op, kind=C_SIZE_T), r_oper)
+end subroutine RPN_COMM_i_oper
+
+function RPN_COMM_i_valid_oper(r_oper) result(is_valid)
+  use rpn_comm_windows_types
+  use rpn_comm_collectives_binding
+  implicit none
+  type(rpncomm_operator), intent(IN) :: r_oper
+  logical :: is_valid
+  is_valid = rpncomm_valid_oper(r_oper) /= 0
+end function RPN_COMM_i_valid_oper
+
+subroutine RPN_COMM_barrier(com, ierr)
+  use rpn_comm_collectives_binding
+  implicit none
+  character(len=*), intent(IN) :: com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_barrier(com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_barrier
+
+subroutine RPN_COMM_allreduce(sendbuf, recbuf, count, datatype, op, com, ierr)
+  use rpn_comm_collectives_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
+  type(*), dimension(*), intent(IN)    :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recbuf
+  integer, intent(IN) :: count
+  character(len=*), intent(IN) :: datatype, op, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_allreduce(sendbuf, recbuf, int(count, C_INT),       &
+                           datatype, len(datatype, kind=C_SIZE_T),   &
+                           op, len(op, kind=C_SIZE_T),               &
+                           com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_allreduce
+
+subroutine RPN_COMM_bcast(buffer, count, datatype, root, com, ierr)
+  use rpn_comm_collectives_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  type(*), dimension(*), intent(INOUT) :: buffer
+  integer, intent(IN) :: count, root
+  character(len=*), intent(IN) :: datatype, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_bcast(buffer, int(count, C_INT), datatype, len(datatype, kind=C_SIZE_T), &
+                       int(root, C_INT), com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_bcast
+
+subroutine RPN_COMM_allgather(sendbuf, sendcount, sendtype, recbuf, reccount, rectype, com, ierr)
+  use rpn_comm_collectives_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
+  type(*), dimension(*), intent(IN)    :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recbuf
+  integer, intent(IN) :: sendcount, reccount
+  character(len=*), intent(IN) :: sendtype, rectype, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_allgather(sendbuf, int(sendcount, C_INT), sendtype, len(sendtype, kind=C_SIZE_T), &
+                           recbuf, int(reccount, C_INT), rectype, len(rectype, kind=C_SIZE_T),    &
+                           com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_allgather
+
+! interface: none (buffers of any type, called through implicit interfaces)
+subroutine RPN_COMM_reduce(sendbuf, recbuf, count, datatype, op, root, com, ierr)
+  use rpn_comm_collectives_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
+  type(*), dimension(*), intent(IN)    :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recbuf
+  integer, intent(IN) :: count, root
+  character(len=*), intent(IN) :: datatype, op, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_reduce(sendbuf, recbuf, int(count, C_INT), datatype, len(datatype, kind=C_SIZE_T), &
+                        op, len(op, kind=C_SIZE_T), int(root, C_INT), com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_reduce
+
+! interface: none (buffers of any type, called through implicit interfaces)
+subroutine RPN_COMM_gather(sendbuf, sendcount, sendtype, recbuf, reccount, rectype, root, com, ierr)
+  use rpn_comm_collectives_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
+  type(*), dimension(*), intent(IN)    :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recbuf
+  integer, intent(IN) :: sendcount, reccount, root
+  character(len=*), intent(IN) :: sendtype, rectype, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_gather(sendbuf, int(sendcount, C_INT), sendtype, len(sendtype, kind=C_SIZE_T), &
+                        recbuf, int(reccount, C_INT), rectype, len(rectype, kind=C_SIZE_T),    &
+                        int(root, C_INT), com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_gather

@@ -1,0 +1,191 @@
+! halo_routines.F90 -- the halo exchanges, lists of halo fields and the rest of the family
+!
+! External procedures with the original RPN_COMM's names and dummy arguments (their link names
+! are the plain Fortran ones, so code written for the original links unchanged); each only
+! converts its arguments for the C ABI of the Rust core (logical <-> int, character(len=*) ->
+! pointer + length, assumed-shape -> contiguous copy + count), which checks them and reports errors.
+! A routine without an `! interface:` line gets its explicit interface in RPN_COMM_interfaces.inc
+! (fortran/gen/gen_interfaces.py); the line names where the others are declared.
+
+! ======================================================================== halo exchange
+
+! The original's halo exchange of g(minx:maxx, miny:maxy, nk) (4-byte elements) with the
+! neighbours on the PE grid. It has no status argument: a refused call ends the PE with status 1
+! after the library's one-line message (every PE refuses together; no ERROR STOP).
+subroutine RPN_COMM_xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
+                             periodx, periody, gni, npol_row)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row
+  if (rpncomm_xch_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                       int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                       merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                       int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_xch_halo
+
+! As RPN_COMM_xch_halo, with elements of n 4-byte words (real*8: n = 2).
+subroutine RPN_COMM_xch_halon(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
+                              periodx, periody, gni, npol_row, n)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row, n
+  if (rpncomm_xch_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                       int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                       merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                       int(gni, C_INT), int(npol_row, C_INT), int(n, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_xch_halon
+
+! A new, empty list of halo fields (handle `list`), all on the grid and halo these arguments give
+! (as RPN_COMM_xch_halo's); fields are added by RPN_COMM_xch_halo_list_add. Local. ierr:
+! RPN_COMM_OK, or RPN_COMM_ERROR after one line saying why.
+subroutine RPN_COMM_xch_halo_list_new(list, minx, maxx, miny, maxy, ni, nj, halox, haloy, &
+                                      periodx, periody, gni, npol_row, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  implicit none
+  integer, intent(OUT) :: list
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row
+  integer, intent(OUT) :: ierr
+  integer(C_INT) :: handle
+  handle = 0
+  ierr = rpncomm_xch_halo_list_new(int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                                   int(ni, C_INT), int(nj, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                                   merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                                   int(gni, C_INT), int(npol_row, C_INT), handle)
+  list = handle
+end subroutine RPN_COMM_xch_halo_list_new
+
+! Adds the field g(minx:maxx, miny:maxy, nk) of elements of n 4-byte words (1: integer, real;
+! 2: real*8) to the list. Local. The array must not move while the list is exchanged with it.
+subroutine RPN_COMM_xch_halo_list_add(list, g, nk, n, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  implicit none
+  integer, intent(IN) :: list
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: nk, n
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_xch_halo_list_add(int(list, C_INT), g, int(nk, C_INT), int(n, C_INT))
+end subroutine RPN_COMM_xch_halo_list_add
+
+! Exchanges the halos of every field of the list: one message per neighbour for all of them.
+! Collective over the grid (neighbours only).
+subroutine RPN_COMM_xch_halo_list(list, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  implicit none
+  integer, intent(IN) :: list
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_xch_halo_list(int(list, C_INT))
+end subroutine RPN_COMM_xch_halo_list
+
+! Starts the exchange of the list's halos and returns: until RPN_COMM_xch_halo_finish, the caller
+! may compute on the interior but neither write the points next to the edges nor touch the halos.
+subroutine RPN_COMM_xch_halo_start(list, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  implicit none
+  integer, intent(IN) :: list
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_xch_halo_start(int(list, C_INT))
+end subroutine RPN_COMM_xch_halo_start
+
+! Waits for the neighbours' part of the list's exchange and fills its halos.
+subroutine RPN_COMM_xch_halo_finish(list, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  implicit none
+  integer, intent(IN) :: list
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_xch_halo_finish(int(list, C_INT))
+end subroutine RPN_COMM_xch_halo_finish
+
+! Forgets the list (an exchange of it still in flight is finished first).
+subroutine RPN_COMM_xch_halo_list_free(list, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  implicit none
+  integer, intent(IN) :: list
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_xch_halo_list_free(int(list, C_INT))
+end subroutine RPN_COMM_xch_halo_list_free
+
+! ============================================================================= halo family
+
+! The rest of the original's halo exchanges, with its arguments. Like RPN_COMM_xch_halo they have
+! no status argument: a refused call ends the PE with status 1 after the library's one-line
+! message.
+
+! RPN_COMM_xch_halo for elements of 8 bytes (integer*8, real*8): g(minx:maxx, miny:maxy, nk).
+! npol_row must be 0, as in the original.
+subroutine RPN_COMM_xch_halo_8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
+                               periodx, periody, gni, npol_row)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row
+  if (rpncomm_xch_halo_8(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                         int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                         merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                         int(gni, C_INT), int(npol_row, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_xch_halo_8
+
+! Copies the part 1:ni x 1:nj of g(minx:maxx, miny:maxy, nk) into g2(minx2:maxx2, miny2:maxy2, nk)
+! (an array with wider halos), then exchanges g2's halos as RPN_COMM_xch_halo. g is only read.
+subroutine RPN_COMM_xch_halox(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, &
+                              g2, minx2, maxx2, miny2, maxy2, gni, npol_row)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(IN) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g2
+  type(*), dimension(*), intent(INOUT) :: g2
+  integer, intent(IN) :: minx2, maxx2, miny2, maxy2, gni, npol_row
+  if (rpncomm_xch_halox(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                        int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                        merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                        g2, int(minx2, C_INT), int(maxx2, C_INT), int(miny2, C_INT), int(maxy2, C_INT), &
+                        int(gni, C_INT), int(npol_row, C_INT), 1_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_xch_halox
+
+! Limited-area domains: on the PEs at the edge of the grid, the halo points of f(minx:maxx,
+! miny:maxy, nk) (4-byte elements) next to the pilot zones (pilx columns along the west and east
+! edges, pily rows along the south and north edges; halos hx, hy) get the neighbours' values;
+! every other point is left as it was. Collective over the grid.
+subroutine RPN_COMM_propagate_pilot_circular(f, minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, hx, hy)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: f
+  type(*), dimension(*), intent(INOUT) :: f
+  integer, intent(IN) :: minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, hx, hy
+  if (rpncomm_propagate_pilot_circular(f, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                                       int(lni, C_INT), int(lnj, C_INT), int(nk, C_INT), int(pilx, C_INT), &
+                                       int(pily, C_INT), int(hx, C_INT), int(hy, C_INT)) /= RPN_COMM_OK) &
+    call rpn_comm_stop_refused()
+end subroutine RPN_COMM_propagate_pilot_circular

@@ -1,0 +1,24 @@
+! process_routines.F90 -- the end of a job and its clock
+!
+! External procedures with the original RPN_COMM's names and dummy arguments (their link names
+! are the plain Fortran ones, so code written for the original links unchanged); each only
+! converts its arguments for the C ABI of the Rust core (logical <-> int, character(len=*) ->
+! pointer + length, assumed-shape -> contiguous copy + count), which checks them and reports errors.
+! A routine without an `! interface:` line gets its explicit interface in RPN_COMM_interfaces.inc
+! (fortran/gen/gen_interfaces.py); the line names where the others are declared.
+
+! ============================================================================== process
+
+subroutine RPN_COMM_finalize(ierr)
+  use rpn_comm_process_binding
+  implicit none
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_finalize()
+end subroutine RPN_COMM_finalize
+
+function RPN_COMM_wtime() result(t)
+  use rpn_comm_process_binding
+  implicit none
+  real(C_DOUBLE) :: t
+  t = rpncomm_wtime()
+end function RPN_COMM_wtime
