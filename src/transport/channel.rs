@@ -61,7 +61,7 @@ pub trait Channels: Send {
 
     /// Whether `peer` is in a collective call over the whole job that this PE has not entered
     /// (it will not send what this PE waits for: the caller joins that collective's agreement,
-    /// which names both routines, CONTRACT rule 11). `wait_any` returns when this turns true
+    /// which names both routines, docs/contract.md rule 11). `wait_any` returns when this turns true
     /// for one of its peers. A transport that cannot tell says false (the wait then ends in the
     /// report of a PE that does not come).
     fn in_collective_without_me(&mut self, peer: usize) -> bool {

@@ -2,8 +2,8 @@
 """Every name the library exports against the names of the original RPN_COMM 4.6.3.
 
 A program written for the original must keep compiling and linking with our include files and
-archive: a name the original gives to one thing is never given by us to another (CONTRACT rule
-10). Our names are read from the library's sources (fortran/**.F90, the installed fortran/*.inc,
+archive: a name the original gives to one thing is never given by us to another (docs/contract.md
+rule 10). Our names are read from the library's sources (fortran/**.F90, the installed fortran/*.inc,
 include/rpncomm_windows.h); the original's from the committed list tests/names/original-4.6.3.txt
 (written by gen_original_names.py from the original's sources). Checks, one test each:
 

@@ -361,7 +361,7 @@ impl Runtime {
     /// `peer` is in a collective of the job while this PE is in the exchange `p`: this PE joins
     /// that collective's agreement as the exchange (its record carries the routine and the
     /// exchange's number), so that every PE there fails naming both routines and both PEs
-    /// (CONTRACT rule 11), nothing written; a PE that was not in the exchange takes its number
+    /// (docs/contract.md rule 11), nothing written; a PE that was not in the exchange takes its number
     /// from the records (`halo_numbers_from`), and the exchanges stay in step afterwards.
     fn join_their_collective(&mut self, p: &Pending, peer: usize) -> Result<()> {
         let id = CollectiveId::from_name(diagnostics::routine())

@@ -13,7 +13,7 @@
 //! whole batch and takes each lane's consumer lock: a flush runs the queued operations to its
 //! target(s) in issue order, puts and gets as transport batches (`TransportWindow::run_batch`:
 //! the ordinary put/get one after the other on shared memory, one passive lock epoch per target
-//! over MPI), accumulates one by one, so passive-mode atomicity (CONTRACT 3) is at least that of
+//! over MPI), accumulates one by one, so passive-mode atomicity (docs/contract.md rule 3) is at least that of
 //! the blocking calls; close runs what is left; a wait or test runs its lane's queue for its
 //! window. A completion point re-checks each operation's
 //! generation: an operation issued while another thread reconfigured the window (a race the

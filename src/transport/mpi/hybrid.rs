@@ -12,7 +12,7 @@
 //!   lock), so the element-wise atomicity of concurrent accumulates and atomics from PEs of
 //!   several nodes holds only if one agent applies them all: MPI;
 //! - passive puts and gets: MPI, even on this node, because each must be atomic with respect
-//!   to the other operations on its target (CONTRACT 3), those of other nodes included, and
+//!   to the other operations on its target (docs/contract.md rule 3), those of other nodes included, and
 //!   only MPI's lock excludes those;
 //! - request/reply slots: MPI (fetch-and-increment from PEs of any node).
 //!
