@@ -75,7 +75,7 @@ pub enum Error {
     WindowBusy,
     #[error("internal error: {0}")]
     Internal(String),
-    /// A request handle that designates no request (issue 20, request-based operations).
+    /// A request handle of the request-based operations that designates no request.
     #[error("{0}")]
     BadRequest(String),
     /// RPN_COMM_i_win_free found requests of this PE never waited for (they were completed and freed).

@@ -1,4 +1,4 @@
-//! C ABI of the request-based operations (issue 20): `rpncomm_win_rput_r`, `_rget_r`,
+//! C ABI of the request-based operations: `rpncomm_win_rput_r`, `_rget_r`,
 //! `_rgetacc_r` start an operation and return its request; `rpncomm_win_wait` / `_test`
 //! complete one request (and set it to the null handle), `rpncomm_win_flush` / `_flush_all`
 //! complete every operation of this PE on a window (to one target, or to all) in a passive epoch.
