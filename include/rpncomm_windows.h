@@ -209,7 +209,7 @@ int rpncomm_gather(const void *sendbuf,
 /**
  * RPN_COMM_transpose: the distributed transpose of za(size, min1:max1, n2, n3g) and
  * zb(size, n2, min3:max3, n1g) along x (`kind` ±1, 'EW') or y (±2, 'NS'), forward when
- * `kind` > 0 (runtime::transpose has the layout).
+ * `kind` > 0 (runtime::collectives::transpose has the layout).
  */
 int rpncomm_transpose(void *za,
                       int min1,
@@ -419,7 +419,7 @@ int rpncomm_topo_2(int nxg,
 
 /**
  * Collective over the grid (`npol_row` <= 0: a plain exchange, then below -pe_ny with periodic y
- * the pole flip, see runtime::original_halos; > 0 refused): exchanges the halos of
+ * the pole flip, see runtime::halo::family; > 0 refused): exchanges the halos of
  * `g(minx:maxx, miny:maxy, nk)`, elements of
  * `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
  * north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.

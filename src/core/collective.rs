@@ -5,7 +5,8 @@
 //!
 //! The code (`CollectiveId::code`) is what travels between PEs: stable, never reused, 0 never
 //! valid (a PE that wrote nothing reads as 0). New routines take the next free code; a
-//! routine's code never changes, so that codes in flight mean the same on every PE.
+//! routine's code never changes, so that codes in flight mean the same on every PE, and a retired
+//! code (18) is not given to another routine.
 
 use std::fmt;
 
@@ -63,7 +64,6 @@ collectives! {
     XchHalo8 = 15 => "RPN_COMM_xch_halo_8",
     XchHalox = 16 => "RPN_COMM_xch_halox",
     PropagatePilotCircular = 17 => "RPN_COMM_propagate_pilot_circular",
-    Stats = 18 => "the statistics at the job's end",
     Reduce = 19 => "RPN_COMM_reduce",
     Gather = 20 => "RPN_COMM_gather",
     Transpose = 21 => "RPN_COMM_transpose",

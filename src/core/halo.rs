@@ -88,7 +88,7 @@ impl HaloCall {
     pub fn validate_local(&self) -> Result<()> {
         let bad = |what: String| Err(Error::BadArgument(what));
         // As the original: npol_row <= 0 is a plain exchange (below -pe_ny with periodic y, plus
-        // the pole flip: runtime::original_halos); > 0 is its semi-Lagrangian polar exchange.
+        // the pole flip: runtime::halo::family); > 0 is its semi-Lagrangian polar exchange.
         if self.npol_row > 0 {
             return bad(format!(
                 "npol_row = {}: the semi-Lagrangian polar exchange (npol_row > 0) is not supported; 0 or negative is a plain exchange",

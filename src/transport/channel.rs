@@ -1,6 +1,7 @@
 //! Point-to-point channels: ordered messages from one PE to another of the job, set up on first
 //! use between the two PEs only (no collective), kept for the rest of the job and freed at
-//! finalize. The halo exchanges use them (one message per neighbour); RPN_COMM_send/recv can.
+//! finalize. The halo exchanges use them (one message per neighbour); RPN_COMM_send and _recv
+//! do not (they call MPI on the caller's communicator, in the MPI build only).
 //!
 //! A message is written in place: `reserve` gives the sender room for it (in shared memory on
 //! one node: the receiver reads it from there, so a byte crosses between cores once), `post`

@@ -9,7 +9,7 @@ use crate::runtime::with_runtime;
 
 /// RPN_COMM_transpose: the distributed transpose of za(size, min1:max1, n2, n3g) and
 /// zb(size, n2, min3:max3, n1g) along x (`kind` ±1, 'EW') or y (±2, 'NS'), forward when
-/// `kind` > 0 (runtime::transpose has the layout).
+/// `kind` > 0 (runtime::collectives::transpose has the layout).
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub extern "C" fn rpncomm_transpose(

@@ -27,7 +27,7 @@ pub(super) fn halo_call(
 }
 
 /// Collective over the grid (`npol_row` <= 0: a plain exchange, then below -pe_ny with periodic y
-/// the pole flip, see runtime::original_halos; > 0 refused): exchanges the halos of
+/// the pole flip, see runtime::halo::family; > 0 refused): exchanges the halos of
 /// `g(minx:maxx, miny:maxy, nk)`, elements of
 /// `n` 4-byte words, with the neighbours on the PE grid: east/west over rows 1..nj, then
 /// north/south with the corners. `periodx`, `periody` non-zero: periodic in that direction.

@@ -158,7 +158,8 @@ unsafe fn copy_row(from: *const u8, to: *mut u8, len: usize) {
 
 impl Runtime {
     /// Exchanges the halos of `g(minx:maxx, miny:maxy, nk)` with the neighbours on the PE grid
-    /// (the entry of RPN_COMM_xch_halo and the routines built on it): a list of one field.
+    /// (the family's routines, RPN_COMM_xch_halo's included, enter through `family`, which adds
+    /// the pole flip and the rest on top of this): a list of one field.
     /// Refused (nothing written) where this PE's arguments are refused or a neighbour's disagree.
     ///
     /// # Safety

@@ -2,7 +2,8 @@
 //!
 //! - `exchange`: the exchange itself (RPN_COMM_xch_halo, _halon and lists of fields, blocking or
 //!   split in a start and a finish), over the transport's channels to the neighbours;
-//! - `family`: the rest of the family on top of it (the pole flip, xch_halox, propagate_pilot).
+//! - `family`: where the family's routines enter (RPN_COMM_xch_halo and _halon through
+//!   `xch_halo_polar`, which adds the pole flip to the exchange), xch_halox and propagate_pilot.
 
 mod exchange;
 mod family;

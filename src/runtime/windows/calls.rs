@@ -1,5 +1,5 @@
 //! The window calls (RPN_COMM_i_win_*): each checked by the window's core state, then carried
-//! out by the window's transport part. Collective ones agree first (see `agreement`).
+//! out by the window's transport part. Collective ones agree first (see `collectives::agreement`).
 
 use std::sync::Mutex;
 

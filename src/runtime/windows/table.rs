@@ -7,7 +7,7 @@
 //! serial of the window it held; a window freed, or replaced by a new one, leaves the old
 //! handles invalid.
 //!
-//! Below the calls that use it (`windows`, `requests`, `subarray`): it holds the `Window` an
+//! Below the calls that use it (`calls`, `requests`, `boxes`): it holds the `Window` an
 //! entry stores and, per entry, the request sets of `request_lanes`.
 
 use std::cell::UnsafeCell;
