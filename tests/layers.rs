@@ -1,7 +1,9 @@
 //! The layers of the crate only point down: C ABI (`ffi`) and launcher -> `runtime` ->
 //! `transport` -> `core` -> `diagnostics` -> `error`. Every `crate::X` path in a file of `src/`
 //! is an edge from the file's top-level module to module X; an edge to a module of the same
-//! layer or above fails this test (a module may use itself freely).
+//! layer or above fails this test (a module may use itself freely). Below, the same for the modules
+//! of `src/runtime/` among themselves, and the layout of `src/runtime/` and `src/ffi/`: a folder per
+//! concern, each mapped by its `mod.rs`.
 
 use std::path::{Path, PathBuf};
 
