@@ -4,6 +4,9 @@
 //! over the job. As the original, the job (one domain) is cut into MultiGrids multigrids of
 //! consecutive job ranks, each into Grids grids of consecutive ranks; everything named after a
 //! grid stays within this PE's grid.
+//!
+//! Before the grid is made: RPN_COMM_init_multi_level's cut of the job (`gridinit_check`),
+//! RPN_COMM_mydomain (`my_domain`) and RPN_COMM_set_petopo's placement of PEs on the grid.
 
 use std::sync::Mutex;
 
