@@ -5,7 +5,7 @@
 ! OUTPUT_HAS@3: RPN_COMM_allreduce: PE 2: collective call inconsistent across PEs: PE 1 is in RPN_COMM_barrier while PE 2 is in RPN_COMM_allreduce
 ! OUTPUT_HAS@3: RPN_COMM_i_win_create: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_bcast while PE 0 is in RPN_COMM_i_win_create
 !
-! Collectives know each other (CONTRACT rule 11): PE 1 skips the collective its peers are in and
+! Collectives know each other (docs/contract.md rule 11): PE 1 skips the collective its peers are in and
 ! calls another (RPN_COMM_barrier, RPN_COMM_bcast). Every PE fails with RPN_COMM_ERROR and one line
 ! naming both routines and both PEs, nothing is written into any buffer, and afterwards the PEs
 ! are in step again: the next collective they all call works. The pairs: allreduce / barrier,

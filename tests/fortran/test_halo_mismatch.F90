@@ -6,7 +6,7 @@
 ! OUTPUT_HAS@3: RPN_COMM_xch_halo: PE 2: collective call inconsistent across PEs: PE 1 is in RPN_COMM_barrier while PE 2 is in RPN_COMM_xch_halo
 ! OUTPUT_HAS@3: RPN_COMM_xch_halo: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_xch_halo
 !
-! Collectives know each other (CONTRACT rule 11) for the neighbour-only halo exchange: PE 1 calls
+! Collectives know each other (docs/contract.md rule 11) for the neighbour-only halo exchange: PE 1 calls
 ! RPN_COMM_barrier while the others (all its neighbours: one periodic row of 2 or 3 PEs) call
 ! RPN_COMM_xch_halo. The exchanging PEs see their neighbour enter the barrier and join its
 ! agreement as the exchange, so every PE fails with RPN_COMM_ERROR and one line naming both
