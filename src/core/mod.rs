@@ -1,20 +1,35 @@
 //! Transport-independent window logic: datatypes, operators, handles and the per-window
 //! state machine. Safe Rust only (the compiler holds it to that); unit-tested on its own.
+//!
+//! A folder per concern:
+//! - `windows`: a window's state machine and checks, its sub-array (box) transfers and the
+//!   requests of the request-based operations;
+//! - `topology`: the PE grids and their blocks, the cut of an index range into tiles, I/O PE sets;
+//! - `halos`: the geometry and checks of the halo exchange and of the rest of its family;
+//!
+//! and the names every layer speaks beside them:
+//! - `collective`: which collective routine a PE is in (the code that travels between PEs);
+//! - `communicator`: the PEs a call or a window spans;
+//! - `datatype`: element datatypes and their names;
+//! - `operator`: accumulate and reduction operators and their arithmetic;
+//! - `handle`: the handles a Fortran caller holds, and their validation.
+//!
+//! The modules of the folders are also reachable here (`core::halo`, `core::requests`, ...),
+//! the paths the rest of the crate uses.
 #![forbid(unsafe_code)]
 
 pub mod collective;
 pub mod communicator;
 pub mod datatype;
-pub mod decomp;
-pub mod grid;
-pub mod halo;
-pub mod halo_family;
+pub mod halos;
 pub mod handle;
-pub mod io_sets;
 pub mod operator;
-pub mod requests;
-pub mod subarray;
-pub mod window_state;
+pub mod topology;
+pub mod windows;
+
+pub use self::halos::{halo, halo_family};
+pub use self::topology::{decomp, grid, io_sets};
+pub use self::windows::{requests, subarray, window_state};
 
 pub use collective::CollectiveId;
 pub use communicator::{CommId, Communicator};

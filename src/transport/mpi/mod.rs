@@ -3,28 +3,39 @@
 //! shim (`mpi/shim.c`) compiled with the MPI's own `mpicc`, so this side does not depend on any
 //! MPI's handle ABI. 'GRID', 'WORLD' and 'ALLGRIDS' are (a duplicate of) MPI_COMM_WORLD; the
 //! caller's own communicators can be wrapped from their Fortran handles.
+//!
+//! A folder per concern:
+//! - `windows`: the windows (MPI RMA; hybrid across nodes with direct access on a node) and
+//!   the logical accumulates the transport does itself;
+//! - `channels`: the point-to-point channels (MPI; node-aware, shared memory to a PE of this node);
+//!
+//! and what they stand on:
+//! - `shim`: the C shim's declarations and its status codes;
+//! - `comm`: MPI communicators as the transport uses them;
+//! - `node`: the node-aware data path (which PEs share a node, their small job segment);
+//! - `collectives`: the MPI collectives beside the agreement's allgather;
+//! - `p2p`: point-to-point messages on the caller's Fortran communicators;
+//! - `handles`: real MPI handles for the caller's own MPI calls;
+//! - `watchdog`: hang reports of blocking MPI calls.
 
-pub mod channel;
+pub mod channels;
 pub mod collectives;
 pub mod comm;
 pub mod handles;
-pub mod hybrid;
-pub mod hybrid_channel;
-pub mod logical;
 pub mod node;
 pub mod p2p;
 pub mod shim;
 pub mod watchdog;
-pub mod window;
+pub mod windows;
 
 use std::ffi::c_int;
 use std::sync::{Arc, Mutex};
 
+use self::channels::hybrid_channel::HybridChannels;
 use self::comm::Comm;
-use self::hybrid::HybridWindow;
-use self::hybrid_channel::HybridChannels;
 use self::node::Placement;
-use self::window::{MpiWindow, SharedRegistry, WindowRegistry, Workarounds};
+use self::windows::hybrid::HybridWindow;
+use self::windows::window::{MpiWindow, SharedRegistry, WindowRegistry, Workarounds};
 use crate::core::{CommId, Communicator, ElementType, Operator};
 use crate::error::{Error, Result};
 use crate::transport::channel::Channels;

@@ -1,24 +1,34 @@
 //! The shared-memory transport: the PEs of one job are processes of one node, started by
 //! `rpnrun` with a job segment; windows live in shared regions every PE maps.
+//!
+//! A folder per concern:
+//! - `protocols`: how PEs wait for and signal each other in shared words (waits, barrier,
+//!   epochs, passive lock, slot claim) and the atomics they use, std's or loom's;
+//! - `memory`: shared regions, the remapping of a caller's array, bulk copies and element-wise
+//!   atomics on window memory;
+//!
+//! and what the transport is made of:
+//! - `job`: the job segment that `rpnrun` makes (header, job barrier, PE blocks, mailboxes);
+//! - `group`: a communicator as one PE uses it, and its collectives;
+//! - `collectives`: the job-wide barrier and allgather through the mailboxes;
+//! - `window`: a window in shared memory;
+//! - `channel`: point-to-point channels between two PEs;
+//! - `cpus`: the CPUs a process may run on, and whether the PEs have one each.
+//!
+//! The modules of the folders are also reachable here (`shm::barrier`, `shm::region`, ...), the
+//! paths the rest of the crate and the loom models use.
 
-pub mod atomic_ops;
-pub mod barrier;
 pub mod channel;
 pub mod collectives;
-pub mod copy;
 pub mod cpus;
-pub mod epochs;
-pub mod futex;
 pub mod group;
 pub mod job;
-pub mod lock;
-pub mod region;
-pub mod remap;
-pub mod slots;
-pub mod spin;
-pub mod sync;
-pub mod wait;
+pub mod memory;
+pub mod protocols;
 pub mod window;
+
+pub use self::memory::{atomic_ops, copy, region, remap};
+pub use self::protocols::{barrier, epochs, lock, slots, spin, sync, wait};
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -14,11 +14,11 @@ use std::ffi::{c_int, c_void};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::comm::Comm;
-use super::shim::{self, RawReq};
 use crate::diagnostics;
 use crate::error::{Error, Result};
 use crate::transport::channel::{Channels, Loopback, Message, SLOTS};
+use crate::transport::mpi::comm::Comm;
+use crate::transport::mpi::shim::{self, RawReq};
 
 /// The tag of channel messages, on a duplicate of MPI_COMM_WORLD that only the channels use.
 const TAG: c_int = 0x5250;

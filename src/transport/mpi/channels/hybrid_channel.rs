@@ -15,10 +15,10 @@
 use std::sync::Arc;
 
 use super::channel::{MpiChannels, wait_for};
-use super::comm::Comm;
-use super::node;
 use crate::error::{Error, Result};
 use crate::transport::channel::{Channels, Message};
+use crate::transport::mpi::comm::Comm;
+use crate::transport::mpi::node;
 use crate::transport::shm::channel::{Inbox, ShmChannels, inbox_bytes, sign_inbox};
 use crate::transport::shm::job::MAX_PES;
 use crate::transport::shm::region::AnonymousRegion;

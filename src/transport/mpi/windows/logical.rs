@@ -31,12 +31,12 @@
 use std::ffi::c_int;
 use std::time::{Duration, Instant};
 
-use super::comm::Comm;
-use super::shim;
 use super::window::{MpiWin, SharedRegistry};
 use crate::core::{ElementType, Operator};
 use crate::error::{Error, Result};
 use crate::transport::Fetch;
+use crate::transport::mpi::comm::Comm;
+use crate::transport::mpi::shim;
 
 /// Counters per PE: (announced, done) for even epochs, then for odd ones.
 const COUNTERS: usize = 4;

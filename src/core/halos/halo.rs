@@ -2,7 +2,7 @@
 //! neighbours on the PE grid and the boxes a PE sends and fills, and RPN_COMM_limit's
 //! decomposition of a global dimension. Every refusal of a halo exchange happens here.
 
-use super::Grid;
+use crate::core::Grid;
 use crate::error::{Error, Result};
 
 /// The arguments of one RPN_COMM_xch_halo(n) call, as the caller gave them. The array is

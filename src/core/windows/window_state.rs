@@ -5,8 +5,8 @@
 //! it opened the window in, whether its `pes_from` holds this PE) is refused by the transport,
 //! which sees it (`Error::ModeMismatch`, `Error::NotInPesFrom`).
 
-use super::datatype::ElementType;
-use super::operator::Operator;
+use crate::core::datatype::ElementType;
+use crate::core::operator::Operator;
 use crate::error::{Error, Result};
 
 /// Synchronisation mode of an exposure epoch, chosen at open.

@@ -11,9 +11,9 @@
 //! carries the lane's serial of the request, never reused, so a released request's handle stays
 //! refused ("waited twice"), also once its slot holds another request.
 
-use super::handle::{Handle, HandleKind};
-use super::operator::Operator;
 use super::window_state::{RemoteAccess, WindowState};
+use crate::core::handle::{Handle, HandleKind};
+use crate::core::operator::Operator;
 use crate::error::{Error, Result};
 
 /// Bits of the slot in a request handle: the most requests alive at once on one lane of a window.

@@ -31,13 +31,13 @@ use std::collections::BTreeMap;
 use std::ffi::{c_int, c_void};
 use std::sync::{Arc, Mutex};
 
-use super::comm::Comm;
 use super::logical::{self, LogicalAccumulates};
-use super::shim::{self, RawWin};
-use super::watchdog;
 use crate::core::subarray::BoxTransfer;
 use crate::core::{CollectiveId, ElementType, GroupSets, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
+use crate::transport::mpi::comm::Comm;
+use crate::transport::mpi::shim::{self, RawWin};
+use crate::transport::mpi::watchdog;
 use crate::transport::{BatchOp, Fetch, TransportWindow, run_each};
 
 const RECORD: usize = 5;

@@ -2,8 +2,8 @@
 //! (`core::halo`): the pole flip that `npol_row < -pe_ny` adds (RPN_COMM_haloflip), the halo
 //! points RPN_COMM_propagate_pilot_circular fills, and the checks of RPN_COMM_xch_halox.
 
-use super::Grid;
 use super::halo::{HaloBox, HaloCall};
+use crate::core::Grid;
 use crate::error::{Error, Result};
 
 /// The pole whose halo rows a PE replaces by the rows across it.

@@ -1,0 +1,8 @@
+//! The geometry of the halo exchanges, where every refusal of one happens:
+//! - `halo`: RPN_COMM_xch_halo's arguments, their checks, the neighbours and the boxes a PE
+//!   sends and fills, and RPN_COMM_limit's decomposition;
+//! - `halo_family`: the rest of the family built on it (the pole flip, the pilot zone's points,
+//!   the checks of RPN_COMM_xch_halox).
+
+pub mod halo;
+pub mod halo_family;

@@ -1,0 +1,6 @@
+//! The point-to-point channels of the MPI transport:
+//! - `channel`: one MPI message per channel message;
+//! - `hybrid_channel`: node-aware, the shared-memory channel to a PE of this node, MPI to others.
+
+pub mod channel;
+pub mod hybrid_channel;
