@@ -3,7 +3,7 @@
 //! Layers, from the caller inwards; each uses only the layers below it (`tests/layers.rs`
 //! checks it), and a file's folder names its layer:
 //! - `ffi`: the C ABI (thin, unsafe edge) that the Fortran module `rpn_comm_windows` calls;
-//!   beside it `launcher`, the `rpnrun` program that starts shared-memory jobs;
+//! - `launcher`, beside it: the `rpnrun` program that starts shared-memory jobs;
 //! - `runtime`: the API calls over one transport, with the per-process tables;
 //! - `transport`: how bytes move and PEs synchronise (`shm`: processes of one node; `mpi`);
 //! - `core`: transport-independent, safe window logic (communicators, states, modes, bounds,

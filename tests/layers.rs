@@ -2,8 +2,8 @@
 //! `transport` -> `core` -> `diagnostics` -> `error`. Every `crate::X` path in a file of `src/`
 //! is an edge from the file's top-level module to module X; an edge to a module of the same
 //! layer or above fails this test (a module may use itself freely). Below, the same for the modules
-//! of `src/runtime/` among themselves, and the layout of `src/runtime/` and `src/ffi/`: a folder per
-//! concern, each mapped by its `mod.rs`.
+//! of `src/runtime/` among themselves, and the layout of every folder of `src/`: a folder per
+//! concern, each mapped by its `mod.rs` (the crate root by `lib.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -251,9 +251,12 @@ const NOT_A_CONCERN: &[&str] = &["gem", "midas", "sps", "mach", "original", "ori
 
 /// What is wrong with the layout of folder `dir` (and, recursively, its subfolders): a child module
 /// its map does not describe, a map entry that is no child, more than `MAX_FILES` files in one
-/// folder, a file or folder named after a user or an origin.
+/// folder, a file or folder named after a user or an origin. A folder's map is its `mod.rs`; the
+/// crate root's (`src/`, the folder that holds `lib.rs`) is `lib.rs`, and its `bin/` holds the
+/// binaries, each a crate root of its own, so it needs none.
 fn layout_faults(dir: &Path, faults: &mut Vec<String>) {
     const MAX_FILES: usize = 12;
+    let map_name = if dir.join("lib.rs").is_file() { "lib" } else { "mod" };
     let mut children = std::collections::BTreeSet::new();
     let mut files = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -269,7 +272,7 @@ fn layout_faults(dir: &Path, faults: &mut Vec<String>) {
             layout_faults(&path, faults);
         } else {
             files += 1;
-            if path.extension().is_some_and(|e| e == "rs") && name != "mod" {
+            if path.extension().is_some_and(|e| e == "rs") && name != map_name {
                 children.insert(name);
             }
         }
@@ -277,31 +280,43 @@ fn layout_faults(dir: &Path, faults: &mut Vec<String>) {
     if files > MAX_FILES {
         faults.push(format!("{}: {files} files, more than {MAX_FILES}: split it by concern", dir.display()));
     }
-    let Ok(mod_rs) = std::fs::read_to_string(dir.join("mod.rs")) else {
+    let binaries = dir.file_name().is_some_and(|n| n == "bin") && dir.parent().is_some_and(|p| p.join("lib.rs").is_file());
+    if binaries {
+        return;
+    }
+    let map_file = dir.join(format!("{map_name}.rs"));
+    let Ok(map) = std::fs::read_to_string(&map_file) else {
         faults.push(format!("{}: no mod.rs, so no map", dir.display()));
         return;
     };
-    let mapped: std::collections::BTreeSet<String> = map_entries(&mod_rs).into_iter().collect();
+    let mapped: std::collections::BTreeSet<String> = map_entries(&map).into_iter().collect();
     for child in children.difference(&mapped) {
-        faults.push(format!("{}/mod.rs: its map (a `//! - `{child}`: ...` line) does not describe module '{child}'", dir.display()));
+        faults.push(format!("{}: its map (a `//! - `{child}`: ...` line) does not describe module '{child}'", map_file.display()));
     }
     for stale in mapped.difference(&children) {
-        faults.push(format!("{}/mod.rs: its map describes '{stale}', which is no module of the folder", dir.display()));
+        faults.push(format!("{}: its map describes '{stale}', which is no module of the folder", map_file.display()));
     }
 }
 
-/// `src/runtime/` and `src/ffi/` are a folder per concern, each folder's `mod.rs` a map of it: a
-/// module that its folder's map does not describe, or a map entry left behind by a module gone,
-/// fails here; so does a folder of more than 12 files, or a file named after who calls it or where
-/// it came from (`gem.rs`, `original_halos.rs`) instead of what it does.
+/// Every folder of `src/` is a folder per concern, each folder's `mod.rs` (the crate root's
+/// `lib.rs`) a map of it: a module that its folder's map does not describe, or a map entry left
+/// behind by a module gone, fails here; so does a folder of more than 12 files, or a file named
+/// after who calls it or where it came from (`gem.rs`, `original_halos.rs`) instead of what it does.
 #[test]
 fn every_folder_is_mapped_and_small() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut faults = Vec::new();
-    for dir in ["runtime", "ffi"] {
-        layout_faults(&src.join(dir), &mut faults);
+    let mut folders = Vec::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        stack.extend(std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()));
+        folders.push(dir);
     }
-    assert!(faults.is_empty(), "layout of src/runtime and src/ffi:\n{}", faults.join("\n"));
+    for needed in ["core/windows", "transport/shm/protocols", "transport/mpi/windows", "runtime/halo", "ffi/grid", "launcher"] {
+        assert!(folders.contains(&src.join(needed)), "src/{needed} not found: the check walks the wrong tree");
+    }
+    let mut faults = Vec::new();
+    layout_faults(&src, &mut faults);
+    assert!(faults.is_empty(), "layout of src/:\n{}", faults.join("\n"));
 }
 
 #[test]
@@ -330,6 +345,27 @@ fn maps_and_layout_faults_are_found() {
     assert!(has("gem.rs: named after a user"), "{faults:?}");
     assert!(has("14 files, more than 12"), "{faults:?}");
     assert_eq!(faults.len(), 5, "{faults:?}");
+
+    // A crate root: `lib.rs` is its map, `bin/` needs none, any other folder a `mod.rs`.
+    let root = std::env::temp_dir().join(format!("layers-test-root-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for folder in ["bin", "mapped", "unmapped"] {
+        std::fs::create_dir_all(root.join(folder)).unwrap();
+    }
+    std::fs::write(root.join("lib.rs"), "//! - `error`: the error.\n//! - `mapped`: a folder.\n").unwrap();
+    std::fs::write(root.join("error.rs"), "").unwrap();
+    std::fs::write(root.join("diagnostics.rs"), "").unwrap();
+    std::fs::write(root.join("bin/tool.rs"), "").unwrap();
+    std::fs::write(root.join("mapped/mod.rs"), "//! - `part`: a file.\n").unwrap();
+    std::fs::write(root.join("mapped/part.rs"), "").unwrap();
+    std::fs::write(root.join("unmapped/part.rs"), "").unwrap();
+    let mut faults = Vec::new();
+    layout_faults(&root, &mut faults);
+    std::fs::remove_dir_all(&root).unwrap();
+    let has = |what: &str| faults.iter().any(|f| f.contains(what));
+    assert!(has("lib.rs: its map (a `//! - `diagnostics`"), "{faults:?}");
+    assert!(has("unmapped: no mod.rs, so no map"), "{faults:?}");
+    assert_eq!(faults.len(), 2, "{faults:?}");
 }
 
 #[test]

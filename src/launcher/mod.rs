@@ -1,5 +1,12 @@
 //! `rpnrun`: starts the PEs of a job on this node, watches them, ends the job when one
 //! dies, and leaves nothing behind in /dev/shm.
+//!
+//! - `options`: the command line (mpirun's syntax where it matters);
+//! - `help`: the text of `rpnrun --help`;
+//! - `binding`: which CPUs the launcher may use and which CPU each PE gets;
+//! - `output`: where the PEs' stdout and stderr go (tagged, per-PE files);
+//! - `early_exit`: a PE that leaves without RPN_COMM_finalize while the others need it;
+//! - `cleanup`: removal of a job's files in /dev/shm, and of stale ones.
 
 pub mod binding;
 pub mod cleanup;

@@ -1,5 +1,9 @@
 //! Transports: how PEs synchronise and move window data. The window logic in `core` and
 //! the API in `runtime` only talk to these traits.
+//!
+//! - `shm`: the shared-memory transport (the processes of one node, started by `rpnrun`);
+//! - `mpi`: the MPI transport (the MPI build only), shared memory between the PEs of a node;
+//! - `channel`: point-to-point channels, ordered messages from one PE to another.
 
 pub mod channel;
 #[cfg(feature = "mpi")]
