@@ -14,7 +14,7 @@
 #              MPI_Win_create windows over the program's arrays (the baseline of user arrays)
 #   2x2        4 ranks on 2 pretend nodes (RPNCOMM_NODE_SPLIT=2), each rank working on its partner
 #              on the same node (`pairs`) in windows over the whole job: the hybrid windows' direct
-#              path (src/transport/mpi/hybrid.rs), against the same with RPNCOMM_NODE_DIRECT=0
+#              path (src/transport/mpi/windows/hybrid.rs), against the same with RPNCOMM_NODE_DIRECT=0
 #              (every access through MPI) and raw MPI-3 with the same pairs (BENCH_MPI_2X2=0: off)
 #   nodes      (as root, BENCH_MPI_NODES=1 by default there) 2 ranks on 2 simulated nodes
 #              (tests/multinode/mnrun.sh: network namespaces, TCP between them), ours and raw, for

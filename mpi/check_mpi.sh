@@ -67,7 +67,7 @@ for impl in $MPI_IMPLS; do
             combos+=("openmpi-tcp openmpi $run --oversubscribe ${as_root[*]} --mca pml ob1 --mca btl tcp,self --mca osc pt2pt -n")
             # node-aware path: one machine cut into pretend nodes (RPNCOMM_NODE_SPLIT, src/transport/mpi/node.rs),
             # so windows over the job are hybrid (loads and stores to the PEs of a node, MPI RMA to the
-            # others; src/transport/mpi/hybrid.rs), those over one node shared memory; -allmpi: every
+            # others; src/transport/mpi/windows/hybrid.rs), those over one node shared memory; -allmpi: every
             # access of the windows over the job through MPI (RPNCOMM_NODE_DIRECT=0)
             combos+=("openmpi-split2 openmpi env RPNCOMM_NODE_SPLIT=2 $run --oversubscribe ${as_root[*]} -n")
             combos+=("openmpi-split2-allmpi openmpi env RPNCOMM_NODE_SPLIT=2 RPNCOMM_NODE_DIRECT=0 $run --oversubscribe ${as_root[*]} -n")

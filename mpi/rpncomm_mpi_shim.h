@@ -37,7 +37,7 @@
 /* inside an active-mode epoch, a put made as MPI_Accumulate(MPI_REPLACE) and a get as
  * MPI_Get_accumulate(MPI_NO_OP) (same result): MPICH 4.0's ch4:ucx does not complete its
  * MPI_Put/MPI_Get between nodes at the fence or PSCW close that ends their epoch (the data
- * lands later), but does complete its accumulates there (src/transport/mpi/window.rs) */
+ * lands later), but does complete its accumulates there (src/transport/mpi/windows/window.rs) */
 #define RPNMPI_ACTIVE_ACC 4
 
 typedef struct rpnmpi_comm rpnmpi_comm;
@@ -148,7 +148,7 @@ int rpnmpi_unlock_all(rpnmpi_win *win);
 int rpnmpi_win_unified(rpnmpi_win *win, int *unified);
 int rpnmpi_win_sync(rpnmpi_win *win);
 
-/* Point-to-point channels (src/transport/mpi/channel.rs): messages of `bytes` bytes on `comm`.
+/* Point-to-point channels (src/transport/mpi/channels/channel.rs): messages of `bytes` bytes on `comm`.
  * rpnmpi_chan_isend: MPI_Isend; *req is completed by rpnmpi_test (*done = 1, *req freed and NULL) or
  * given up by rpnmpi_request_free (MPI_Request_free: the send still completes). rpnmpi_iprobe: is
  * a message from `src` with `tag` there (*found), of *bytes bytes; rpnmpi_chan_recv then takes it. */

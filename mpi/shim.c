@@ -547,7 +547,7 @@ int rpnmpi_progress(void) {
     return MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
 }
 
-/* ---- Emulated logical accumulates (src/transport/mpi/logical.rs) ---------------------------
+/* ---- Emulated logical accumulates (src/transport/mpi/windows/logical.rs) -------------------
  * Open MPI 4.1's osc/rdma drops MPI_LAND/LOR/LXOR accumulates: those are done as read-modify-write
  * under an exclusive lock, and in active mode deferred to the end of the epoch (see logical.rs). */
 
@@ -586,7 +586,7 @@ int rpnmpi_win_sync(rpnmpi_win *w) {
     return MPI_Win_sync(w->win);
 }
 
-/* ---- Point-to-point channels (src/transport/mpi/channel.rs) ------------------------------------
+/* ---- Point-to-point channels (src/transport/mpi/channels/channel.rs) ---------------------------
  * Messages of bytes on the job's communicator, one tag: nonblocking sends; receives posted ahead
  * where the receiver knows the length to expect (rpnmpi_chan_irecv), else by probe (the receiver
  * learns a message's length before it takes it). */

@@ -13,7 +13,7 @@
 !   - fence: the same NT accumulates in one epoch; exact total
 !   - LXOR 1 on one element, NT per PE, garray before, passive and fence: the values seen alternate
 !     0, 1, 0, ... if every read-modify-write is atomic (Open MPI's are done by the transport, see
-!     src/transport/mpi/logical.rs): exactly NT*n/2 zeros and as many ones, final value 0
+!     src/transport/mpi/windows/logical.rs): exactly NT*n/2 zeros and as many ones, final value 0
 program test_hot_element
   use ISO_C_BINDING
   use mpi
