@@ -10,7 +10,8 @@
 //! and the names every layer speaks beside them:
 //! - `collective`: which collective routine a PE is in (the code that travels between PEs);
 //! - `communicator`: the PEs a call or a window spans;
-//! - `datatype`: element datatypes and their names;
+//! - `datatype`: element datatypes of windows and their names;
+//! - `message_type`: the datatypes of messages (the original's table: size, kind, operators);
 //! - `operator`: accumulate and reduction operators and their arithmetic;
 //! - `handle`: the handles a Fortran caller holds, and their validation.
 //!
@@ -23,6 +24,7 @@ pub mod communicator;
 pub mod datatype;
 pub mod halos;
 pub mod handle;
+pub mod message_type;
 pub mod operator;
 pub mod topology;
 pub mod windows;
@@ -36,5 +38,6 @@ pub use communicator::{CommId, Communicator};
 pub use datatype::ElementType;
 pub use grid::{Blocks, Grid};
 pub use handle::{Handle, HandleKind, HandleTable};
+pub use message_type::MessageType;
 pub use operator::Operator;
 pub use window_state::{GroupSets, Mode, PostPlan, PostRequest, RemoteAccess, WindowState};

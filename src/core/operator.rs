@@ -5,6 +5,10 @@
 use super::datatype::{ElementType, normalize_name};
 use crate::error::{Error, Result};
 
+/// The name of the original's table that designates no operator (RPN_COMM_oper gives MPI's
+/// null operator for it).
+pub const NULL_NAME: &str = "MPI_OP_NULL";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 /// The reduction and accumulate operators (the MPI operators of the same names).
 pub enum Operator {
@@ -32,11 +36,15 @@ pub enum Operator {
     Replace,
     /// MPI_NO_OP.
     NoOp,
+    /// MPI_MAXLOC (on (value, index) pairs: messages only).
+    MaxLoc,
+    /// MPI_MINLOC.
+    MinLoc,
 }
 
 impl Operator {
     /// Every operator.
-    pub const ALL: [Operator; 12] = [
+    pub const ALL: [Operator; 14] = [
         Self::Sum,
         Self::Prod,
         Self::Min,
@@ -49,6 +57,8 @@ impl Operator {
         Self::Lxor,
         Self::Replace,
         Self::NoOp,
+        Self::MaxLoc,
+        Self::MinLoc,
     ];
 
     /// The operator's MPI name ("MPI_SUM", ...).
@@ -66,12 +76,18 @@ impl Operator {
             Self::Lxor => "MPI_LXOR",
             Self::Replace => "MPI_REPLACE",
             Self::NoOp => "MPI_NO_OP",
+            Self::MaxLoc => "MPI_MAXLOC",
+            Self::MinLoc => "MPI_MINLOC",
         }
     }
 
     /// The operator an MPI name designates (case and blanks around it do not matter).
+    /// MPI_OP_NULL, which the original's table holds, combines nothing: refused with its reason.
     pub fn from_name(name: &str) -> Result<Self> {
         let n = normalize_name(name);
+        if n == NULL_NAME {
+            return Err(Error::BadArgument(format!("{NULL_NAME} combines nothing: no reduction can be made with it")));
+        }
         Self::ALL.into_iter().find(|op| op.name() == n).ok_or(Error::UnknownName { kind: "operator", name: n })
     }
 
@@ -85,10 +101,11 @@ impl Operator {
         (code as usize).checked_sub(1).and_then(|i| Self::ALL.get(i).copied())
     }
 
-    /// Bitwise and logical operators make no sense on reals (as in MPI).
+    /// Bitwise and logical operators make no sense on reals (as in MPI), MAXLOC and MINLOC on
+    /// any window (they combine (value, index) pairs, which no window holds).
     pub fn check_type(self, dtype: ElementType) -> Result<()> {
         let integer_only = matches!(self, Self::Band | Self::Bor | Self::Bxor | Self::Land | Self::Lor | Self::Lxor);
-        if integer_only && !dtype.is_integer() {
+        if (integer_only && !dtype.is_integer()) || matches!(self, Self::MaxLoc | Self::MinLoc) {
             return Err(Error::OperatorType { op: self.name(), dtype: dtype.name() });
         }
         Ok(())
@@ -147,7 +164,8 @@ impl Operator {
             Self::Lor => (truth(a) || truth(b)) as i64,
             Self::Lxor => (truth(a) != truth(b)) as i64,
             Self::Replace => b,
-            Self::NoOp => a,
+            // MAXLOC and MINLOC are refused on windows (check_type)
+            Self::NoOp | Self::MaxLoc | Self::MinLoc => a,
         }
     }
 
@@ -178,9 +196,11 @@ mod tests {
             assert_eq!(Operator::from_name(&format!("{}  ", op.name().to_lowercase())).unwrap(), op);
             assert_eq!(Operator::from_code(op.code()), Some(op));
         }
-        assert!(Operator::from_name("MPI_MAXLOC").is_err());
+        assert!(Operator::from_name("MPI_MAXLOCS").is_err());
+        let null = Operator::from_name("mpi_op_null").unwrap_err().to_string();
+        assert!(null.contains("MPI_OP_NULL combines nothing"), "{null}");
         assert_eq!(Operator::from_code(0), None);
-        assert_eq!(Operator::from_code(13), None);
+        assert_eq!(Operator::from_code(15), None);
     }
 
     #[test]
@@ -189,6 +209,8 @@ mod tests {
         assert!(Operator::Lxor.check_type(ElementType::Real64).is_err());
         assert!(Operator::Band.check_type(ElementType::Int64).is_ok());
         assert!(Operator::Max.check_type(ElementType::Real64).is_ok());
+        assert!(Operator::MaxLoc.check_type(ElementType::Int32).is_err());
+        assert!(Operator::MinLoc.check_type(ElementType::Real64).is_err());
     }
 
     #[test]
