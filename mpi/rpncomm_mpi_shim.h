@@ -189,7 +189,8 @@ int rpnmpi_waitall(int n, int *freqs);
 int rpnmpi_testall(int n, int *freqs, int *done);
 /* MPI_Test of a receive's Fortran request: *done = 1 when complete, *received = its element count */
 int rpnmpi_test_count(int *freq, int code, int *done, int *received);
-/* MPI_Reduce of n elements (datatype and operator codes as rpnmpi_rma's; not REPLACE or NO_OP) into
+/* MPI_Reduce of n elements (datatype: its code in the original's table, as rpnmpi_type_f's;
+ * operator codes as rpnmpi_rma's, MAXLOC and MINLOC added; not REPLACE or NO_OP) into
  * `result` on `root`; MPI_Gather of `bytes` bytes per rank into `all` on `root` */
 int rpnmpi_reduce(const rpnmpi_comm *comm, const void *mine, void *result, int n, int dtype, int op, int root);
 int rpnmpi_gather(const rpnmpi_comm *comm, const void *mine, void *all, int bytes, int root);

@@ -48,6 +48,8 @@ static MPI_Op op_of(int code) {
     case 10: return MPI_LXOR;
     case 11: return MPI_REPLACE;
     case 12: return MPI_NO_OP;
+    case 13: return MPI_MAXLOC;
+    case 14: return MPI_MINLOC;
     default: return MPI_OP_NULL;
     }
 }
@@ -780,6 +782,28 @@ static MPI_Datatype fortran_datatype(int code) {
     }
 }
 
+/* The datatype a reduction of the table's type `code` combines as: C integer and real types where
+ * MPI has them (every operator the library allows applies to them, LAND on integers included),
+ * the Fortran types otherwise (MPI_LOGICAL's truth values, the pairs of MAXLOC and MINLOC). */
+static MPI_Datatype reduction_datatype(int code) {
+    switch (code) {
+    case 0: return MPI_BYTE;
+    case 3: return MPI_LOGICAL;
+    case 4: case 7: return MPI_INT32_T;
+    case 5: return MPI_INT8_T;
+    case 6: return MPI_INT16_T;
+    case 8: return MPI_INT64_T;
+    case 10: case 11: return MPI_FLOAT;
+    case 12: case 14: return MPI_DOUBLE;
+    case 15: case 16: return MPI_C_FLOAT_COMPLEX;
+    case 17: case 19: return MPI_C_DOUBLE_COMPLEX;
+    case 20: return MPI_2REAL;
+    case 21: return MPI_2DOUBLE_PRECISION;
+    case 22: return MPI_2INTEGER;
+    default: return MPI_DATATYPE_NULL;   /* moved only (character, packed, REAL16, COMPLEX32) */
+    }
+}
+
 int rpnmpi_type_f(int code, int *ftype) {
     if (code < 0 || code > 22) return RPNMPI_E_BAD_ARG;
     *ftype = (int)MPI_Type_c2f(fortran_datatype(code));
@@ -880,7 +904,7 @@ int rpnmpi_test_count(int *freq, int code, int *done, int *received) {
 /* RPN_COMM_reduce and RPN_COMM_gather as the original makes them (MPI_Reduce, MPI_Gather), so that a
  * reduction combines the PEs' values in the same order as there. Codes as rpnmpi_rma's. */
 int rpnmpi_reduce(const rpnmpi_comm *c, const void *mine, void *result, int n, int dtype, int op, int root) {
-    MPI_Datatype t = datatype_of(dtype);
+    MPI_Datatype t = reduction_datatype(dtype);
     MPI_Op o = op_of(op);
     if (t == MPI_DATATYPE_NULL || o == MPI_OP_NULL || o == MPI_REPLACE || o == MPI_NO_OP || n < 0) return RPNMPI_E_BAD_ARG;
     return MPI_Reduce(mine, result, n, t, o, root, c->comm);
@@ -889,7 +913,7 @@ int rpnmpi_reduce(const rpnmpi_comm *c, const void *mine, void *result, int n, i
 /* RPN_COMM_allreduce as the original makes it (MPI_Allreduce): its order of combination, which can
  * change the last bits of a sum over 3 PEs or more. */
 int rpnmpi_allreduce(const rpnmpi_comm *c, const void *mine, void *result, int n, int dtype, int op) {
-    MPI_Datatype t = datatype_of(dtype);
+    MPI_Datatype t = reduction_datatype(dtype);
     MPI_Op o = op_of(op);
     if (t == MPI_DATATYPE_NULL || o == MPI_OP_NULL || o == MPI_REPLACE || o == MPI_NO_OP || n < 0) return RPNMPI_E_BAD_ARG;
     return MPI_Allreduce(mine, result, n, t, o, c->comm);

@@ -17,7 +17,7 @@ pub mod shm;
 
 use self::channel::Channels;
 use crate::core::subarray::BoxTransfer;
-use crate::core::{Communicator, ElementType, GroupSets, Mode, Operator, RemoteAccess};
+use crate::core::{Communicator, ElementType, GroupSets, MessageType, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
 
 /// Ends this process with `status` (C streams flushed) after a fault it reported: the launcher
@@ -128,7 +128,7 @@ pub trait Transport: Send {
     /// Collective over `comm` (RPN_COMM_reduce): every PE's `mine` (elements of `dtype`) combined
     /// with `op`; the result on the PE of rank `root` (None elsewhere). By default from an
     /// allgather, combined in rank order; the MPI transport combines as MPI_Reduce does.
-    fn reduce_to(&mut self, comm: &Communicator, mine: &[u8], dtype: ElementType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
+    fn reduce_to(&mut self, comm: &Communicator, mine: &[u8], dtype: MessageType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
         let mut all = vec![0u8; mine.len() * comm.size()];
         self.allgather(comm, mine, &mut all)?;
         if comm.rank() != root {
@@ -137,7 +137,7 @@ pub trait Transport: Send {
         let mut blocks = all.chunks_exact(mine.len().max(1));
         let mut result = blocks.next().map(<[u8]>::to_vec).unwrap_or_default();
         for other in blocks.take(comm.size() - 1) {
-            op.apply_bytes(dtype, &mut result, other);
+            dtype.combine(op, &mut result, other);
         }
         result.truncate(mine.len());
         Ok(Some(result))
@@ -149,7 +149,7 @@ pub trait Transport: Send {
     /// `mine` combined with `op`, on every PE, where the transport combines as the original does
     /// (the MPI transport: MPI_Allreduce, whose order of combination can change the last bits of a
     /// sum over 3 PEs or more); None (the default) lets the caller combine in rank order.
-    fn allreduce_native(&mut self, _comm: &Communicator, _mine: &[u8], _dtype: ElementType, _op: Operator) -> Result<Option<Vec<u8>>> {
+    fn allreduce_native(&mut self, _comm: &Communicator, _mine: &[u8], _dtype: MessageType, _op: Operator) -> Result<Option<Vec<u8>>> {
         Ok(None)
     }
 

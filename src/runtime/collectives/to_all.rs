@@ -10,16 +10,16 @@
 
 use super::super::Runtime;
 use super::super::caller_buffers::{read_caller_bytes, write_caller_bytes};
-use crate::core::{CollectiveId, Communicator, ElementType, Operator};
+use crate::core::{CollectiveId, Communicator, MessageType, Operator};
 use crate::error::{Error, Result};
 
 /// A communicator with this PE's checked element type and byte count of a reduction or gather.
-type ReductionArgs = (Communicator, Result<(ElementType, usize)>);
+type ReductionArgs = (Communicator, Result<(MessageType, usize)>);
 
 /// The arguments of a reduction or a gather as every PE must give them: byte count, element
 /// type and operator codes (0 where the call has none).
 fn describe(row: &[u32]) -> String {
-    let t = ElementType::from_code(row[1]).map_or("?", |t| t.name());
+    let t = MessageType::from_code(row[1]).map_or("?", |t| t.name());
     match Operator::from_code(row[2]) {
         Some(op) => format!("{} bytes of {t} with {}", row[0], op.name()),
         None => format!("{} bytes of {t}", row[0]),
@@ -60,10 +60,7 @@ impl Runtime {
     /// (None: this PE is no member of `com`); the type and count checked in `Ok`'s second part.
     fn reduction_args(&self, count: i32, dtype: &str, com: &str) -> Result<Option<ReductionArgs>> {
         let Some(comm) = self.named(com)? else { return Ok(None) };
-        let checked = ElementType::from_name(dtype).and_then(|t| {
-            let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
-            Ok((t, n * t.size()))
-        });
+        let checked = MessageType::from_name(dtype).and_then(|t| Ok((t, t.message_size("count", count)?)));
         Ok(Some((comm, checked)))
     }
 
@@ -75,7 +72,7 @@ impl Runtime {
         let Some((comm, args)) = self.reduction_args(count, dtype, com)? else { return Ok(()) };
         let checked = args.and_then(|(t, bytes)| {
             let op = Operator::from_name(op)?;
-            op.check_type(t)?;
+            t.check_operator(op)?;
             if bytes > 0 && (send == 0 || recv == 0) {
                 return Err(Error::NullBuffer { what: "reduction", nelem: count as i64 });
             }
@@ -97,7 +94,7 @@ impl Runtime {
         let mut chunks = all.chunks_exact(bytes.max(1));
         let mut result = chunks.next().map(<[u8]>::to_vec).unwrap_or_default();
         for other in chunks.take(comm.size() - 1) {
-            op.apply_bytes(t, &mut result, other);
+            t.combine(op, &mut result, other);
         }
         // SAFETY: caller's contract: recv has room for `bytes` bytes (result holds as many).
         unsafe { write_caller_bytes(&result, recv) };
@@ -156,17 +153,17 @@ impl Runtime {
     /// `buffer` holds (on the root) and has room for (elsewhere) `count` elements of `dtype`.
     pub unsafe fn bcast(&mut self, buffer: usize, count: i32, dtype: &str, root: i32, com: &str) -> Result<()> {
         let Some(comm) = self.named(com)? else { return Ok(()) };
-        let checked = ElementType::from_name(dtype).and_then(|t| {
-            let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
+        let checked = MessageType::from_name(dtype).and_then(|t| {
+            let bytes = t.message_size("count", count)?;
             let root = usize::try_from(root).ok().filter(|&r| r < comm.size()).ok_or_else(|| Error::BadRank {
                 rank: root as i64,
                 npes: comm.size(),
                 comm: comm.name().map_or(String::new(), |n| format!(" '{n}'")),
             })?;
-            if n > 0 && buffer == 0 {
+            if bytes > 0 && buffer == 0 {
                 return Err(Error::NullBuffer { what: "bcast", nelem: count as i64 });
             }
-            Ok((root, n * t.size()))
+            Ok((root, bytes))
         });
         let (root_u, bytes) = checked.as_ref().map_or((0, 0), |&(r, b)| (r as u32, b as u32));
         let local = checked.as_ref().map(|_| ()).map_err(Clone::clone);

@@ -3,7 +3,7 @@
 
 use super::super::Runtime;
 use super::super::caller_buffers::{read_caller_bytes, write_caller_bytes};
-use crate::core::{CollectiveId, Communicator, ElementType, Operator};
+use crate::core::{CollectiveId, Communicator, MessageType, Operator};
 use crate::error::{Error, Result};
 
 impl Runtime {
@@ -37,11 +37,10 @@ impl Runtime {
     pub unsafe fn reduce(&mut self, send: usize, recv: usize, count: i32, dtype: &str, op: &str, root: i32, com: &str) -> Result<()> {
         let Some(comm) = self.named(com)? else { return Ok(()) };
         let checked = (|| {
-            let t = ElementType::from_name(dtype)?;
+            let t = MessageType::from_name(dtype)?;
             let op = Operator::from_name(op)?;
-            op.check_type(t)?;
-            let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
-            let bytes = n * t.size();
+            t.check_operator(op)?;
+            let bytes = t.message_size("count", count)?;
             if bytes > 0 && (send == 0 || (recv == 0 && comm.rank() as i64 == root as i64)) {
                 return Err(Error::NullBuffer { what: "reduce", nelem: count as i64 });
             }
@@ -78,9 +77,7 @@ impl Runtime {
     ) -> Result<()> {
         let Some(comm) = self.named(com)? else { return Ok(()) };
         let size = |count: i32, dtype: &str| -> Result<usize> {
-            let t = ElementType::from_name(dtype)?;
-            let n = usize::try_from(count).map_err(|_| Error::Negative { what: "count", value: count as i64 })?;
-            Ok(n * t.size())
+            MessageType::from_name(dtype)?.message_size("count", count)
         };
         let checked = (|| {
             let sbytes = size(sendcount, sendtype)?;

@@ -7,7 +7,7 @@ use std::ffi::{c_int, c_void};
 use super::comm::Comm;
 use super::shim::{self, RawComm};
 use super::watchdog;
-use crate::core::{ElementType, Operator};
+use crate::core::{MessageType, Operator};
 use crate::error::{Error, Result};
 
 unsafe extern "C" {
@@ -37,14 +37,14 @@ unsafe extern "C" {
 /// MPI_Reduce of `mine` (elements of `dtype`) with `op` over `comm`: the result on `root`. REPLACE
 /// and NO_OP, which MPI_Reduce does not take, keep the value of the highest rank, resp. the root's,
 /// as the allgather-based reduction does.
-pub fn reduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
-    let n = c_int::try_from(mine.len() / dtype.size()).map_err(|_| Error::BadArgument(format!("reduce of {} bytes", mine.len())))?;
+pub fn reduce(comm: &Comm, mine: &[u8], dtype: MessageType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
+    let n = c_int::try_from(mine.len() / dtype.size().max(1)).map_err(|_| Error::BadArgument(format!("reduce of {} bytes", mine.len())))?;
     if matches!(op, Operator::Replace | Operator::NoOp) {
         let all = gather(comm, mine, root)?;
         return Ok(all.map(|all| {
             let mut result = all[..mine.len()].to_vec();
             for other in all.chunks_exact(mine.len().max(1)).skip(1) {
-                op.apply_bytes(dtype, &mut result, other);
+                dtype.combine(op, &mut result, other);
             }
             result
         }));
@@ -76,11 +76,11 @@ pub fn reduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator, root: 
 
 /// MPI_Allreduce of `mine` (elements of `dtype`) with `op` over `comm`, as the original's
 /// RPN_COMM_allreduce: None for REPLACE and NO_OP, which MPI_Allreduce does not take.
-pub fn allreduce(comm: &Comm, mine: &[u8], dtype: ElementType, op: Operator) -> Result<Option<Vec<u8>>> {
+pub fn allreduce(comm: &Comm, mine: &[u8], dtype: MessageType, op: Operator) -> Result<Option<Vec<u8>>> {
     if matches!(op, Operator::Replace | Operator::NoOp) {
         return Ok(None);
     }
-    let n = c_int::try_from(mine.len() / dtype.size()).map_err(|_| Error::BadArgument(format!("allreduce of {} bytes", mine.len())))?;
+    let n = c_int::try_from(mine.len() / dtype.size().max(1)).map_err(|_| Error::BadArgument(format!("allreduce of {} bytes", mine.len())))?;
     if mine.is_empty() {
         return Ok(Some(Vec::new()));
     }

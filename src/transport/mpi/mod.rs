@@ -36,7 +36,7 @@ use self::comm::Comm;
 use self::node::Placement;
 use self::windows::hybrid::HybridWindow;
 use self::windows::window::{MpiWindow, SharedRegistry, WindowRegistry, Workarounds};
-use crate::core::{CommId, Communicator, ElementType, Operator};
+use crate::core::{CommId, Communicator, ElementType, MessageType, Operator};
 use crate::error::{Error, Result};
 use crate::transport::channel::Channels;
 use crate::transport::shm::window::ShmWindow;
@@ -410,11 +410,11 @@ impl Transport for MpiTransport {
         Ok(Some(Communicator::new(id, members.to_vec(), me)?.named(name)))
     }
 
-    fn reduce_to(&mut self, comm: &Communicator, mine: &[u8], dtype: ElementType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
+    fn reduce_to(&mut self, comm: &Communicator, mine: &[u8], dtype: MessageType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
         collectives::reduce(self.comm(comm)?, mine, dtype, op, root)
     }
 
-    fn allreduce_native(&mut self, comm: &Communicator, mine: &[u8], dtype: ElementType, op: Operator) -> Result<Option<Vec<u8>>> {
+    fn allreduce_native(&mut self, comm: &Communicator, mine: &[u8], dtype: MessageType, op: Operator) -> Result<Option<Vec<u8>>> {
         collectives::allreduce(self.comm(comm)?, mine, dtype, op)
     }
 
