@@ -43,6 +43,55 @@ extern "C" {
 #endif // __cplusplus
 
 /**
+ * RPN_COMM_alltoall: `sendcount` elements of `sendtype` to every PE of `com`, `recvcnt` of
+ * `recvtype` from each, blocks in rank order.
+ */
+int rpncomm_alltoall(const void *sendbuf,
+                     int sendcount,
+                     const char *sendtype,
+                     size_t sendtype_len,
+                     void *recbuf,
+                     int recvcnt,
+                     const char *recvtype,
+                     size_t recvtype_len,
+                     const char *com,
+                     size_t com_len);
+
+/**
+ * RPN_COMM_gatherv: `sendcount` elements of `sendtype` from every PE of `com` into `recbuf`
+ * on the root, PE p's `reccountv[p]` elements of `rectype` at `disp[p]` (the root's arrays).
+ */
+int rpncomm_gatherv(const void *sendbuf,
+                    int sendcount,
+                    const char *sendtype,
+                    size_t sendtype_len,
+                    void *recbuf,
+                    const int *reccountv,
+                    const int *disp,
+                    const char *rectype,
+                    size_t rectype_len,
+                    int root,
+                    const char *com,
+                    size_t com_len);
+
+/**
+ * RPN_COMM_scatterv: from `sendbuf` on the root, `sendcount[p]` elements of `sendtype` at
+ * `disp[p]` to PE p of `com`, into its `recbuf` (`reccountv` elements of `rectype`).
+ */
+int rpncomm_scatterv(const void *sendbuf,
+                     const int *sendcount,
+                     const int *disp,
+                     const char *sendtype,
+                     size_t sendtype_len,
+                     void *recbuf,
+                     int reccountv,
+                     const char *rectype,
+                     size_t rectype_len,
+                     int root,
+                     const char *com,
+                     size_t com_len);
+
+/**
  * RPN_COMM_dist: grid PE 0's garr(size, gmini:gmaxi, gminj:gmaxj, nk) (an nig x njg field)
  * cut into every PE's larr(size, mini:maxi, minj:maxj, nk) with halos `halox`, `haloy`
  * (collective over the grid; docs/gem.md has the rules).
@@ -160,6 +209,19 @@ int rpncomm_bcast(void *buffer,
                   int root,
                   const char *com,
                   size_t com_len);
+
+/**
+ * RPN_COMM_bcastc: `rpncomm_bcast` of a character buffer of `buffer_len` bytes (its Fortran
+ * length), which `count` elements of `dtype` must fit in.
+ */
+int rpncomm_bcastc(char *buffer,
+                   size_t buffer_len,
+                   int count,
+                   const char *dtype,
+                   size_t dtype_len,
+                   int root,
+                   const char *com,
+                   size_t com_len);
 
 /**
  * Gathers `sendcount` elements from every PE of `com` into `recvbuf`, in rank order.
@@ -611,6 +673,27 @@ int rpncomm_recv(void *buf,
                  int *status);
 
 /**
+ * RPN_COMM_sendrecv: `sendcount` elements of `sendtype` to rank `dest` of `com` and at most
+ * `recvcount` of `recvtype` from rank `source` into `recvbuf`; `*status` receives the number of
+ * elements received (the original's `status`). On both transports.
+ */
+int rpncomm_sendrecv(const void *sendbuf,
+                     int sendcount,
+                     const char *sendtype,
+                     size_t sendtype_len,
+                     int dest,
+                     int sendtag,
+                     void *recvbuf,
+                     int recvcount,
+                     const char *recvtype,
+                     size_t recvtype_len,
+                     int source,
+                     int recvtag,
+                     const char *com,
+                     size_t com_len,
+                     int *status);
+
+/**
  * RPN_COMM_isend (MPI build only): `*request` receives the Fortran MPI request (unchanged on
  * a PE outside `com`: nothing is sent).
  */
@@ -655,6 +738,13 @@ int rpncomm_comm_fortran(const char *name, size_t name_len, int *fcomm);
  * 'MPI_double_precision', ...) in `*ftype`. MPI build only.
  */
 int rpncomm_datyp_fortran(const char *name, size_t name_len, int *ftype);
+
+/**
+ * The Fortran MPI operator of a name of the original's table ('MPI_SUM', 'mpi_lor', ...) in
+ * `*fop` (RPN_COMM_oper). MPI build only. An unknown name gives MPI_OP_NULL, with a message (the
+ * original stops the program).
+ */
+int rpncomm_oper_fortran(const char *name, size_t name_len, int *fop);
 
 /**
  * RPN_COMM_split_by_socket (MPI build only): `out` (7 integers) receives the node, socket and

@@ -177,6 +177,8 @@ int rpnmpi_comm_null_f(void);
 int rpnmpi_split_by_socket_f(int forig, int spaces, int *out);
 /* *ftype = the Fortran handle of the MPI datatype of `code` (RPNMPI_E_BAD_ARG for no such code) */
 int rpnmpi_type_f(int code, int *ftype);
+/* the Fortran handle of the operator of `code` (rpnmpi_rma's codes, 0: MPI_OP_NULL) */
+int rpnmpi_op_f(int code, int *fop);
 int rpnmpi_send(const void *buf, int count, int code, int dest, int tag, int fcomm);
 /* *received = the number of elements received (MPI_Get_count) */
 int rpnmpi_recv(void *buf, int count, int code, int source, int tag, int fcomm, int *received);

@@ -782,6 +782,12 @@ static MPI_Datatype fortran_datatype(int code) {
     }
 }
 
+int rpnmpi_op_f(int code, int *fop) {
+    if (code < 0 || code > 14) return RPNMPI_E_BAD_ARG;
+    *fop = (int)MPI_Op_c2f(op_of(code));
+    return MPI_SUCCESS;
+}
+
 /* The datatype a reduction of the table's type `code` combines as: C integer and real types where
  * MPI has them (every operator the library allows applies to them, LAND on integers included),
  * the Fortran types otherwise (MPI_LOGICAL's truth values, the pairs of MAXLOC and MINLOC). */

@@ -51,21 +51,23 @@ pub mod internals {
     /// name, asked by the census of ECCC codes' calls (`tests/census.rs`): the parsers the calls
     /// themselves use, so that the census follows them.
     pub mod names {
-        /// Whether `name` is a datatype name the collectives and RPN_COMM_datyp accept.
+        /// Whether `name` is a datatype name the collectives and RPN_COMM_datyp accept (the
+        /// original's table; MPI_DATATYPE_NULL is one, of no size: a message of it is refused).
         pub fn accepts_datatype(name: &str) -> bool {
-            crate::core::ElementType::from_name(name).is_ok()
+            crate::core::MessageType::from_name(name).is_ok()
         }
-        /// Whether `name` is an operator name the reductions and RPN_COMM_oper accept.
+        /// Whether `name` is an operator name the reductions accept (RPN_COMM_oper also takes
+        /// MPI_OP_NULL, which no reduction does).
         pub fn accepts_operator(name: &str) -> bool {
             crate::core::Operator::from_name(name).is_ok()
         }
         /// Whether a reduction (RPN_COMM_allreduce, _reduce) accepts operator `op` on datatype
         /// `datatype` (the logical and bitwise operators apply to some types only).
         pub fn accepts_reduction(datatype: &str, op: &str) -> bool {
-            let (Ok(t), Ok(op)) = (crate::core::ElementType::from_name(datatype), crate::core::Operator::from_name(op)) else {
+            let (Ok(t), Ok(op)) = (crate::core::MessageType::from_name(datatype), crate::core::Operator::from_name(op)) else {
                 return false;
             };
-            op.check_type(t).is_ok()
+            t.check_operator(op).is_ok()
         }
         /// Whether `name` is a communicator name the calls and RPN_COMM_comm accept.
         pub fn accepts_communicator(name: &str) -> bool {

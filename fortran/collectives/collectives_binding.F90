@@ -165,6 +165,55 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_mpi_ez_transpose_xz
 
+    function rpncomm_bcastc(buffer, buffer_len, count, dtype, dtype_len, root, com, com_len) &
+             result(status) bind(C, name='rpncomm_bcastc')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      character(kind=C_CHAR), dimension(*), intent(INOUT) :: buffer
+      integer(C_SIZE_T), intent(IN), value :: buffer_len
+      integer(C_INT), intent(IN), value :: count
+      character(kind=C_CHAR), dimension(*), intent(IN) :: dtype
+      integer(C_SIZE_T), intent(IN), value :: dtype_len
+      integer(C_INT), intent(IN), value :: root
+      character(kind=C_CHAR), dimension(*), intent(IN) :: com
+      integer(C_SIZE_T), intent(IN), value :: com_len
+      integer(C_INT) :: status
+    end function rpncomm_bcastc
+
+    function rpncomm_alltoall(sendbuf, sendcount, sendtype, sendtype_len, recbuf, recvcnt, recvtype, recvtype_len, &
+                              com, com_len) result(status) bind(C, name='rpncomm_alltoall')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      type(*), dimension(*), intent(IN)    :: sendbuf
+      type(*), dimension(*), intent(INOUT) :: recbuf
+      integer(C_INT), intent(IN), value :: sendcount, recvcnt
+      character(kind=C_CHAR), dimension(*), intent(IN) :: sendtype, recvtype, com
+      integer(C_SIZE_T), intent(IN), value :: sendtype_len, recvtype_len, com_len
+      integer(C_INT) :: status
+    end function rpncomm_alltoall
+
+    function rpncomm_gatherv(sendbuf, sendcount, sendtype, sendtype_len, recbuf, reccountv, disp, rectype, rectype_len, &
+                             root, com, com_len) result(status) bind(C, name='rpncomm_gatherv')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      type(*), dimension(*), intent(IN)    :: sendbuf
+      type(*), dimension(*), intent(INOUT) :: recbuf
+      integer(C_INT), intent(IN), value :: sendcount, root
+      integer(C_INT), dimension(*), intent(IN) :: reccountv, disp
+      character(kind=C_CHAR), dimension(*), intent(IN) :: sendtype, rectype, com
+      integer(C_SIZE_T), intent(IN), value :: sendtype_len, rectype_len, com_len
+      integer(C_INT) :: status
+    end function rpncomm_gatherv
+
+    function rpncomm_scatterv(sendbuf, sendcount, disp, sendtype, sendtype_len, recbuf, reccountv, rectype, rectype_len, &
+                              root, com, com_len) result(status) bind(C, name='rpncomm_scatterv')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      type(*), dimension(*), intent(IN)    :: sendbuf
+      type(*), dimension(*), intent(INOUT) :: recbuf
+      integer(C_INT), dimension(*), intent(IN) :: sendcount, disp
+      integer(C_INT), intent(IN), value :: reccountv, root
+      character(kind=C_CHAR), dimension(*), intent(IN) :: sendtype, rectype, com
+      integer(C_SIZE_T), intent(IN), value :: sendtype_len, rectype_len, com_len
+      integer(C_INT) :: status
+    end function rpncomm_scatterv
+
   end interface
 
 end module rpn_comm_collectives_binding

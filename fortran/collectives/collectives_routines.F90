@@ -1,4 +1,5 @@
-! collectives_routines.F90 -- operators, barrier, allreduce, bcast, allgather, reduce, gather
+! collectives_routines.F90 -- operators, barrier, allreduce, bcast(c), allgather, reduce, gather(v),
+! scatterv, alltoall
 !
 ! External procedures with the original RPN_COMM's names and dummy arguments (their link names
 ! are the plain Fortran ones, so code written for the original links unchanged); each only
@@ -105,3 +106,61 @@ subroutine RPN_COMM_gather(sendbuf, sendcount, sendtype, recbuf, reccount, recty
                         recbuf, int(reccount, C_INT), rectype, len(rectype, kind=C_SIZE_T),    &
                         int(root, C_INT), com, len(com, kind=C_SIZE_T))
 end subroutine RPN_COMM_gather
+
+subroutine RPN_COMM_bcastc(buffer, count, datatype, root, com, ierr)
+  use rpn_comm_collectives_binding
+  implicit none
+  character(len=*), intent(INOUT) :: buffer
+  integer, intent(IN) :: count, root
+  character(len=*), intent(IN) :: datatype, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_bcastc(buffer, len(buffer, kind=C_SIZE_T), int(count, C_INT), datatype, len(datatype, kind=C_SIZE_T), &
+                        int(root, C_INT), com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_bcastc
+
+! interface: none (buffers of any type, called through implicit interfaces)
+subroutine RPN_COMM_alltoall(sendbuf, sendcount, sendtype, recbuf, recvcnt, recvtype, com, ierr)
+  use rpn_comm_collectives_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
+  type(*), dimension(*), intent(IN)    :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recbuf
+  integer, intent(IN) :: sendcount, recvcnt
+  character(len=*), intent(IN) :: sendtype, recvtype, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_alltoall(sendbuf, int(sendcount, C_INT), sendtype, len(sendtype, kind=C_SIZE_T), &
+                          recbuf, int(recvcnt, C_INT), recvtype, len(recvtype, kind=C_SIZE_T),    &
+                          com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_alltoall
+
+! interface: none (buffers of any type, called through implicit interfaces)
+subroutine RPN_COMM_gatherv(sendbuf, sendcount, sendtype, recbuf, reccountv, disp, rectype, root, com, ierr)
+  use rpn_comm_collectives_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
+  type(*), dimension(*), intent(IN)    :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recbuf
+  integer, intent(IN) :: sendcount, root
+  integer, dimension(*), intent(IN) :: reccountv, disp   ! read on the root only
+  character(len=*), intent(IN) :: sendtype, rectype, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_gatherv(sendbuf, int(sendcount, C_INT), sendtype, len(sendtype, kind=C_SIZE_T), &
+                         recbuf, reccountv, disp, rectype, len(rectype, kind=C_SIZE_T),           &
+                         int(root, C_INT), com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_gatherv
+
+! interface: none (buffers of any type, called through implicit interfaces)
+subroutine RPN_COMM_scatterv(sendbuf, sendcount, disp, sendtype, recbuf, reccountv, rectype, root, com, ierr)
+  use rpn_comm_collectives_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
+  type(*), dimension(*), intent(IN)    :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recbuf
+  integer, dimension(*), intent(IN) :: sendcount, disp   ! read on the root only
+  integer, intent(IN) :: reccountv, root
+  character(len=*), intent(IN) :: sendtype, rectype, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_scatterv(sendbuf, sendcount, disp, sendtype, len(sendtype, kind=C_SIZE_T), &
+                          recbuf, int(reccountv, C_INT), rectype, len(rectype, kind=C_SIZE_T), &
+                          int(root, C_INT), com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_scatterv

@@ -108,6 +108,27 @@ module rpn_comm_p2p_binding
       integer(C_INT) :: status
     end function rpncomm_split_by_socket
 
+    function rpncomm_oper_fortran(name, name_len, fop) result(status) bind(C, name='rpncomm_oper_fortran')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      character(kind=C_CHAR), dimension(*), intent(IN) :: name
+      integer(C_SIZE_T), intent(IN), value :: name_len
+      integer(C_INT), intent(INOUT) :: fop
+      integer(C_INT) :: status
+    end function rpncomm_oper_fortran
+
+    function rpncomm_sendrecv(sendbuf, sendcount, sendtype, sendtype_len, dest, sendtag, &
+                              recvbuf, recvcount, recvtype, recvtype_len, source, recvtag, com, com_len, status) &
+             result(ierr) bind(C, name='rpncomm_sendrecv')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      type(*), dimension(*), intent(IN)    :: sendbuf
+      type(*), dimension(*), intent(INOUT) :: recvbuf
+      integer(C_INT), intent(IN), value :: sendcount, dest, sendtag, recvcount, source, recvtag
+      character(kind=C_CHAR), dimension(*), intent(IN) :: sendtype, recvtype, com
+      integer(C_SIZE_T), intent(IN), value :: sendtype_len, recvtype_len, com_len
+      integer(C_INT), intent(INOUT) :: status
+      integer(C_INT) :: ierr
+    end function rpncomm_sendrecv
+
   end interface
 
 end module rpn_comm_p2p_binding

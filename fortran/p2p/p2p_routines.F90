@@ -60,6 +60,38 @@ integer function RPN_COMM_datyp(data_int)
   RPN_COMM_datyp = f
 end function RPN_COMM_datyp
 
+! interface: RPN_COMM_include_interfaces.inc
+integer function RPN_COMM_oper(op)
+  use rpn_comm_p2p_binding
+  implicit none
+  character(len=*), intent(IN) :: op
+  integer(C_INT) :: f, status
+  f = -1      ! stays so where there is no MPI handle (the shared-memory build: refused)
+  status = rpncomm_oper_fortran(op, len(op, kind=C_SIZE_T), f)
+  RPN_COMM_oper = f
+end function RPN_COMM_oper
+
+! interface: none (buffers of any type, called through implicit interfaces)
+subroutine RPN_COMM_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, recv, &
+                             recvtag, com, status, ierr)
+  use rpn_comm_p2p_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recvbuf
+  type(*), dimension(*), intent(IN)    :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recvbuf
+  integer, intent(IN) :: sendcount, dest, sendtag, recvcount, recv, recvtag
+  character(len=*), intent(IN) :: sendtype, recvtype, com
+  integer, intent(OUT) :: status     ! as the original: the number of elements received
+  integer, intent(OUT) :: ierr
+  integer(C_INT) :: n
+  n = 0
+  ierr = rpncomm_sendrecv(sendbuf, int(sendcount, C_INT), sendtype, len(sendtype, kind=C_SIZE_T), &
+                          int(dest, C_INT), int(sendtag, C_INT),                                  &
+                          recvbuf, int(recvcount, C_INT), recvtype, len(recvtype, kind=C_SIZE_T), &
+                          int(recv, C_INT), int(recvtag, C_INT), com, len(com, kind=C_SIZE_T), n)
+  status = n
+end subroutine RPN_COMM_sendrecv
+
 ! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_send(buffer, count, datatype, dest, tag, com, ierr)
   use rpn_comm_p2p_binding

@@ -79,6 +79,10 @@ collectives! {
     MpiTransposeSetup = 31 => "RPN_MPI_transpose_setup",
     MpiEzTransposeXz = 32 => "RPN_MPI_ez_transpose_xz",
     MyDomain = 33 => "RPN_COMM_mydomain",
+    Alltoall = 34 => "RPN_COMM_alltoall",
+    Gatherv = 35 => "RPN_COMM_gatherv",
+    Scatterv = 36 => "RPN_COMM_scatterv",
+    Bcastc = 37 => "RPN_COMM_bcastc",
 }
 
 impl CollectiveId {

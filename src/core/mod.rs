@@ -19,9 +19,11 @@
 //! the paths the rest of the crate uses.
 #![forbid(unsafe_code)]
 
+pub mod blocks;
 pub mod collective;
 pub mod communicator;
 pub mod datatype;
+pub mod envelope;
 pub mod halos;
 pub mod handle;
 pub mod message_type;

@@ -2,14 +2,17 @@
 //!
 //! - `to_all`: barrier, allreduce, bcast and allgather;
 //! - `to_root`: reduce and gather;
+//! - `by_block`: alltoall, gatherv and scatterv;
 //! - `dist`: the distributions (dist, coll, shuf_ezdist, shuf_ezcoll, the MPI x-z transpose);
 //! - `transpose`: RPN_COMM_transpose.
 
+mod by_block;
 mod dist;
 mod to_all;
 mod to_root;
 mod transpose;
 
+pub use self::by_block::*;
 pub use self::dist::*;
 pub use self::to_all::*;
 pub use self::to_root::*;

@@ -59,6 +59,28 @@ pub extern "C" fn rpncomm_bcast(
     })
 }
 
+/// RPN_COMM_bcastc: `rpncomm_bcast` of a character buffer of `buffer_len` bytes (its Fortran
+/// length), which `count` elements of `dtype` must fit in.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn rpncomm_bcastc(
+    buffer: *mut c_char,
+    buffer_len: usize,
+    count: c_int,
+    dtype: *const c_char,
+    dtype_len: usize,
+    root: c_int,
+    com: *const c_char,
+    com_len: usize,
+) -> c_int {
+    call("RPN_COMM_bcastc", || {
+        // SAFETY: Fortran string arguments.
+        let (d, c) = unsafe { (args::name(dtype, dtype_len)?, args::name(com, com_len)?) };
+        // SAFETY: the caller's buffer holds `buffer_len` bytes; the count is checked against it.
+        with_runtime(|rt| unsafe { rt.bcastc(buffer as usize, buffer_len, count, &d, root, &c) })
+    })
+}
+
 /// Gathers `sendcount` elements from every PE of `com` into `recvbuf`, in rank order.
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]

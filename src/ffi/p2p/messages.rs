@@ -1,11 +1,13 @@
-//! The C ABI of the point-to-point messages (MPI build only): RPN_COMM_send, recv, isend, irecv
-//! and waitall_nostat. Requests are Fortran MPI request handles.
+//! The C ABI of the point-to-point messages: RPN_COMM_send, recv, isend, irecv and waitall_nostat
+//! (MPI build only; requests are Fortran MPI request handles) and RPN_COMM_sendrecv (both
+//! transports).
 
 use std::ffi::{c_char, c_int, c_void};
 
 use super::super::{args, call};
 use crate::error::Error;
 use crate::runtime::p2p::messages as p2p;
+use crate::runtime::p2p::sendrecv;
 
 /// RPN_COMM_send (MPI build only): `count` elements of `dtype` to rank `dest` of `com`.
 #[unsafe(no_mangle)]
@@ -48,6 +50,41 @@ pub extern "C" fn rpncomm_recv(
         let (d, c) = unsafe { (args::name(dtype, dtype_len)?, args::name(com, com_len)?) };
         // SAFETY: the caller's buffer has room for `count` elements of `dtype`.
         let n = unsafe { p2p::recv(buf as usize, count, &d, source, tag, &c) }?;
+        // SAFETY: out-parameter from the caller.
+        unsafe { args::put(status, n) };
+        Ok(())
+    })
+}
+
+/// RPN_COMM_sendrecv: `sendcount` elements of `sendtype` to rank `dest` of `com` and at most
+/// `recvcount` of `recvtype` from rank `source` into `recvbuf`; `*status` receives the number of
+/// elements received (the original's `status`). On both transports.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn rpncomm_sendrecv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: *const c_char,
+    sendtype_len: usize,
+    dest: c_int,
+    sendtag: c_int,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: *const c_char,
+    recvtype_len: usize,
+    source: c_int,
+    recvtag: c_int,
+    com: *const c_char,
+    com_len: usize,
+    status: *mut c_int,
+) -> c_int {
+    call("RPN_COMM_sendrecv", || {
+        // SAFETY: Fortran string arguments.
+        let (st, rt, c) = unsafe { (args::name(sendtype, sendtype_len)?, args::name(recvtype, recvtype_len)?, args::name(com, com_len)?) };
+        let out = sendrecv::Side { buf: sendbuf as usize, count: sendcount, dtype: &st, peer: dest, tag: sendtag };
+        let into = sendrecv::Side { buf: recvbuf as usize, count: recvcount, dtype: &rt, peer: source, tag: recvtag };
+        // SAFETY: the caller's buffers are as large as the counts say (MPI-style contract).
+        let n = unsafe { sendrecv::sendrecv(out, into, &c) }?;
         // SAFETY: out-parameter from the caller.
         unsafe { args::put(status, n) };
         Ok(())

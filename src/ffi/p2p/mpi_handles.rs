@@ -45,6 +45,23 @@ pub extern "C" fn rpncomm_datyp_fortran(name: *const c_char, name_len: usize, ft
     })
 }
 
+/// The Fortran MPI operator of a name of the original's table ('MPI_SUM', 'mpi_lor', ...) in
+/// `*fop` (RPN_COMM_oper). MPI build only. An unknown name gives MPI_OP_NULL, with a message (the
+/// original stops the program).
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_oper_fortran(name: *const c_char, name_len: usize, fop: *mut c_int) -> c_int {
+    call("RPN_COMM_oper", || {
+        // SAFETY: Fortran string argument.
+        let name = unsafe { args::name(name, name_len) }?;
+        let f = mpi_handles::fortran_operator(&name);
+        if let Ok(h) = f.clone().or_else(|_| mpi_handles::fortran_operator("MPI_OP_NULL")) {
+            // SAFETY: out-parameter from the caller.
+            unsafe { args::put(fop, h) };
+        }
+        f.map(|_| ())
+    })
+}
+
 /// RPN_COMM_split_by_socket (MPI build only): `out` (7 integers) receives the node, socket and
 /// peer communicators of the Fortran communicator `origcomm` (Fortran handles), the node rank,
 /// socket rank, peer rank and socket size. Nothing is written when refused.

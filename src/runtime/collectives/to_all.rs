@@ -152,9 +152,41 @@ impl Runtime {
     /// # Safety
     /// `buffer` holds (on the root) and has room for (elsewhere) `count` elements of `dtype`.
     pub unsafe fn bcast(&mut self, buffer: usize, count: i32, dtype: &str, root: i32, com: &str) -> Result<()> {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { self.broadcast(CollectiveId::Bcast, buffer, None, count, dtype, root, com) }
+    }
+
+    /// RPN_COMM_bcastc: `bcast` of a character buffer of `capacity` bytes (its Fortran length),
+    /// which the count must fit in (`count` elements of `dtype`, MPI_CHARACTER as a rule).
+    ///
+    /// # Safety
+    /// `buffer` holds `capacity` bytes.
+    pub unsafe fn bcastc(&mut self, buffer: usize, capacity: usize, count: i32, dtype: &str, root: i32, com: &str) -> Result<()> {
+        // SAFETY: the caller's contract, passed on (the count is checked against the capacity).
+        unsafe { self.broadcast(CollectiveId::Bcastc, buffer, Some(capacity), count, dtype, root, com) }
+    }
+
+    /// `bcast` as routine `id`, into a buffer of `capacity` bytes where it is known.
+    ///
+    /// # Safety
+    /// As `bcast`'s.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn broadcast(
+        &mut self,
+        id: CollectiveId,
+        buffer: usize,
+        capacity: Option<usize>,
+        count: i32,
+        dtype: &str,
+        root: i32,
+        com: &str,
+    ) -> Result<()> {
         let Some(comm) = self.named(com)? else { return Ok(()) };
         let checked = MessageType::from_name(dtype).and_then(|t| {
             let bytes = t.message_size("count", count)?;
+            if let Some(cap) = capacity.filter(|&cap| bytes > cap) {
+                return Err(Error::BadArgument(format!("count {count} of {} makes {bytes} bytes, the buffer holds {cap}", t.name())));
+            }
             let root = usize::try_from(root).ok().filter(|&r| r < comm.size()).ok_or_else(|| Error::BadRank {
                 rank: root as i64,
                 npes: comm.size(),
@@ -174,7 +206,7 @@ impl Runtime {
             Ok((_, bytes)) => vec![0u8; bytes],
             Err(_) => Vec::new(),
         };
-        let (rows, inline) = self.agree_inline(&comm, CollectiveId::Bcast, &local, &[root_u, bytes], &mine)?;
+        let (rows, inline) = self.agree_inline(&comm, id, &local, &[root_u, bytes], &mine)?;
         let (root, bytes) = checked?;
         if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
             return Err(Error::Collective(format!(

@@ -76,9 +76,7 @@ impl Runtime {
         com: &str,
     ) -> Result<()> {
         let Some(comm) = self.named(com)? else { return Ok(()) };
-        let size = |count: i32, dtype: &str| -> Result<usize> {
-            MessageType::from_name(dtype)?.message_size("count", count)
-        };
+        let size = |count: i32, dtype: &str| -> Result<usize> { MessageType::from_name(dtype)?.message_size("count", count) };
         let checked = (|| {
             let sbytes = size(sendcount, sendtype)?;
             let rbytes = size(reccount, rectype)?;

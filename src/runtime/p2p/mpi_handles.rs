@@ -5,44 +5,25 @@
 
 use super::super::Runtime;
 use crate::core::datatype::normalize_name;
-use crate::error::{Error, Result};
+use crate::core::{MessageType, Operator, operator};
+use crate::error::Result;
 #[cfg(feature = "mpi")]
 use {super::super::with_runtime, crate::transport::mpi::handles as mpi};
 
-/// The datatype names of the original's table (RPN_COMM_datyp), in the order of the MPI
-/// shim's codes (mpi/shim.c, `fortran_datatype`). MPI_UB and MPI_LB, gone from MPI-3, are not here.
-#[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "MPI handles exist in the MPI build only"))]
-pub const MPI_TYPE_NAMES: [&str; 23] = [
-    "MPI_BYTE",
-    "MPI_PACKED",
-    "MPI_CHARACTER",
-    "MPI_LOGICAL",
-    "MPI_INTEGER",
-    "MPI_INTEGER1",
-    "MPI_INTEGER2",
-    "MPI_INTEGER4",
-    "MPI_INTEGER8",
-    "MPI_DATATYPE_NULL",
-    "MPI_REAL",
-    "MPI_REAL4",
-    "MPI_REAL8",
-    "MPI_REAL16",
-    "MPI_DOUBLE_PRECISION",
-    "MPI_COMPLEX",
-    "MPI_COMPLEX8",
-    "MPI_COMPLEX16",
-    "MPI_COMPLEX32",
-    "MPI_DOUBLE_COMPLEX",
-    "MPI_2REAL",
-    "MPI_2DOUBLE_PRECISION",
-    "MPI_2INTEGER",
-];
-
-/// The shim's code of a datatype name (any case, blanks around it ignored).
+/// The shim's code of a datatype name (any case, blanks around it ignored): its place in the
+/// original's table (`core::MessageType`).
 #[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "MPI handles exist in the MPI build only"))]
 pub fn mpi_type_code(name: &str) -> Result<usize> {
-    let n = normalize_name(name);
-    MPI_TYPE_NAMES.iter().position(|&t| t == n).ok_or(Error::UnknownName { kind: "datatype", name: n })
+    Ok(MessageType::from_name(name)?.code() as usize)
+}
+
+/// The shim's code of an operator name of the original's table (RPN_COMM_oper): the operator's
+/// code, 0 for MPI_OP_NULL.
+pub fn mpi_operator_code(name: &str) -> Result<u32> {
+    if normalize_name(name) == operator::NULL_NAME {
+        return Ok(0);
+    }
+    Ok(Operator::from_name(name)?.code())
 }
 
 /// The communicator name the original maps to MPI_COMM_NULL.
@@ -82,6 +63,25 @@ pub fn fortran_datatype(dtype: &str) -> Result<i32> {
         let _ = dtype;
         Err(crate::error::Error::Unsupported(
             "an MPI datatype handle (RPN_COMM_datyp) needs the MPI build (make MPI=1); RPN_COMM routines take the names themselves",
+        ))
+    }
+}
+
+/// RPN_COMM_oper: the Fortran MPI operator of a name of the original's table (MPI_OP_NULL's for
+/// 'MPI_OP_NULL'). The original stops the program on an unknown name; here the call is refused
+/// with its line and the caller gets MPI_OP_NULL (`ffi`), which MPI itself refuses.
+pub fn fortran_operator(op: &str) -> Result<i32> {
+    let code = mpi_operator_code(op)?;
+    #[cfg(feature = "mpi")]
+    {
+        with_runtime(|_| Ok(()))?;
+        mpi::operator(code)
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = code;
+        Err(crate::error::Error::Unsupported(
+            "an MPI operator handle (RPN_COMM_oper) needs the MPI build (make MPI=1); RPN_COMM routines take the names themselves",
         ))
     }
 }

@@ -80,7 +80,8 @@ pub fn allreduce(comm: &Comm, mine: &[u8], dtype: MessageType, op: Operator) -> 
     if matches!(op, Operator::Replace | Operator::NoOp) {
         return Ok(None);
     }
-    let n = c_int::try_from(mine.len() / dtype.size().max(1)).map_err(|_| Error::BadArgument(format!("allreduce of {} bytes", mine.len())))?;
+    let n =
+        c_int::try_from(mine.len() / dtype.size().max(1)).map_err(|_| Error::BadArgument(format!("allreduce of {} bytes", mine.len())))?;
     if mine.is_empty() {
         return Ok(Some(Vec::new()));
     }

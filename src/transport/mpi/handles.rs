@@ -12,6 +12,7 @@ unsafe extern "C" {
     fn rpnmpi_comm_null_f() -> c_int;
     fn rpnmpi_split_by_socket_f(forig: c_int, spaces: c_int, out: *mut c_int) -> c_int;
     fn rpnmpi_type_f(code: c_int, ftype: *mut c_int) -> c_int;
+    fn rpnmpi_op_f(code: c_int, fop: *mut c_int) -> c_int;
 }
 
 /// The Fortran handle of a communicator of the shim.
@@ -40,6 +41,18 @@ pub fn split_by_socket(forig: i32, spaces: i32) -> Result<[i32; 7]> {
     };
     shim::check(rc, "RPN_COMM_split_by_socket's MPI_Comm_split")?;
     Ok(out)
+}
+
+/// The Fortran handle of the MPI operator of `code` (`core::Operator`'s, 0: MPI_OP_NULL).
+pub fn operator(code: u32) -> Result<i32> {
+    let mut f = 0;
+    let rc = {
+        let _mpi = shim::serial()?;
+        // SAFETY: out-parameter.
+        unsafe { rpnmpi_op_f(code as c_int, &mut f) }
+    };
+    shim::check(rc, "MPI_Op_c2f")?;
+    Ok(f)
 }
 
 /// The Fortran handle of the MPI datatype of `code` (the table of `runtime::p2p::mpi_handles`).

@@ -1,0 +1,290 @@
+//! RPN_COMM_alltoall, RPN_COMM_gatherv and RPN_COMM_scatterv, with the original's arguments
+//! (4.6.3: MPI_Alltoall, MPI_Gatherv, MPI_Scatterv over a named communicator); a PE outside the
+//! communicator returns at once, as there.
+//!
+//! Each starts with the agreement step (routine, root, this PE's byte count). The root's counts
+//! and displacements are known to the root alone: after the first step it checks them against
+//! every PE's count, and a second step tells every PE its verdict, so that all fail together,
+//! before any byte moves, when they do not match. The data moves through the transport's
+//! alltoallv (each PE's bytes to the root, or the root's blocks to each PE).
+
+use super::super::Runtime;
+use super::super::caller_buffers::{read_caller_bytes, write_caller_bytes};
+use crate::core::blocks::{self, Block, Names};
+use crate::core::{CollectiveId, Communicator, MessageType};
+use crate::error::{Error, Result};
+
+/// A byte count as two payload words (low, high).
+fn words(bytes: usize) -> [u32; 2] {
+    let b = bytes as u64;
+    [b as u32, (b >> 32) as u32]
+}
+
+/// The byte count of `words` at `at` of a payload row.
+fn bytes_at(row: &[u32], at: usize) -> usize {
+    (u64::from(row[at]) | (u64::from(row[at + 1]) << 32)) as usize
+}
+
+/// `root` as a rank of `comm`.
+fn root_rank(comm: &Communicator, root: i32) -> Result<usize> {
+    usize::try_from(root).ok().filter(|&r| r < comm.size()).ok_or_else(|| Error::BadRank {
+        rank: i64::from(root),
+        npes: comm.size(),
+        comm: comm.name().map_or(String::new(), |n| format!(" '{n}'")),
+    })
+}
+
+/// The caller's `n` integers at `addr` (an array argument of the root).
+///
+/// # Safety
+/// `addr` is null or holds `n` integers.
+unsafe fn read_ints(addr: usize, n: usize, what: &'static str) -> Result<Vec<i32>> {
+    if addr == 0 && n > 0 {
+        return Err(Error::NullBuffer { what, nelem: n as i64 });
+    }
+    // SAFETY: the caller's contract: addr holds n integers.
+    let bytes = unsafe { read_caller_bytes(addr, 4 * n) };
+    Ok(bytes.chunks_exact(4).map(|c| i32::from_ne_bytes(c.try_into().expect("4 bytes"))).collect())
+}
+
+/// The address `at` bytes into the caller's buffer `base`.
+fn offset(base: usize, at: usize) -> Result<usize> {
+    base.checked_add(at).ok_or_else(|| Error::BadArgument("a displacement reaches past the address space".into()))
+}
+
+/// Every PE agrees on the root: the first PE that gives another is named.
+fn same_root(id: CollectiveId, rows: &[Vec<u32>]) -> Result<()> {
+    match rows.iter().position(|r| r[0] != rows[0][0]) {
+        Some(pe) => Err(Error::Collective(format!("{id}: PE {pe} gives root {}, PE 0 root {}", rows[pe][0] as i32, rows[0][0] as i32))),
+        None => Ok(()),
+    }
+}
+
+impl Runtime {
+    /// RPN_COMM_alltoall: `sendcount` elements of `sendtype` to every PE of `com` (the blocks in
+    /// rank order in `send`), `recvcnt` elements of `recvtype` from each into `recv`, in rank
+    /// order. The byte counts must be equal, on every PE.
+    ///
+    /// # Safety
+    /// `send` holds and `recv` has room for (PEs of `com`) blocks.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn alltoall(
+        &mut self,
+        send: usize,
+        sendcount: i32,
+        sendtype: &str,
+        recv: usize,
+        recvcnt: i32,
+        recvtype: &str,
+        com: &str,
+    ) -> Result<()> {
+        let Some(comm) = self.named(com)? else { return Ok(()) };
+        let n = comm.size();
+        let checked = (|| {
+            let sbytes = MessageType::from_name(sendtype)?.message_size("sendcount", sendcount)?;
+            let rbytes = MessageType::from_name(recvtype)?.message_size("recvcnt", recvcnt)?;
+            if sbytes != rbytes {
+                return Err(Error::BadArgument(format!("sends {sbytes} bytes to each PE but receives {rbytes} from each")));
+            }
+            let total = sbytes.checked_mul(n).ok_or_else(|| Error::BadArgument(format!("{n} blocks of {sbytes} bytes")))?;
+            if total > 0 && (send == 0 || recv == 0) {
+                return Err(Error::NullBuffer { what: "alltoall", nelem: i64::from(sendcount) });
+            }
+            Ok(sbytes)
+        })();
+        let id = CollectiveId::Alltoall;
+        let local = checked.as_ref().map(drop).map_err(Clone::clone);
+        let rows = self.agree(&comm, id, &local, &words(*checked.as_ref().unwrap_or(&0)))?;
+        let block = checked?;
+        if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
+            return Err(Error::Collective(format!(
+                "{id}: PE {pe} sends {} bytes to each PE, PE 0 {}",
+                bytes_at(&rows[pe], 0),
+                bytes_at(&rows[0], 0)
+            )));
+        }
+        // SAFETY: the caller's contract: send holds n blocks.
+        let mine = unsafe { read_caller_bytes(send, block * n) };
+        let got = self.transport.alltoall(&comm, &mine, block)?;
+        // SAFETY: the caller's contract: recv has room for n blocks (got holds as many).
+        unsafe { write_caller_bytes(&got, recv) };
+        Ok(())
+    }
+
+    /// RPN_COMM_gatherv: `sendcount` elements of `sendtype` from every PE of `com` into `recv`
+    /// on the PE of rank `root`, PE p's at `disp[p]` elements of `rectype`, `reccountv[p]`
+    /// elements long (the root's arrays; the others' are not read).
+    ///
+    /// # Safety
+    /// `send` holds `sendcount` elements; on the root `reccountv` and `disp` hold one integer per
+    /// PE of `com` and `recv` has room for every block.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn gatherv(
+        &mut self,
+        send: usize,
+        sendcount: i32,
+        sendtype: &str,
+        recv: usize,
+        reccountv: usize,
+        disp: usize,
+        rectype: &str,
+        root: i32,
+        com: &str,
+    ) -> Result<()> {
+        let Some(comm) = self.named(com)? else { return Ok(()) };
+        let (n, me) = (comm.size(), comm.rank());
+        let names = Names { counts: "reccountv", displs: "disp" };
+        let checked = (|| {
+            let sbytes = MessageType::from_name(sendtype)?.message_size("sendcount", sendcount)?;
+            if sbytes > 0 && send == 0 {
+                return Err(Error::NullBuffer { what: "gatherv send", nelem: i64::from(sendcount) });
+            }
+            let blocks = if root_rank(&comm, root)? == me {
+                let t = MessageType::from_name(rectype)?;
+                // SAFETY: the caller's contract: on the root both arrays hold n integers.
+                let (counts, displs) = unsafe { (read_ints(reccountv, n, "reccountv")?, read_ints(disp, n, "disp")?) };
+                let b = blocks::blocks(t, &counts, &displs, true, names)?;
+                if recv == 0 && b.iter().any(|b| b.len > 0) {
+                    return Err(Error::NullBuffer { what: "gatherv receive", nelem: counts.iter().map(|&c| i64::from(c)).sum() });
+                }
+                Some(b)
+            } else {
+                None
+            };
+            Ok((sbytes, blocks))
+        })();
+        let id = CollectiveId::Gatherv;
+        let sbytes = checked.as_ref().map_or(0, |(s, _)| *s);
+        let payload = [root as u32, words(sbytes)[0], words(sbytes)[1]];
+        let rows = self.agree(&comm, id, &checked.as_ref().map(drop).map_err(Clone::clone), &payload)?;
+        let (sbytes, blocks) = checked?;
+        same_root(id, &rows)?;
+        let root = root_rank(&comm, root)?;
+        let sent: Vec<usize> = rows.iter().map(|r| bytes_at(r, 1)).collect();
+        let verdict = blocks.as_deref().map_or(Ok(()), |b| blocks::check_lengths(b, &sent, names, "sends"));
+        self.agree(&comm, id, &verdict, &[])?;
+        // SAFETY: the caller's contract: send holds sbytes bytes.
+        let mine = unsafe { read_caller_bytes(send, sbytes) };
+        let mut send_counts = vec![0; n];
+        send_counts[root] = sbytes;
+        let recv_counts = if me == root { sent.clone() } else { vec![0; n] };
+        let got = self.transport.alltoallv(&comm, &mine, &send_counts, &recv_counts)?;
+        if let Some(blocks) = blocks {
+            let mut from = 0;
+            for Block { at, len } in blocks {
+                // SAFETY: the caller's contract: recv has room for every block (checked disjoint).
+                unsafe { write_caller_bytes(&got[from..from + len], offset(recv, at)?) };
+                from += len;
+            }
+        }
+        Ok(())
+    }
+
+    /// RPN_COMM_scatterv: from `send` on the PE of rank `root` of `com`, `sendcount[p]` elements
+    /// of `sendtype` at `disp[p]` elements to PE p, into its `recv` (`reccountv` elements of
+    /// `rectype`; the root's arrays, the others' are not read).
+    ///
+    /// # Safety
+    /// On the root `sendcount` and `disp` hold one integer per PE of `com` and `send` holds every
+    /// block; `recv` has room for `reccountv` elements.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn scatterv(
+        &mut self,
+        send: usize,
+        sendcount: usize,
+        disp: usize,
+        sendtype: &str,
+        recv: usize,
+        reccountv: i32,
+        rectype: &str,
+        root: i32,
+        com: &str,
+    ) -> Result<()> {
+        let Some(comm) = self.named(com)? else { return Ok(()) };
+        let (n, me) = (comm.size(), comm.rank());
+        let names = Names { counts: "sendcount", displs: "disp" };
+        let checked = (|| {
+            let rbytes = MessageType::from_name(rectype)?.message_size("reccountv", reccountv)?;
+            if rbytes > 0 && recv == 0 {
+                return Err(Error::NullBuffer { what: "scatterv receive", nelem: i64::from(reccountv) });
+            }
+            let blocks = if root_rank(&comm, root)? == me {
+                let t = MessageType::from_name(sendtype)?;
+                // SAFETY: the caller's contract: on the root both arrays hold n integers.
+                let (counts, displs) = unsafe { (read_ints(sendcount, n, "sendcount")?, read_ints(disp, n, "disp")?) };
+                let b = blocks::blocks(t, &counts, &displs, false, names)?;
+                if send == 0 && b.iter().any(|b| b.len > 0) {
+                    return Err(Error::NullBuffer { what: "scatterv send", nelem: counts.iter().map(|&c| i64::from(c)).sum() });
+                }
+                Some(b)
+            } else {
+                None
+            };
+            Ok((rbytes, blocks))
+        })();
+        let id = CollectiveId::Scatterv;
+        let rbytes = checked.as_ref().map_or(0, |(r, _)| *r);
+        let payload = [root as u32, words(rbytes)[0], words(rbytes)[1]];
+        let rows = self.agree(&comm, id, &checked.as_ref().map(drop).map_err(Clone::clone), &payload)?;
+        let (rbytes, blocks) = checked?;
+        same_root(id, &rows)?;
+        let root = root_rank(&comm, root)?;
+        let wanted: Vec<usize> = rows.iter().map(|r| bytes_at(r, 1)).collect();
+        let verdict = blocks.as_deref().map_or(Ok(()), |b| blocks::check_lengths(b, &wanted, names, "receives"));
+        self.agree(&comm, id, &verdict, &[])?;
+        let mut outgoing = Vec::new();
+        for Block { at, len } in blocks.iter().flatten() {
+            // SAFETY: the caller's contract: on the root send holds every block.
+            outgoing.extend_from_slice(&unsafe { read_caller_bytes(offset(send, *at)?, *len) });
+        }
+        let send_counts = if me == root { wanted } else { vec![0; n] };
+        let mut recv_counts = vec![0; n];
+        recv_counts[root] = rbytes;
+        let got = self.transport.alltoallv(&comm, &outgoing, &send_counts, &recv_counts)?;
+        // SAFETY: the caller's contract: recv has room for rbytes bytes (got holds as many).
+        unsafe { write_caller_bytes(&got, recv) };
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_counts_travel_as_two_words() {
+        for b in [0usize, 1, u32::MAX as usize, (u32::MAX as usize) + 5, 1 << 40] {
+            let w = words(b);
+            assert_eq!(bytes_at(&[7, w[0], w[1]], 1), b);
+        }
+    }
+
+    /// One PE: every routine is a copy; refusals write nothing.
+    #[test]
+    fn one_pe_copies_and_refusals() {
+        let mut rt = Runtime::start().unwrap();
+        rt.set_grid(1, 1).unwrap();
+        let send = [1.5f64, 2.5, 3.5];
+        let mut recv = [0f64; 5];
+        let (counts, displs) = ([3i32], [2i32]);
+        let at = |a: &[f64]| a.as_ptr() as usize;
+        // SAFETY: buffers of the sizes given.
+        unsafe {
+            rt.alltoall(at(&send), 2, "MPI_REAL8", recv.as_mut_ptr() as usize, 2, "mpi_real8", "GRID").unwrap();
+            assert_eq!(recv, [1.5, 2.5, 0.0, 0.0, 0.0]);
+            recv = [0.0; 5];
+            let (c, d) = (counts.as_ptr() as usize, displs.as_ptr() as usize);
+            rt.gatherv(at(&send), 3, "MPI_REAL8", recv.as_mut_ptr() as usize, c, d, "MPI_REAL8", 0, "GRID").unwrap();
+            assert_eq!(recv, [0.0, 0.0, 1.5, 2.5, 3.5]);
+            let mut back = [0f64; 3];
+            rt.scatterv(at(&recv), c, d, "MPI_REAL8", back.as_mut_ptr() as usize, 3, "MPI_REAL8", 0, "GRID").unwrap();
+            assert_eq!(back, send);
+            recv = [9.0; 5];
+            let e = rt.gatherv(at(&send), 2, "MPI_REAL8", recv.as_mut_ptr() as usize, c, d, "MPI_REAL8", 0, "GRID").unwrap_err();
+            assert!(e.to_string().contains("reccountv(1) makes 24 bytes for PE 0, which sends 16 bytes"), "{e}");
+            assert!(rt.alltoall(at(&send), 1, "MPI_REAL8", recv.as_mut_ptr() as usize, 1, "MPI_REAL4", "GRID").is_err());
+            assert!(rt.gatherv(at(&send), 3, "MPI_REAL8", recv.as_mut_ptr() as usize, c, d, "MPI_REAL8", 1, "GRID").is_err());
+            assert_eq!(recv, [9.0; 5], "nothing written");
+        }
+    }
+}

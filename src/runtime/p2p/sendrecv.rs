@@ -1,0 +1,140 @@
+//! RPN_COMM_sendrecv: a message to one PE and one from another (maybe the same) in one call,
+//! which cannot deadlock a ring of PEs; `status` is the number of elements received, as in the
+//! original (4.6.3, MPI_Sendrecv then MPI_Get_count).
+//!
+//! MPI build: MPI_Isend, MPI_Recv, then the wait of the send, on the communicator's Fortran
+//! handle (as RPN_COMM_send and recv). Shared memory: the transport's channels, the message
+//! behind an envelope (`core::envelope`: tag, datatype, length) that the receiver checks before
+//! it copies anything. There messages from one PE are received in the order it sent them: a
+//! message whose tag is not the one received is refused and left in place, and so is a message
+//! of another routine (a halo exchange's), which stays for that routine.
+
+#[cfg(not(feature = "mpi"))]
+use crate::core::Communicator;
+use crate::core::MessageType;
+use crate::error::{Error, Result};
+#[cfg(not(feature = "mpi"))]
+use {
+    super::super::Runtime,
+    super::super::caller_buffers::{read_caller_bytes, write_caller_bytes},
+    crate::core::envelope::{ENVELOPE_BYTES, Envelope},
+};
+
+/// One side of a sendrecv: buffer, count, datatype name, peer rank and tag as the caller gave them.
+#[derive(Debug, Clone, Copy)]
+pub struct Side<'a> {
+    /// The caller's buffer (an address).
+    pub buf: usize,
+    /// Elements of `dtype`.
+    pub count: i32,
+    /// The datatype's name.
+    pub dtype: &'a str,
+    /// The peer's rank in the communicator.
+    pub peer: i32,
+    /// The message's tag.
+    pub tag: i32,
+}
+
+impl Side<'_> {
+    /// The datatype and the byte count, checked (`what`: the count's dummy argument).
+    fn checked(&self, what: &'static str) -> Result<(MessageType, usize)> {
+        let t = MessageType::from_name(self.dtype)?;
+        let bytes = t.message_size(what, self.count)?;
+        if bytes > 0 && self.buf == 0 {
+            return Err(Error::NullBuffer { what: "sendrecv", nelem: i64::from(self.count) });
+        }
+        Ok((t, bytes))
+    }
+
+    /// The peer as a job rank (the channels' numbering).
+    #[cfg(not(feature = "mpi"))]
+    fn job_peer(&self, comm: &Communicator) -> Result<usize> {
+        usize::try_from(self.peer).ok().and_then(|p| comm.job_rank(p)).ok_or_else(|| Error::BadRank {
+            rank: i64::from(self.peer),
+            npes: comm.size(),
+            comm: comm.name().map_or(String::new(), |n| format!(" '{n}'")),
+        })
+    }
+}
+
+/// RPN_COMM_sendrecv over the communicator `com`: sends `out`, receives into `into`; returns the
+/// number of elements received.
+///
+/// # Safety
+/// `out.buf` holds `out.count` elements of its datatype, `into.buf` has room for `into.count`.
+pub unsafe fn sendrecv(out: Side, into: Side, com: &str) -> Result<i32> {
+    #[cfg(feature = "mpi")]
+    {
+        use super::super::with_runtime;
+        use super::mpi_handles::mpi_type_code;
+        use crate::transport::mpi::p2p as mpi;
+        out.checked("sendcount")?;
+        into.checked("recvcount")?;
+        let (scode, rcode) = (mpi_type_code(out.dtype)?, mpi_type_code(into.dtype)?);
+        let fcomm = with_runtime(|rt| rt.member_fortran_comm(com))?
+            .ok_or_else(|| Error::BadArgument(format!("this PE is not a member of communicator '{}'", com.trim())))?;
+        // SAFETY: the caller's contract; the send buffer stays valid until the wait below.
+        let mut req = [unsafe { mpi::isend(out.buf, out.count, scode, out.peer, out.tag, fcomm) }?];
+        // SAFETY: the caller's contract.
+        let received = unsafe { mpi::recv(into.buf, into.count, rcode, into.peer, into.tag, fcomm) };
+        let sent = mpi::wait_all(&mut req);
+        let received = received?;
+        sent?;
+        Ok(received)
+    }
+    #[cfg(not(feature = "mpi"))]
+    {
+        // SAFETY: the caller's contract, passed on.
+        super::super::with_runtime(|rt| unsafe { rt.sendrecv_channels(out, into, com) })
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+impl Runtime {
+    /// `sendrecv` through the transport's channels (shared memory).
+    ///
+    /// # Safety
+    /// As `sendrecv`'s.
+    unsafe fn sendrecv_channels(&mut self, out: Side, into: Side, com: &str) -> Result<i32> {
+        let comm =
+            self.named(com)?.ok_or_else(|| Error::BadArgument(format!("this PE is not a member of communicator '{}'", com.trim())))?;
+        let (st, sbytes) = out.checked("sendcount")?;
+        let (rt, rbytes) = into.checked("recvcount")?;
+        let (dest, source) = (out.job_peer(&comm)?, into.job_peer(&comm)?);
+        let channels = self.transport.channels().ok_or(Error::Unsupported("RPN_COMM_sendrecv needs point-to-point channels"))?;
+        let mut message = Envelope { tag: out.tag, dtype: st.code(), bytes: sbytes as u64 }.encode().to_vec();
+        // SAFETY: the caller's contract: out.buf holds sbytes bytes.
+        message.extend_from_slice(&unsafe { read_caller_bytes(out.buf, sbytes) });
+        let room = channels.reserve(dest, message.len())?;
+        // SAFETY: reserve gave room for the message, writable until post.
+        unsafe { std::ptr::copy_nonoverlapping(message.as_ptr(), room, message.len()) };
+        channels.post(dest, message.len())?;
+        let m = loop {
+            if let Some(m) = channels.poll(source)? {
+                break m;
+            }
+            if channels.in_collective_without_me(source) {
+                return Err(Error::Collective(format!("PE {} is in a collective call, not sending to this PE", into.peer)));
+            }
+            let what = || format!("RPN_COMM_sendrecv: the message of PE {} (tag {})", into.peer, into.tag);
+            channels.wait_any(&[source], &what)?;
+        };
+        if m.cut {
+            channels.release(source)?;
+            return Err(Error::BadArgument(format!("the message from PE {} is longer than this PE's receive", into.peer)));
+        }
+        // SAFETY: the message stays until its release below.
+        let bytes = unsafe { m.bytes() };
+        let Some(e) = Envelope::decode(bytes) else {
+            return Err(Error::Collective(format!(
+                "the next message from PE {} is another routine's (a halo exchange's?), not RPN_COMM_sendrecv's",
+                into.peer
+            )));
+        };
+        e.accept(into.peer as usize, into.tag, rbytes)?;
+        // SAFETY: the caller's contract: into.buf has room for rbytes >= e.bytes bytes.
+        unsafe { write_caller_bytes(&bytes[ENVELOPE_BYTES..], into.buf) };
+        channels.release(source)?;
+        Ok((e.bytes as usize / rt.size().max(1)) as i32)
+    }
+}
