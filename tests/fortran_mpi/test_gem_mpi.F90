@@ -11,6 +11,9 @@
 ! - RPN_COMM_datyp: names in any case give MPI's own Fortran datatypes; an unknown one
 !   MPI_DATATYPE_NULL; raw MPI_Allreduce with them agrees with RPN_COMM_allreduce, to the last
 !   bit on sums whose value depends on the order of combination;
+! - RPN_COMM_oper: names in any case give MPI's own operators (MPI_OP_NULL for 'MPI_OP_NULL' and,
+!   with a message, for an unknown name); a raw MPI_Allreduce of logicals with RPN_COMM_oper's
+!   MPI_LAND and MPI_LOR agrees with RPN_COMM_allreduce's;
 ! - RPN_COMM_send/recv around a ring of 'GRID', in turn (the count received in status), RPN_COMM_isend/
 !   irecv + RPN_COMM_waitall_nostat along the rows, and mixed with raw MPI (RPN_COMM_isend with
 !   MPI_Recv, MPI_Isend with RPN_COMM_waitall_nostat);
@@ -118,6 +121,19 @@ contains
     call check(RPN_COMM_datyp('MPI_LOGICAL') == MPI_LOGICAL, 'MPI_LOGICAL')
     call check(RPN_COMM_datyp('MPI_2INTEGER') == MPI_2INTEGER, 'MPI_2INTEGER')
     call check(RPN_COMM_datyp('MPI_DOUBLE') == MPI_DATATYPE_NULL, 'MPI_DOUBLE is not in the table')
+    call check(RPN_COMM_datyp('MPI_COMPLEX8') == MPI_COMPLEX8, 'MPI_COMPLEX8')
+    call check(RPN_COMM_datyp('mpi_integer2') == MPI_INTEGER2, 'MPI_INTEGER2')
+    call check(RPN_COMM_datyp('MPI_BYTE') == MPI_BYTE, 'MPI_BYTE')
+    call check(RPN_COMM_datyp('MPI_DOUBLE_COMPLEX') == MPI_DOUBLE_COMPLEX, 'MPI_DOUBLE_COMPLEX')
+    call check(RPN_COMM_oper('mpi_sum') == MPI_SUM, 'RPN_COMM_oper: mpi_sum')
+    call check(RPN_COMM_oper('MPI_LOR') == MPI_LOR, 'RPN_COMM_oper: MPI_LOR')
+    call check(RPN_COMM_oper('MPI_LAND') == MPI_LAND, 'RPN_COMM_oper: MPI_LAND')
+    call check(RPN_COMM_oper('MPI_BXOR') == MPI_BXOR, 'RPN_COMM_oper: MPI_BXOR')
+    call check(RPN_COMM_oper('MPI_MAXLOC') == MPI_MAXLOC, 'RPN_COMM_oper: MPI_MAXLOC')
+    call check(RPN_COMM_oper('MPI_REPLACE') == MPI_REPLACE, 'RPN_COMM_oper: MPI_REPLACE')
+    call check(RPN_COMM_oper('MPI_OP_NULL') == MPI_OP_NULL, 'RPN_COMM_oper: MPI_OP_NULL')
+    call check(RPN_COMM_oper('MPI_NOSUCH') == MPI_OP_NULL, 'RPN_COMM_oper: an unknown name gives MPI_OP_NULL')
+    call logical_reductions()
     x = me + 0.5d0
     call MPI_Allreduce(x, s, 1, RPN_COMM_datyp('MPI_double_precision'), MPI_SUM, RPN_COMM_comm('grid'), e)
     call RPN_COMM_allreduce(x, s2, 1, 'MPI_DOUBLE_PRECISION', 'MPI_SUM', 'GRID', ierr)
@@ -134,6 +150,19 @@ contains
                all(transfer(ss, 1_8, size(ss)) == transfer(ss2, 1_8, size(ss2))), &
                'RPN_COMM_allreduce of real*8 sums bit for bit as MPI_Allreduce')
   end subroutine datatypes
+
+  ! PE p's element i is true when p is a multiple of i: MPI's own reduction against ours
+  subroutine logical_reductions()
+    logical :: l(6), mpi_and(6), mpi_or(6), ours_and(6), ours_or(6)
+    integer :: i, e
+    l = [(mod(me, i) == 0, i = 1, 6)]
+    call MPI_Allreduce(l, mpi_and, 6, RPN_COMM_datyp('MPI_LOGICAL'), RPN_COMM_oper('MPI_LAND'), RPN_COMM_comm('GRID'), e)
+    call MPI_Allreduce(l, mpi_or, 6, RPN_COMM_datyp('MPI_LOGICAL'), RPN_COMM_oper('MPI_LOR'), RPN_COMM_comm('GRID'), e)
+    call RPN_COMM_allreduce(l, ours_and, 6, 'MPI_LOGICAL', 'MPI_LAND', 'GRID', ierr)
+    call RPN_COMM_allreduce(l, ours_or, 6, 'MPI_LOGICAL', 'MPI_LOR', 'GRID', ierr)
+    call check(all(transfer(mpi_and, 1, 6) == transfer(ours_and, 1, 6)) .and. &
+               all(transfer(mpi_or, 1, 6) == transfer(ours_or, 1, 6)), 'MPI_LAND and MPI_LOR on logicals as MPI''s own')
+  end subroutine logical_reductions
 
   subroutine ring()
     integer :: sbuf(3), rbuf(5), st, e, right, left, req(1)
