@@ -4,7 +4,7 @@
 use std::ffi::{c_char, c_int};
 
 use super::{args, call};
-use crate::core::{ElementType, Handle, HandleKind, Operator};
+use crate::core::{Handle, HandleKind, Operator};
 use crate::runtime::{self, CommName, with_runtime};
 
 /// A communicator handle from its name ('GRID', 'WORLD', 'EW', 'NS', 'BLOC', ...).
@@ -41,9 +41,9 @@ pub extern "C" fn rpncomm_datyp(name: *const c_char, name_len: usize, dtype: *mu
     unsafe { args::put(dtype, Handle::refused(HandleKind::Datatype)) };
     call("RPN_COMM_i_datyp", || {
         // SAFETY: Fortran string argument.
-        let t = ElementType::from_name(&unsafe { args::name(name, name_len) }?)?;
+        let h = runtime::datatype_handle(&unsafe { args::name(name, name_len) }?)?;
         // SAFETY: out-parameter from the caller.
-        unsafe { args::put(dtype, Handle::encode(HandleKind::Datatype, t.code())) };
+        unsafe { args::put(dtype, h) };
         Ok(())
     })
 }

@@ -36,7 +36,7 @@ use std::time::Instant;
 
 pub use self::grid::Place;
 use self::names::CommHandle;
-pub use self::names::{CommName, operator_of};
+pub use self::names::{CommName, datatype_handle, operator_of};
 pub use self::stats::{ENV_STATS, RoutineTimer, time_routine};
 pub use self::windows::BoxOp;
 use self::windows::WindowTable;

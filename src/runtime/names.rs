@@ -2,7 +2,7 @@
 //! ('GRID', 'WORLD', ...) and communicator handles, datatype and operator handles.
 
 use crate::core::datatype::normalize_name;
-use crate::core::{CommId, ElementType, Handle, HandleKind, Operator};
+use crate::core::{CommId, ElementType, Handle, HandleKind, MessageType, Operator};
 use crate::error::{Error, Result};
 
 /// The communicators RPN_COMM names designate, for a job of one domain (RPN_COMM_init_multi_level
@@ -105,9 +105,31 @@ impl CommHandle {
     }
 }
 
-/// The element type a datatype handle designates.
+/// Handle codes of the datatypes of the original's table that no window holds ('MPI_LOGICAL',
+/// ...): MESSAGE_BASE + the `MessageType` code.
+const MESSAGE_BASE: u32 = 0x100;
+
+/// The datatype handle of a name (RPN_COMM_i_datyp): a window's element type, else any other name
+/// of the original's table (as the original, which makes a handle of every name it knows; no
+/// window takes those).
+pub fn datatype_handle(name: &str) -> Result<Handle> {
+    match ElementType::from_name(name) {
+        Ok(t) => Ok(Handle::encode(HandleKind::Datatype, t.code())),
+        Err(e) => MessageType::from_name(name).map(|m| Handle::encode(HandleKind::Datatype, MESSAGE_BASE + m.code())).map_err(|_| e),
+    }
+}
+
+/// The element type a datatype handle designates (a window's: the handle of another datatype
+/// of the table is refused with its name).
 pub fn datatype_of(h: &Handle) -> Result<ElementType> {
-    ElementType::from_code(h.decode(HandleKind::Datatype)?).ok_or(Error::InvalidHandle { what: "datatype" })
+    let code = h.decode(HandleKind::Datatype)?;
+    if let Some(t) = ElementType::from_code(code) {
+        return Ok(t);
+    }
+    match code.checked_sub(MESSAGE_BASE).and_then(MessageType::from_code) {
+        Some(m) => Err(Error::BadArgument(format!("a window holds 4- or 8-byte integers or reals, not {}", m.name()))),
+        None => Err(Error::InvalidHandle { what: "datatype" }),
+    }
 }
 
 /// The operator an operator handle designates.
@@ -148,6 +170,10 @@ mod tests {
         let int = Handle::encode(HandleKind::Datatype, ElementType::Int32.code());
         assert_eq!(datatype_of(&int).unwrap(), ElementType::Int32);
         assert!(operator_of(&int).is_err(), "a datatype handle is no operator");
+        let logical = datatype_handle(" mpi_logical").unwrap();
+        assert!(datatype_of(&logical).unwrap_err().to_string().contains("not MPI_LOGICAL"), "a handle, but no window's type");
+        assert_eq!(datatype_of(&datatype_handle("MPI_REAL8").unwrap()).unwrap(), ElementType::Real64);
+        assert!(matches!(datatype_handle("MPI_NOSUCH"), Err(Error::UnknownName { .. })));
         let sum = Handle::encode(HandleKind::Operator, Operator::Sum.code());
         assert_eq!(operator_of(&sum).unwrap(), Operator::Sum);
     }

@@ -6,6 +6,7 @@
 ! OUTPUT_HAS@2: RPN_COMM_reduce: PE 0: operator MPI_SUM makes no sense for MPI_REAL16
 ! OUTPUT_HAS@2: RPN_COMM_bcast: PE 1: bad argument: datatype MPI_UB was removed from MPI (MPI-3): no data can be sent as it
 ! OUTPUT_HAS@2: RPN_COMM_allreduce: PE 0: collective call inconsistent across PEs: RPN_COMM_allreduce: PE 1 gives 8 bytes of MPI_LOGICAL with MPI_LOR, PE 0 8 bytes of MPI_INTEGER with MPI_LOR
+! OUTPUT_HAS@2: RPN_COMM_i_win_create: PE 1: bad argument: a window holds 4- or 8-byte integers or reals, not MPI_LOGICAL
 ! OUTPUT_HAS@2: RPN_COMM_bcast: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_allreduce while PE 0 is in RPN_COMM_bcast
 ! OUTPUT_HAS@2: RPN_COMM_allreduce: PE 1: collective call inconsistent across PEs: PE 0 is in RPN_COMM_bcast while PE 1 is in RPN_COMM_allreduce
 !
@@ -22,7 +23,9 @@
 ! - refusals (ierr = RPN_COMM_ERROR on every PE, one line, nothing written): an unknown name, an
 !   operator that makes no sense for the type (SUM on logicals, arithmetic on MPI_REAL16),
 !   MPI_OP_NULL, MPI_UB (removed from MPI), PEs that give different types of the same size, and a
-!   PE in RPN_COMM_bcast while the others are in RPN_COMM_allreduce (both routines named).
+!   PE in RPN_COMM_bcast while the others are in RPN_COMM_allreduce (both routines named);
+!   RPN_COMM_i_datyp makes a handle of every name of the table, as the original, but a window of
+!   MPI_LOGICAL is refused (windows hold 4- and 8-byte integers and reals).
 program test_message_types
   use ISO_C_BINDING
   implicit none
@@ -241,6 +244,9 @@ contains
     logical :: l(2), lr(2)
     integer :: iv(2), ir(2)
     real(kind=16) :: q(1), qr(1)
+    type(rpncomm_datatype) :: dt
+    type(rpncomm_communicator) :: com
+    type(rpncomm_window) :: w
     l = me == 0
     lr = .true.
     iv = SENT
@@ -287,6 +293,11 @@ contains
       call check_ierr(err, RPN_COMM_ERROR, 'bcast on PE 0, allreduce elsewhere')
       call check(all(lr) .and. all(.not. l), 'mismatched collectives: nothing written')
     endif
+    ! a handle of MPI_LOGICAL, but no window of it
+    call RPN_COMM_i_datyp('mpi_logical', dt)
+    call RPN_COMM_i_comm('GRID', com)
+    call RPN_COMM_i_win_create(w, dt, 4, com, C_NULL_PTR, err)
+    call check_ierr(err, RPN_COMM_ERROR, 'a window of MPI_LOGICAL')
     ! and the PEs are in step again
     l = .true.
     call RPN_COMM_allreduce(l, lr, 2, 'MPI_LOGICAL', 'MPI_LAND', 'GRID', err)
