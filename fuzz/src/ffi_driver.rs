@@ -16,7 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use rpncomm_windows::ffi::*;
 use rpncomm_windows::internals::core::requests::LANE_CAPACITY;
-use rpncomm_windows::internals::core::{ElementType, Handle, HandleKind, Operator};
+use rpncomm_windows::internals::core::message_type::Kind;
+use rpncomm_windows::internals::core::{ElementType, Handle, HandleKind, MessageType, Operator};
 
 use crate::{MAX_ELEMENTS, MAX_SLOTS, bounded};
 
@@ -137,8 +138,23 @@ const NAMES: &[&str] = &[
     "MPI_REPLACE",
     "MPI_NO_OP",
     "MPI_COMPLEX",
+    "MPI_LOGICAL",
+    "MPI_CHARACTER",
+    "MPI_INTEGER2",
+    "MPI_DOUBLE_COMPLEX",
+    "MPI_2INTEGER",
+    "MPI_DATATYPE_NULL",
+    "MPI_UB",
+    "MPI_MAXLOC",
+    "MPI_OP_NULL",
     "",
 ];
+
+/// The datatype of a message a name designates (None where the collectives refuse it: no such
+/// name, or MPI_DATATYPE_NULL, of no size).
+fn message_type(name: &Name) -> Option<MessageType> {
+    name.text().and_then(|t| MessageType::from_name(&t).ok()).filter(|t| t.kind() != Kind::Null)
+}
 
 /// A Fortran string argument (pointer and length, no NUL).
 #[derive(Arbitrary, Debug)]
@@ -918,8 +934,13 @@ impl Driver {
             Call::Datyp(name) => {
                 let mut h = Handle::NULL;
                 let known = name.text().and_then(|t| ElementType::from_name(&t).ok());
-                if expect(name.with(|p, n| rpncomm_datyp(p, n, &mut h)), known.is_some(), "datyp") {
-                    assert_eq!(h, Handle::encode(HandleKind::Datatype, known.unwrap().code()));
+                // every other name of the original's table makes a handle too, of no window's type
+                let message = name.text().is_some_and(|t| MessageType::from_name(&t).is_ok());
+                if expect(name.with(|p, n| rpncomm_datyp(p, n, &mut h)), known.is_some() || message, "datyp") {
+                    match known {
+                        Some(t) => assert_eq!(h, Handle::encode(HandleKind::Datatype, t.code())),
+                        None => assert!(h.decode(HandleKind::Datatype).is_ok_and(|c| ElementType::from_code(c).is_none())),
+                    }
                 }
             }
             Call::Oper(name) => {
@@ -932,7 +953,7 @@ impl Driver {
             }
             Call::ValidOper(arg) => {
                 let h = self.handle(*arg, HandleKind::Operator);
-                let valid = h.is_some_and(|h| h.decode(HandleKind::Operator).is_ok_and(|c| (1..=12).contains(&c)));
+                let valid = h.is_some_and(|h| h.decode(HandleKind::Operator).is_ok_and(|c| Operator::from_code(c).is_some()));
                 assert_eq!(Self::with_handle(h, |p| rpncomm_valid_oper(p)), valid as c_int, "valid_oper {h:?}");
             }
             Call::Allreduce { count, dtype, op, com, send, recv, fill } => self.allreduce(*count, dtype, op, com, *send, *recv, *fill),
@@ -1115,7 +1136,7 @@ impl Driver {
             }
             Call::Bcast { count, dtype, root, com, buf, fill } => {
                 let count = bounded(count.get(), MAX_ELEMENTS);
-                let t = dtype.text().and_then(|t| ElementType::from_name(&t).ok());
+                let t = message_type(dtype);
                 let n = count.max(0) as usize;
                 let elem = t.map_or(8, |t| t.size());
                 let b = self.local(*buf, n, elem, *fill);
@@ -1135,7 +1156,7 @@ impl Driver {
     #[allow(clippy::too_many_arguments)]
     fn allreduce(&mut self, count: Int, dtype: &Name, op: &Name, com: &Name, send: Buf, recv: Buf, fill: u8) {
         let count = bounded(count.get(), MAX_ELEMENTS);
-        let t = dtype.text().and_then(|t| ElementType::from_name(&t).ok());
+        let t = message_type(dtype);
         let o = op.text().and_then(|t| Operator::from_name(&t).ok());
         let n = count.max(0) as usize;
         let elem = t.map_or(8, |t| t.size());
@@ -1143,7 +1164,7 @@ impl Driver {
         let predicted = !self.finalized
             && self.comm_usable(com)
             && count >= 0
-            && t.zip(o).is_some_and(|(t, o)| o.check_type(t).is_ok())
+            && t.zip(o).is_some_and(|(t, o)| t.check_operator(o).is_ok())
             && (n == 0 || (s.is_some() && r.is_some()));
         let sent = Self::read(&s, n * elem);
         let st = dtype.with(|dp, dl| {
@@ -1164,8 +1185,8 @@ impl Driver {
     #[allow(clippy::too_many_arguments)]
     fn allgather(&mut self, sendcount: Int, sendtype: &Name, recvcount: Int, recvtype: &Name, com: &Name, send: Buf, recv: Buf, fill: u8) {
         let (sc, rc) = (bounded(sendcount.get(), MAX_ELEMENTS), bounded(recvcount.get(), MAX_ELEMENTS));
-        let st_ = sendtype.text().and_then(|t| ElementType::from_name(&t).ok());
-        let rt_ = recvtype.text().and_then(|t| ElementType::from_name(&t).ok());
+        let st_ = message_type(sendtype);
+        let rt_ = message_type(recvtype);
         let sbytes = sc.max(0) as usize * st_.map_or(8, |t| t.size());
         let rbytes = rc.max(0) as usize * rt_.map_or(8, |t| t.size());
         let (s, r) = (self.local(send, sbytes, 1, fill), self.local(recv, rbytes, 1, fill.wrapping_add(1)));
