@@ -1130,7 +1130,7 @@ impl Driver {
             }
             Call::InitFirst => {
                 let (mut x, mut y) = (-5, -5);
-                if !expect(init_once::rpncomm_init_first(&mut x, &mut y), up && !self.grid_set, "init_first") && up {
+                if !expect(rpncomm_init_first(&mut x, &mut y), up && !self.grid_set, "init_first") && up {
                     assert_eq!((x, y), (1, 1), "a second init reports the grid kept");
                 }
             }
@@ -1148,7 +1148,7 @@ impl Driver {
                 }
             }
             Call::FlushAtStopNull => {
-                expect(stop_flush::rpncomm_flush_at_stop(std::ptr::null()), false, "flush_at_stop");
+                expect(rpncomm_flush_at_stop(std::ptr::null()), false, "flush_at_stop");
             }
         }
     }
@@ -1884,7 +1884,7 @@ impl Driver {
         let fits = |v: i64| i32::try_from(v).is_ok();
         let predicted =
             npe >= 1 && my_id >= 0 && my_id < npe && total >= npe64 && last > 0 && fits(tile) && fits(last) && fits((npe64 - 1) * tile);
-        if !expect(halo::rpncomm_limit(my_id, npe, gmin, gmax, &mut lo, &mut hi, cp, op), predicted, "limit") {
+        if !expect(rpncomm_limit(my_id, npe, gmin, gmax, &mut lo, &mut hi, cp, op), predicted, "limit") {
             return;
         }
         let counts: Vec<i32> = (0..npe64).map(|p| if p + 1 < npe64 { tile } else { last } as i32).collect();

@@ -6,12 +6,13 @@
 //!   requests of the request-based operations;
 //! - `topology`: the PE grids and their blocks, the cut of an index range into tiles, I/O PE sets;
 //! - `halos`: the geometry and checks of the halo exchange and of the rest of its family;
+//! - `messages`: the datatypes of the collectives' and point-to-point messages, the root's blocks
+//!   of a gather or scatter of varying counts, the envelope of a message through the channels;
 //!
 //! and the names every layer speaks beside them:
 //! - `collective`: which collective routine a PE is in (the code that travels between PEs);
 //! - `communicator`: the PEs a call or a window spans;
 //! - `datatype`: element datatypes of windows and their names;
-//! - `message_type`: the datatypes of messages (the original's table: size, kind, operators);
 //! - `operator`: accumulate and reduction operators and their arithmetic;
 //! - `handle`: the handles a Fortran caller holds, and their validation.
 //!
@@ -19,19 +20,18 @@
 //! the paths the rest of the crate uses.
 #![forbid(unsafe_code)]
 
-pub mod blocks;
 pub mod collective;
 pub mod communicator;
 pub mod datatype;
-pub mod envelope;
 pub mod halos;
 pub mod handle;
-pub mod message_type;
+pub mod messages;
 pub mod operator;
 pub mod topology;
 pub mod windows;
 
 pub use self::halos::{halo, halo_family};
+pub use self::messages::{blocks, envelope, message_type};
 pub use self::topology::{decomp, grid, io_sets};
 pub use self::windows::{requests, subarray, window_state};
 

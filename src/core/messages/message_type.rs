@@ -8,8 +8,8 @@
 //! all zero, and a logical operator writes 1 for true and 0 for false, as both compilers store
 //! .true. and .false. (and as MPI's own MPI_LOGICAL reductions do).
 
-use super::datatype::normalize_name;
-use super::operator::Operator;
+use super::super::datatype::normalize_name;
+use super::super::operator::Operator;
 use crate::error::{Error, Result};
 
 /// What the elements of a message are.
