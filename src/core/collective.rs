@@ -79,6 +79,12 @@ collectives! {
     MpiTransposeSetup = 31 => "RPN_MPI_transpose_setup",
     MpiEzTransposeXz = 32 => "RPN_MPI_ez_transpose_xz",
     MyDomain = 33 => "RPN_COMM_mydomain",
+    // 34 to 39 are left to routines written alongside these (codes stay unique once merged)
+    AdjHalo8 = 40 => "RPN_COMM_adj_halo8",
+    AdjHalo4 = 41 => "RPN_COMM_adj_halo4",
+    AdjHalo = 42 => "RPN_COMM_adj_halo",
+    SpreadContext = 43 => "RPN_COMM_spread_context",
+    Spread = 44 => "RPN_COMM_spread",
 }
 
 impl CollectiveId {

@@ -5,10 +5,12 @@
 //! - `to_all`: barrier, allreduce, allgather and bcast, whose results reach every PE;
 //! - `to_root`: reduce and gather, whose results reach one PE;
 //! - `dist`: the distributions (dist, coll, shuf_ezdist, shuf_ezcoll, the x-z transpose);
-//! - `transpose`: RPN_COMM_transpose.
+//! - `transpose`: RPN_COMM_transpose;
+//! - `spread`: RPN_COMM_spread_context and RPN_COMM_spread (their contexts).
 
 mod agreement;
 pub mod dist;
+pub(super) mod spread;
 mod to_all;
 mod to_root;
 pub mod transpose;
