@@ -4,7 +4,6 @@
 //! added, so that a refusal writes nothing. The geometry and the sums are in `core::adj_halo`.
 
 use super::super::Runtime;
-use super::exchange::Pending;
 use crate::core::adj_halo::{self, Flow};
 use crate::core::halo::{self, HaloCall, HaloField};
 use crate::error::{Error, Result};
@@ -29,25 +28,30 @@ impl Runtime {
         // PEs may pass their own ni (MIDAS does).
         let c = HaloCall { gni: 0, ..*c };
         // SAFETY: the caller's contract.
-        unsafe { self.start_exchange_agreeing(vec![HaloField { addr: g, call: c }], None, None, Flow::Adjoint) }?;
-        self.finish_through(self.halo.in_flight.len())
+        unsafe { self.adjoint_fields(vec![HaloField { addr: g, call: c }]) }
     }
 }
 
-/// Adds what the neighbours of the adjoint exchange `p` sent (`held`: every neighbour's message,
-/// each checked) into its one field.
+/// Adds what the neighbours of an adjoint exchange of `fields` sent (`held`: every neighbour's
+/// message, each checked, its data after a header of `header_bytes`; `sides`: the PE on each side
+/// of this one) into its one field.
 ///
 /// # Safety
 /// The field's array is as its call describes it, writable; the messages are not released yet.
-pub(super) unsafe fn add_adjoint_halos(p: &Pending, held: &[(usize, Message)]) -> Result<()> {
-    let [f] = p.fields[..] else { return Err(Error::Internal("an adjoint halo exchange of more than one field".into())) };
+pub(super) unsafe fn add_adjoint_halos(
+    fields: &[HaloField],
+    header_bytes: usize,
+    sides: &[Option<usize>; 8],
+    held: &[(usize, Message)],
+) -> Result<()> {
+    let [f] = fields[..] else { return Err(Error::Internal("an adjoint halo exchange of more than one field".into())) };
     let mut parts: [Option<&[u8]>; 8] = [None; 8];
     for (peer, m) in held {
         // SAFETY: the message stays until its release, after this returns (contract).
         let bytes = unsafe { m.bytes() };
-        let mut at = p.header.bytes();
+        let mut at = header_bytes;
         // each side of the peer on which this PE lies: the peer lies on its opposite
-        for s in halo::message_sides(&p.sides, *peer, false) {
+        for s in halo::message_sides(sides, *peer, false) {
             let n = Flow::Adjoint.received_bytes(&f.call, s);
             parts[s.opposite() as usize] = Some(bytes.get(at..at + n).ok_or(Error::Internal("an adjoint halo message cut short".into()))?);
             at += n;

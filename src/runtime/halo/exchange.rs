@@ -60,12 +60,12 @@ struct HaloList {
 }
 
 /// An exchange whose messages went out and whose neighbours' messages are not taken yet.
-pub(super) struct Pending {
-    pub(super) fields: Vec<HaloField>,
+struct Pending {
+    fields: Vec<HaloField>,
     /// Copies of faces into halos, or the adjoint's sums of halos into parts.
-    pub(super) flow: Flow,
-    pub(super) header: Header,
-    pub(super) sides: [Option<usize>; 8],
+    flow: Flow,
+    header: Header,
+    sides: [Option<usize>; 8],
     peers: Vec<usize>,
     list: Option<usize>,
     /// Why this PE refused its own arguments: it sent its neighbours headers only and takes
@@ -78,7 +78,7 @@ pub(super) struct Pending {
 pub(in crate::runtime) struct HaloState {
     /// This PE's halo exchanges so far (every message carries the number of its exchange).
     seq: u32,
-    pub(super) in_flight: VecDeque<Pending>,
+    in_flight: VecDeque<Pending>,
     lists: Vec<Option<HaloList>>,
     serials: u32,
 }
@@ -192,6 +192,17 @@ impl Runtime {
         self.finish_through(self.halo.in_flight.len())
     }
 
+    /// The adjoint of the exchange on `fields` (one field; `runtime::halo::adjoint`): the same
+    /// round, halos sent and added into the neighbours' parts, blocking.
+    ///
+    /// # Safety
+    /// As `xch_halo_fields`.
+    pub(super) unsafe fn adjoint_fields(&mut self, fields: Vec<HaloField>) -> Result<()> {
+        // SAFETY: the caller's contract.
+        unsafe { self.start_exchange_agreeing(fields, None, None, Flow::Adjoint) }?;
+        self.finish_through(self.halo.in_flight.len())
+    }
+
     /// The grid, this PE's sides and the channels, or why there are none.
     fn halo_setup(&mut self, fields: &[HaloField]) -> Result<[Option<usize>; 8]> {
         let grid = self.grid_comms()?.grid;
@@ -220,7 +231,7 @@ impl Runtime {
     ///
     /// # Safety
     /// As `start_exchange`.
-    pub(super) unsafe fn start_exchange_agreeing(
+    unsafe fn start_exchange_agreeing(
         &mut self,
         fields: Vec<HaloField>,
         list: Option<usize>,
@@ -294,7 +305,7 @@ impl Runtime {
 
     /// Finishes the `count` oldest exchanges in flight, in order; returns the last one's
     /// outcome. Those of lists keep theirs for their finish.
-    pub(super) fn finish_through(&mut self, count: usize) -> Result<()> {
+    fn finish_through(&mut self, count: usize) -> Result<()> {
         let mut last = Ok(());
         for _ in 0..count {
             let Some(p) = self.halo.in_flight.pop_front() else { break };
@@ -356,7 +367,7 @@ impl Runtime {
         let mut outcome = transport.and(failure.map_or(Ok(()), Err));
         if outcome.is_ok() && elsewhere.is_none() && p.flow == Flow::Adjoint {
             // SAFETY: the caller's contract; the messages stay until their release below.
-            outcome = unsafe { add_adjoint_halos(p, &held) };
+            outcome = unsafe { add_adjoint_halos(&p.fields, p.header.bytes(), &p.sides, &held) };
         } else if outcome.is_ok() && elsewhere.is_none() {
             for (peer, m) in &held {
                 let mut at = p.header.bytes();
