@@ -1,4 +1,4 @@
-! PES: 1 2
+! PES: 1 2 4 6
 ! TIMEOUT: 60
 !
 ! The generic RPN_COMM_is_null (include 'RPN_COMM.inc', as GEM-MACH uses it) on a null and a

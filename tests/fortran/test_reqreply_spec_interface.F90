@@ -1,9 +1,11 @@
-! PES: 2 3 4
+! PES: 2 3 4 6
 ! TIMEOUT: 60
 ! OUTPUT_HAS@2: number of requests received = 1
 ! OUTPUT_HAS@4: number of requests received = 3
 ! OUTPUT_HAS@2: local errors, total errors = 0 0
 ! OUTPUT_HAS@4: local errors, total errors = 0 0
+! OUTPUT_HAS@6: number of requests received = 5
+! OUTPUT_HAS@6: local errors, total errors = 0 0
 ! EACH_PE_WROTE: test_reqreply_spec_interface: OK on PE %P
 !
 ! The windows specification's request/reply example (reqreply_spec_body.inc), in a program that
