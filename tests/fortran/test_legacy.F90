@@ -59,7 +59,7 @@ program test_legacy
     end function RPN_COMM_i_win_check
     ! the windows specification's form, which the link symbol takes: the one deliberate
     ! difference from RPN_COMM 4.6.3's externals, whose (window, ierr) no public code calls
-    ! (CONTRACT rule 10)
+    ! (docs/contract.md rule 10)
     function RPN_COMM_i_win_get_ptr(window, np, ierr) result(ptr)
       import :: rpncomm_window, C_PTR
       integer, intent(IN) :: np

@@ -1,5 +1,7 @@
 ! PES: 1 2 4 6
 ! TIMEOUT: 60
+! OUTPUT_HAS@2: RPN_COMM_spread: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_spread
+! OUTPUT_HAS@2: RPN_COMM_barrier: PE 1: collective call inconsistent across PEs: PE 0 is in RPN_COMM_spread while PE 1 is in RPN_COMM_barrier
 !
 ! RPN_COMM_spread_context and RPN_COMM_spread (include 'RPN_COMM.inc', called as GEM-MACH's
 ! chemistry calls them: the PEs other than the root pass a 1-element pe and a 1 x 1 source) against
@@ -11,7 +13,8 @@
 !   shape); a PE that receives no point gets dest(ndata, 1) and result 0;
 ! - refusals, on every PE together (result -1, one line each): a destination past the last PE
 !   (the context is then null), a dest of the wrong shape on one PE, npts other than the
-!   context's on the root.
+!   context's on the root, the last PE in RPN_COMM_barrier while the others spread (the line names
+!   both routines); the context works afterwards.
 program test_spread
   use ISO_C_BINDING
   implicit none
@@ -133,6 +136,19 @@ contains
     st = RPN_COMM_spread(first, source, npts_here, 2, dest)
     call check(st == -1, 'npts other than the context''s on the root: refused everywhere, got '//str(st))
     if (associated(dest)) deallocate(dest)
+    ! the last PE in another collective
+    if (npes > 1) then
+      nullify(dest)
+      if (me == npes - 1) then
+        call RPN_COMM_barrier(RPN_COMM_GRID, st)
+        call check(st == RPN_COMM_ERROR, 'RPN_COMM_barrier against the others'' spread: refused, got '//str(st))
+      else
+        npts_here = merge(NPTS, 0, me == 0)
+        st = RPN_COMM_spread(first, source, npts_here, 2, dest)
+        call check(st == -1, 'spread against the last PE''s barrier: refused, got '//str(st))
+      endif
+      if (associated(dest)) deallocate(dest)
+    endif
     ! the context still works after the refusals
     call spread(first, 0, 2, .false.)
   end subroutine refusals

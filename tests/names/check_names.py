@@ -23,7 +23,7 @@ include/rpncomm_windows.h); the original's from the committed list tests/names/o
              name given to a routine of three arguments), and on a routine of DELIBERATE's that
              differs from both signatures written there
 
-One routine differs from the original on purpose (DELIBERATE, CONTRACT rule 10): it passes only
+One routine differs from the original on purpose (DELIBERATE, docs/contract.md rule 10): it passes only
 with exactly the signature written there, while the original's is exactly the one written there;
 any other difference in it is still a clash.
 
@@ -56,7 +56,7 @@ ROUTINE_KINDS = ("external", "entry", "modproc")
 # same name (which the generics check still requires).
 DELIBERATE = {
     "rpn_comm_i_win_get_ptr": (("function", ("window", "np", "ierr")), ("function", ("window", "ierr")),
-                               "the windows specification's form (CONTRACT rule 10)"),
+                               "the windows specification's form (docs/contract.md rule 10)"),
 }
 
 
