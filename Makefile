@@ -41,6 +41,7 @@ DESTDIR  ?=
 
 # Fortran layer, compiled in this order (a file may use the modules of the files before it).
 FORTRAN_SRCS := fortran/types.F90 \
+                fortran/is_null.F90 \
                 fortran/process/process_binding.F90 \
                 fortran/grid/grid_binding.F90 \
                 fortran/p2p/p2p_binding.F90 \
@@ -64,6 +65,7 @@ FORTRAN_INCS := fortran/RPN_COMM_types.inc \
                 fortran/RPN_COMM_constants.inc \
                 fortran/RPN_COMM_interfaces.inc \
                 fortran/RPN_COMM_include_interfaces.inc \
+                fortran/RPN_COMM_is_null.inc \
                 fortran/RPN_COMM.inc \
                 fortran/RPN_MPI.hf \
                 fortran/RPN_MPI_macros.hf \

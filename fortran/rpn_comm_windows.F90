@@ -15,6 +15,7 @@ module rpn_comm_windows_interfaces
   implicit none
   public
   include 'RPN_COMM_interfaces.inc'
+  include 'RPN_COMM_is_null.inc'
 end module rpn_comm_windows_interfaces
 
 module rpn_comm_windows

@@ -180,6 +180,41 @@ int rpncomm_mpi_transpose_setup(int gnk, int lnkx, int row_comm, int col_comm);
 int rpncomm_mpi_ez_transpose_xz(void *z, void *zt, int forward, int lnix, int lnjy, int lnkx);
 
 /**
+ * RPN_COMM_spread_context: a context over communicator `com` (a Fortran string of `com_len`
+ * bytes, RPN_COMM's names) with root `rootpe`: point i of the tables the root spreads goes to
+ * the PE of rank `pe[i]` (negative: to none). `pe` is read on the root only (`npts` points).
+ * Collective over `com`. `*contxt` receives the context, or the null handle when refused.
+ */
+int rpncomm_spread_context(struct rpncomm_handle *contxt,
+                           const char *com,
+                           size_t com_len,
+                           int rootpe,
+                           const int *pe,
+                           int npts);
+
+/**
+ * The number of points this PE receives from the spreads of `contxt` (local): what
+ * `dest(ndata, max(1, npoints))` is allocated for.
+ */
+int rpncomm_spread_points(const struct rpncomm_handle *contxt, int *npoints);
+
+/**
+ * RPN_COMM_spread: the root's table `source(npts, ndata)` (real*4, read on the root only) is
+ * spread as the context says; this PE's points land in `dest(dest_rows, dest_cols)`, which must
+ * be `dest(ndata, max(1, its points))` as the Fortran side allocates it, point after point.
+ * Nothing is written in the unused column of a PE that receives no point. `*npoints` receives the number
+ * of points this PE received. Collective over the context's communicator.
+ */
+int rpncomm_spread(const struct rpncomm_handle *contxt,
+                   const void *source,
+                   int npts,
+                   int ndata,
+                   void *dest,
+                   int dest_rows,
+                   int dest_cols,
+                   int *npoints);
+
+/**
  * Blocks until every PE of the communicator named `name` has called it.
  */
 int rpncomm_barrier(const char *name, size_t name_len);
@@ -478,6 +513,33 @@ int rpncomm_topo_2(int nxg,
                    int alongx,
                    int fill,
                    int relax);
+
+/**
+ * RPN_COMM_adj_halo8 (`which` 8, real*8), RPN_COMM_adj_halo4 (`which` 4, real*4) and
+ * RPN_COMM_adj_halo (`which` 0, real*4 as the original sums them): the adjoint of RPN_COMM_xch_halo on `g(minx:maxx, miny:maxy, nk)`. Every halo point's
+ * value is added into the part of the PE that owns the point (periodic directions wrap, corners
+ * included), with the original's order of the sums; the halos keep their values, but for the
+ * points the original's passes also add into (the x halos of the rows next to the north and
+ * south edges of the part, the y halos of the columns next to its east and west edges).
+ * Collective over the grid, neighbours only; `gni` is not used; `npol_row` > 0 (the original's
+ * semi-Lagrangian polar path) is refused. Refused, nothing written, on the PEs whose arguments
+ * or whose neighbours' disagree.
+ */
+int rpncomm_adj_halo(void *g,
+                     int minx,
+                     int maxx,
+                     int miny,
+                     int maxy,
+                     int ni,
+                     int nj,
+                     int nk,
+                     int halox,
+                     int haloy,
+                     int periodx,
+                     int periody,
+                     int gni,
+                     int npol_row,
+                     int which);
 
 /**
  * Collective over the grid (`npol_row` <= 0: a plain exchange, then below -pe_ny with periodic y

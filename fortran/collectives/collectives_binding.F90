@@ -6,9 +6,9 @@
 
 module rpn_comm_collectives_binding
   use ISO_C_BINDING
-  use rpn_comm_windows_types, only: rpncomm_operator
+  use rpn_comm_windows_types, only: rpncomm_operator, rpncomm_context
   implicit none
-  private :: rpncomm_operator
+  private :: rpncomm_operator, rpncomm_context
   ! The RPN_MPI layer's wrapped address (RPN_MPI.hf declares the same type for callers).
   type, bind(C) :: RPN_MPI_Loc
     type(C_PTR) :: p
@@ -213,6 +213,36 @@ module rpn_comm_collectives_binding
       integer(C_SIZE_T), intent(IN), value :: sendtype_len, rectype_len, com_len
       integer(C_INT) :: status
     end function rpncomm_scatterv
+
+    function rpncomm_spread_context(contxt, com, com_len, rootpe, pe, npts) result(status) &
+             bind(C, name='rpncomm_spread_context')
+      import :: C_INT, C_CHAR, C_SIZE_T, rpncomm_context
+      type(rpncomm_context), intent(INOUT) :: contxt
+      character(kind=C_CHAR), dimension(*), intent(IN) :: com
+      integer(C_SIZE_T), intent(IN), value :: com_len
+      integer(C_INT), intent(IN), value :: rootpe, npts
+      integer(C_INT), dimension(*), intent(IN) :: pe
+      integer(C_INT) :: status
+    end function rpncomm_spread_context
+
+    function rpncomm_spread_points(contxt, npoints) result(status) bind(C, name='rpncomm_spread_points')
+      import :: C_INT, rpncomm_context
+      type(rpncomm_context), intent(IN) :: contxt
+      integer(C_INT), intent(INOUT) :: npoints
+      integer(C_INT) :: status
+    end function rpncomm_spread_points
+
+    function rpncomm_spread(contxt, source, npts, ndata, dest, dest_rows, dest_cols, npoints) result(status) &
+             bind(C, name='rpncomm_spread')
+      import :: C_INT, rpncomm_context
+      type(rpncomm_context), intent(IN) :: contxt
+      type(*), dimension(*), intent(IN) :: source
+      integer(C_INT), intent(IN), value :: npts, ndata
+      type(*), dimension(*), intent(INOUT) :: dest
+      integer(C_INT), intent(IN), value :: dest_rows, dest_cols
+      integer(C_INT), intent(INOUT) :: npoints
+      integer(C_INT) :: status
+    end function rpncomm_spread
 
   end interface
 

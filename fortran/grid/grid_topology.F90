@@ -151,6 +151,18 @@ integer function RPN_COMM_topo_2(nxg, minx, maxx, nxl, nxlmax, halo, nx0, alongx
   nx0 = n0
 end function RPN_COMM_topo_2
 
+! The original's older form: RPN_COMM_topo_2 in the strict mode (relax 0), ending the job when the
+! split fails.
+! interface: RPN_COMM_include_interfaces.inc
+integer function RPN_COMM_topo(nxg, minx, maxx, nxl, nxlmax, halo, nx0, alongx, fill)
+  implicit none
+  integer, intent(IN) :: nxg, halo
+  logical, intent(IN) :: alongx, fill
+  integer, intent(OUT) :: minx, maxx, nxl, nxlmax, nx0
+  integer, external :: RPN_COMM_topo_2
+  RPN_COMM_topo = RPN_COMM_topo_2(nxg, minx, maxx, nxl, nxlmax, halo, nx0, alongx, fill, 0, .true.)
+end function RPN_COMM_topo
+
 ! interface: RPN_COMM_include_interfaces.inc
 subroutine RPN_COMM_set_petopo(sizx, sizy)
   use rpn_comm_grid_binding

@@ -99,6 +99,18 @@ module rpn_comm_halo_binding
       integer(C_INT) :: status
     end function rpncomm_propagate_pilot_circular
 
+    ! the adjoint of the halo exchange (which: 8 RPN_COMM_adj_halo8, 4 adj_halo4, 0 adj_halo)
+    function rpncomm_adj_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
+                              periodx, periody, gni, npol_row, which) result(status) &
+             bind(C, name='rpncomm_adj_halo')
+      import :: C_INT
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+      type(*), dimension(*), intent(INOUT) :: g
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+      integer(C_INT), intent(IN), value :: periodx, periody, gni, npol_row, which
+      integer(C_INT) :: status
+    end function rpncomm_adj_halo
+
   end interface
 
 end module rpn_comm_halo_binding

@@ -189,3 +189,65 @@ subroutine RPN_COMM_propagate_pilot_circular(f, minx, maxx, miny, maxy, lni, lnj
                                        int(pily, C_INT), int(hx, C_INT), int(hy, C_INT)) /= RPN_COMM_OK) &
     call rpn_comm_stop_refused()
 end subroutine RPN_COMM_propagate_pilot_circular
+
+! The adjoint of the exchange (no interface declared: see below).
+!
+! RPN_COMM_adj_halo8 (real*8 fields), RPN_COMM_adj_halo4 and RPN_COMM_adj_halo (real*4 fields; the
+! original's RPN_COMM_adj_halo declares an integer array but sums it as real*4), with the original's
+! arguments. Each halo point's value is added into the part of the PE that owns the point (corners
+! and periodic directions included, with the original's order of the sums; src/ffi/halo/adjoint.rs
+! says which halo points change too). gni is not used; npol_row > 0 (the original's
+! semi-Lagrangian polar path) is refused. No status argument: a refused call ends the PE with
+! status 1 after the library's one-line message. As the original, no interface is declared for
+! them: callers pass arrays of any kind.
+
+! interface: none (arrays of any kind, called through implicit interfaces, as the original's)
+subroutine RPN_COMM_adj_halo8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row
+  if (rpncomm_adj_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                       int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                       merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                       int(gni, C_INT), int(npol_row, C_INT), 8_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_adj_halo8
+
+! interface: none (arrays of any kind, called through implicit interfaces, as the original's)
+subroutine RPN_COMM_adj_halo4(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row
+  if (rpncomm_adj_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                       int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                       merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                       int(gni, C_INT), int(npol_row, C_INT), 4_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_adj_halo4
+
+! interface: none (arrays of any kind, called through implicit interfaces, as the original's)
+subroutine RPN_COMM_adj_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row
+  if (rpncomm_adj_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                       int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                       merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                       int(gni, C_INT), int(npol_row, C_INT), 0_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_adj_halo

@@ -69,22 +69,14 @@ function RPN_COMM_i_win_check(window, ierr) result(is_open)
   is_open = flag /= 0
 end function RPN_COMM_i_win_check
 
-! The original's form (window, ierr), the primary window's memory; RPN_COMM_i_win_get_ptr(window,
-! np, ierr) resolves to RPN_COMM_i_win_get_ptr_np through the generic of the same name.
+! The windows specification's form (window, np, ierr), which is also the link symbol: np = 1 the
+! primary window's memory, np = 2 the secondary window's records. RPN_COMM 4.6.3's external takes
+! (window, ierr); a program declaring the specification's interface itself (as its request/reply
+! example does) would have its literal np written into by that form, so the specification's
+! holds at link level (docs/windows.md). The two-argument form stays available through the
+! generic of the same name (RPN_COMM_i_win_get_ptr_primary).
 ! generic: RPN_COMM_i_win_get_ptr
-function RPN_COMM_i_win_get_ptr(window, ierr) result(ptr)
-  use rpn_comm_windows_types
-  use rpn_comm_windows_binding
-  implicit none
-  type(rpncomm_window), intent(IN) :: window
-  integer, intent(OUT) :: ierr
-  type(C_PTR) :: ptr
-  ptr = C_NULL_PTR
-  ierr = rpncomm_win_get_ptr(window, 1_C_INT, ptr)
-end function RPN_COMM_i_win_get_ptr
-
-! generic: RPN_COMM_i_win_get_ptr
-function RPN_COMM_i_win_get_ptr_np(window, np, ierr) result(ptr)
+function RPN_COMM_i_win_get_ptr(window, np, ierr) result(ptr)
   use rpn_comm_windows_types
   use rpn_comm_windows_binding
   implicit none
@@ -94,7 +86,21 @@ function RPN_COMM_i_win_get_ptr_np(window, np, ierr) result(ptr)
   type(C_PTR) :: ptr
   ptr = C_NULL_PTR
   ierr = rpncomm_win_get_ptr(window, int(np, C_INT), ptr)
-end function RPN_COMM_i_win_get_ptr_np
+end function RPN_COMM_i_win_get_ptr
+
+! 4.6.3's form (window, ierr): the primary window's memory. Called by that name, or as
+! RPN_COMM_i_win_get_ptr(window, ierr) through the generic.
+! generic: RPN_COMM_i_win_get_ptr
+function RPN_COMM_i_win_get_ptr_primary(window, ierr) result(ptr)
+  use rpn_comm_windows_types
+  use rpn_comm_windows_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, intent(OUT) :: ierr
+  type(C_PTR) :: ptr
+  ptr = C_NULL_PTR
+  ierr = rpncomm_win_get_ptr(window, 1_C_INT, ptr)
+end function RPN_COMM_i_win_get_ptr_primary
 
 function RPN_COMM_i_win_get_size(window, ierr) result(siz)
   use rpn_comm_windows_types

@@ -83,6 +83,11 @@ collectives! {
     Gatherv = 35 => "RPN_COMM_gatherv",
     Scatterv = 36 => "RPN_COMM_scatterv",
     Bcastc = 37 => "RPN_COMM_bcastc",
+    AdjHalo8 = 40 => "RPN_COMM_adj_halo8",
+    AdjHalo4 = 41 => "RPN_COMM_adj_halo4",
+    AdjHalo = 42 => "RPN_COMM_adj_halo",
+    SpreadContext = 43 => "RPN_COMM_spread_context",
+    Spread = 44 => "RPN_COMM_spread",
 }
 
 impl CollectiveId {

@@ -31,6 +31,8 @@ pub enum HandleKind {
     Window,
     /// A request of a request-based operation (`rpncomm_request`).
     Request,
+    /// A context of RPN_COMM_spread (`rpncomm_context`).
+    Context,
 }
 
 impl HandleKind {
@@ -43,6 +45,7 @@ impl HandleKind {
                 Self::Communicator => 0xC0,
                 Self::Window => 0x3D,
                 Self::Request => 0x7E,
+                Self::Context => 0xCE,
             }
     }
 
@@ -58,6 +61,7 @@ impl HandleKind {
             Self::Communicator => "communicator",
             Self::Window => "window",
             Self::Request => "request",
+            Self::Context => "spread context",
         }
     }
 }

@@ -5,9 +5,11 @@
 //! - `windows`: a window's state machine and checks, its sub-array (box) transfers and the
 //!   requests of the request-based operations;
 //! - `topology`: the PE grids and their blocks, the cut of an index range into tiles, I/O PE sets;
-//! - `halos`: the geometry and checks of the halo exchange and of the rest of its family;
+//! - `halos`: the geometry and checks of the halo exchange, of the rest of its family and of its
+//!   adjoint;
 //! - `messages`: the datatypes of the collectives' and point-to-point messages, the root's blocks
 //!   of a gather or scatter of varying counts, the envelope of a message through the channels;
+//! - `collectives`: the plans of the collectives that move data as a plan says (the spread);
 //!
 //! and the names every layer speaks beside them:
 //! - `collective`: which collective routine a PE is in (the code that travels between PEs);
@@ -21,6 +23,7 @@
 #![forbid(unsafe_code)]
 
 pub mod collective;
+pub mod collectives;
 pub mod communicator;
 pub mod datatype;
 pub mod halos;
@@ -30,7 +33,8 @@ pub mod operator;
 pub mod topology;
 pub mod windows;
 
-pub use self::halos::{halo, halo_family};
+pub use self::collectives::spread;
+pub use self::halos::{adj_halo, halo, halo_family};
 pub use self::messages::{blocks, envelope, message_type};
 pub use self::topology::{decomp, grid, io_sets};
 pub use self::windows::{requests, subarray, window_state};

@@ -60,6 +60,8 @@ pub struct Runtime {
     stats: Option<stats::Recorder>,
     /// The halo exchanges' internal windows and buffers.
     halo: Box<halo::HaloState>,
+    /// The contexts of RPN_COMM_spread.
+    spreads: crate::core::HandleTable<collectives::spread::SpreadContext>,
 }
 
 enum Global {
@@ -152,6 +154,7 @@ impl Runtime {
             layout: grid::Layout::default(),
             stats,
             halo: Box::default(),
+            spreads: collectives::spread::new_table(),
         })
     }
 

@@ -2,10 +2,10 @@
 ! TIMEOUT: 60
 !
 ! RPN_COMM_i_win_get_ptr in both forms, through include 'RPN_COMM.inc' (tests/gem_build includes it
-! as 'rpn_comm.inc', as GEM does): the original RPN_COMM 4.6.3's (window, ierr), which is also the
-! link symbol, and the windows API's (window, np, ierr), which the generic of the same name
-! resolves to RPN_COMM_i_win_get_ptr_np. Both give the primary window's memory (the caller's
-! array); np = 2 gives the secondary window once it exists, and is refused before.
+! as 'rpn_comm.inc', as GEM does): the windows specification's (window, np, ierr), which is also
+! the link symbol, and RPN_COMM 4.6.3's (window, ierr), which the generic of the same name resolves
+! to RPN_COMM_i_win_get_ptr_primary. Both give the primary window's memory (the caller's array);
+! np = 2 gives the secondary window once it exists, and is refused before.
 program test_get_ptr_forms
   use ISO_C_BINDING
   implicit none
@@ -31,8 +31,8 @@ program test_get_ptr_forms
   p = RPN_COMM_i_win_get_ptr(w, 1, ierr)
   call check_ierr(ierr, RPN_COMM_OK, 'get_ptr(window, 1, ierr)')
   call check(c_associated(p, c_loc(arr)), 'get_ptr(window, 1, ierr) is the caller''s array')
-  p = RPN_COMM_i_win_get_ptr_np(w, 1, ierr)
-  call check(ierr == RPN_COMM_OK .and. c_associated(p, c_loc(arr)), 'get_ptr_np(window, 1, ierr)')
+  p = RPN_COMM_i_win_get_ptr_primary(w, ierr)
+  call check(ierr == RPN_COMM_OK .and. c_associated(p, c_loc(arr)), 'get_ptr_primary(window, ierr)')
   p = RPN_COMM_i_win_get_ptr(w, 2, ierr)
   call check_ierr(ierr, RPN_COMM_ERROR, 'get_ptr(window, 2, ierr) without a secondary window')
   call RPN_COMM_i_win_create_secondary(w, 4, ierr)

@@ -3,7 +3,8 @@
 !
 ! Link compatibility with code written for the original RPN_COMM: this program does NOT use the
 ! module nor RPN_COMM_interfaces.inc. It includes only RPN_COMM_types.inc and RPN_COMM_constants.inc,
-! carries its own copy of the original interface blocks for the window routines, and calls the
+! carries its own copy of the original interface blocks for the window routines (get_ptr's in the
+! windows specification's form, the library's link symbol), and calls the
 ! environment routines as plain external procedures without any interface (implicit interface,
 ! as old Fortran code does). Data is checked in fence, group and passive mode on a REAL window.
 program test_legacy
@@ -56,8 +57,12 @@ program test_legacy
       type(rpncomm_window), intent(IN) :: window
       logical :: is_open
     end function RPN_COMM_i_win_check
-    function RPN_COMM_i_win_get_ptr(window, ierr) result(ptr)   ! RPN_COMM 4.6.3's form
+    ! the windows specification's form, which the link symbol takes: the one deliberate
+    ! difference from RPN_COMM 4.6.3's externals, whose (window, ierr) no public code calls
+    ! (docs/contract.md rule 10)
+    function RPN_COMM_i_win_get_ptr(window, np, ierr) result(ptr)
       import :: rpncomm_window, C_PTR
+      integer, intent(IN) :: np
       integer, intent(OUT) :: ierr
       type(rpncomm_window), intent(IN) :: window
       type(C_PTR) :: ptr
@@ -181,7 +186,7 @@ program test_legacy
   if (ierr /= RPN_COMM_OK) call fail('create')
   if (.not. RPN_COMM_i_valid_win(win, ierr)) call fail('valid_win')
   if (RPN_COMM_i_win_get_size(win, ierr) /= N) call fail('get_size')
-  call c_f_pointer(RPN_COMM_i_win_get_ptr(win, ierr), view, [N])
+  call c_f_pointer(RPN_COMM_i_win_get_ptr(win, 1, ierr), view, [N])
   if (.not. associated(view, warr)) call fail('get_ptr is the user array')
 
   do mode = 1, 3                     ! fence, group (ring), passive

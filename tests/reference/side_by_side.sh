@@ -8,7 +8,9 @@
 # _coll (halos, periodic or not), _shuf_ezdist and _shuf_ezcoll over an I/O PE set, and the stacked
 # x-z transpose through RPN_MPI.hf (RPN_MPI_transpose_setup, RPN_MPI_ez_transpose_xz). Then
 # gem_yinyang_side_by_side.F90 (two grids, GEM's Yin-Yang, with and without
-# RPN_COMM_set_petopo(1, 999999)) on 4 and 8 PEs.
+# RPN_COMM_set_petopo(1, 999999)) on 4 and 8 PEs. Then adj_halo_side_by_side.F90 (RPN_COMM_adj_halo8 and
+# _adj_halo4, every point of the arrays as bits) and spread_side_by_side.F90 (RPN_COMM_spread_context,
+# _spread, _is_null, _topo) on 1, 2, 4 and 6 PEs.
 # Prints one verdict line; exit status 0 when every run is identical.
 set -u
 orig=${1:?usage: side_by_side.sh ORIGINAL_PREFIX [BUILD_DIR]}
@@ -21,7 +23,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
 # program, its argument, PE counts
-cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_side_by_side alongy 4 8")
+cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_side_by_side alongy 4 8"
+       "adj_halo_side_by_side - 1 2 4 6" "spread_side_by_side - 1 2 4 6")
 for c in "${cases[@]}"; do
     read -r prog arg pes <<< "$c"
     [[ $arg == - ]] && arg=

@@ -258,7 +258,7 @@ const HEADER_FIXED: usize = 12;
 const HEADER_MAGIC: u32 = u32::from_le_bytes(*b"HALO");
 
 /// The halo routines, as a message names the one its sender is in.
-pub const HALO_ROUTINES: [&str; 8] = [
+pub const HALO_ROUTINES: [&str; 11] = [
     "RPN_COMM_xch_halo",
     "RPN_COMM_xch_halon",
     "RPN_COMM_xch_halo_list",
@@ -267,12 +267,24 @@ pub const HALO_ROUTINES: [&str; 8] = [
     "RPN_COMM_xch_halox",
     "RPN_COMM_propagate_pilot_circular",
     "another halo routine",
+    "RPN_COMM_adj_halo8",
+    "RPN_COMM_adj_halo4",
+    "RPN_COMM_adj_halo",
 ];
+
+/// Whether the routine of `code` (`routine_code`) is the exchange's adjoint: its messages are
+/// halos to add, not faces to copy, and never pair with an exchange's.
+pub fn is_adjoint(code: u32) -> bool {
+    HALO_ROUTINES.get(code as usize).is_some_and(|r| r.starts_with("RPN_COMM_adj_halo"))
+}
 
 /// The code of a routine in messages (`HALO_ROUTINES`).
 pub fn routine_code(routine: &str) -> u32 {
-    HALO_ROUTINES.iter().position(|r| *r == routine).unwrap_or(HALO_ROUTINES.len() - 1) as u32
+    HALO_ROUTINES.iter().position(|r| *r == routine).unwrap_or(OTHER_HALO_ROUTINE) as u32
 }
+
+/// The code of a halo routine that `HALO_ROUTINES` does not name.
+const OTHER_HALO_ROUTINE: usize = 7;
 
 /// The shape arguments of a halo exchange of a list of fields, as every message of it carries
 /// them (so that a neighbour checks them against its own from the exchange itself).
@@ -467,6 +479,9 @@ impl Header {
                 "{who} is in its halo exchange {} and PE {me} in its {}: PE {me} skipped an exchange that its neighbour made",
                 self.seq, mine.seq
             )));
+        }
+        if is_adjoint(self.routine) != is_adjoint(mine.routine) {
+            return Err(Error::Collective(format!("{who} is in {} while PE {me} is in {}", self.routine_name(), mine.routine_name())));
         }
         let disagree = |what: &str, theirs: String, ours: String| {
             Err(Error::Collective(format!("{who} gives {what} = {theirs}, PE {me} {what} = {ours} in {}", mine.routine_name())))

@@ -7,11 +7,13 @@
 //! - `by_block`: alltoall, gatherv and scatterv, a block of its own from each PE to each PE, or
 //!   between every PE and the root;
 //! - `dist`: the distributions (dist, coll, shuf_ezdist, shuf_ezcoll, the x-z transpose);
-//! - `transpose`: RPN_COMM_transpose.
+//! - `transpose`: RPN_COMM_transpose;
+//! - `spread`: RPN_COMM_spread_context and RPN_COMM_spread (their contexts).
 
 mod agreement;
 mod by_block;
 pub mod dist;
+pub(super) mod spread;
 mod to_all;
 mod to_root;
 pub mod transpose;

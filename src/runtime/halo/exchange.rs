@@ -21,7 +21,9 @@
 use std::collections::VecDeque;
 
 use super::super::Runtime;
+use super::adjoint::add_adjoint_halos;
 use crate::core::CollectiveId;
+use crate::core::adj_halo::Flow;
 use crate::core::collective::{HEADER_WORDS, RECORD_BYTES, word};
 use crate::core::halo::{self, HaloBox, HaloCall, HaloField, Header, Side, Verdict};
 use crate::core::halo_family;
@@ -34,7 +36,15 @@ use crate::transport::channel::{Channels, Message, SLOTS};
 /// neighbour, so two in flight never wait for a slot.
 const IN_FLIGHT: usize = SLOTS / 2;
 /// The collectives that are halo exchanges (a record of one comes from `join_their_collective`).
-const HALO_IDS: [CollectiveId; 4] = [CollectiveId::XchHalo, CollectiveId::XchHalon, CollectiveId::XchHalo8, CollectiveId::XchHalox];
+const HALO_IDS: [CollectiveId; 7] = [
+    CollectiveId::XchHalo,
+    CollectiveId::XchHalon,
+    CollectiveId::XchHalo8,
+    CollectiveId::XchHalox,
+    CollectiveId::AdjHalo8,
+    CollectiveId::AdjHalo4,
+    CollectiveId::AdjHalo,
+];
 /// Index bits of a halo list handle (the rest is the entry's serial number).
 const LIST_INDEX_BITS: u32 = 12;
 
@@ -52,6 +62,8 @@ struct HaloList {
 /// An exchange whose messages went out and whose neighbours' messages are not taken yet.
 struct Pending {
     fields: Vec<HaloField>,
+    /// Copies of faces into halos, or the adjoint's sums of halos into parts.
+    flow: Flow,
     header: Header,
     sides: [Option<usize>; 8],
     peers: Vec<usize>,
@@ -180,6 +192,17 @@ impl Runtime {
         self.finish_through(self.halo.in_flight.len())
     }
 
+    /// The adjoint of the exchange on `fields` (one field; `runtime::halo::adjoint`): the same
+    /// round, halos sent and added into the neighbours' parts, blocking.
+    ///
+    /// # Safety
+    /// As `xch_halo_fields`.
+    pub(super) unsafe fn adjoint_fields(&mut self, fields: Vec<HaloField>) -> Result<()> {
+        // SAFETY: the caller's contract.
+        unsafe { self.start_exchange_agreeing(fields, None, None, Flow::Adjoint) }?;
+        self.finish_through(self.halo.in_flight.len())
+    }
+
     /// The grid, this PE's sides and the channels, or why there are none.
     fn halo_setup(&mut self, fields: &[HaloField]) -> Result<[Option<usize>; 8]> {
         let grid = self.grid_comms()?.grid;
@@ -200,7 +223,7 @@ impl Runtime {
     /// As `xch_halo_fields`, until the exchange is finished.
     unsafe fn start_exchange(&mut self, fields: Vec<HaloField>, list: Option<usize>) -> Result<()> {
         // SAFETY: the caller's contract.
-        unsafe { self.start_exchange_agreeing(fields, list, None) }
+        unsafe { self.start_exchange_agreeing(fields, list, None, Flow::Exchange) }
     }
 
     /// `start_exchange`, with the header (and this PE's own checks) made of `agree` instead of
@@ -208,7 +231,13 @@ impl Runtime {
     ///
     /// # Safety
     /// As `start_exchange`.
-    unsafe fn start_exchange_agreeing(&mut self, fields: Vec<HaloField>, list: Option<usize>, agree: Option<&[HaloCall]>) -> Result<()> {
+    unsafe fn start_exchange_agreeing(
+        &mut self,
+        fields: Vec<HaloField>,
+        list: Option<usize>,
+        agree: Option<&[HaloCall]>,
+        flow: Flow,
+    ) -> Result<()> {
         let sides = self.halo_setup(&fields)?;
         while self.halo.in_flight.len() >= IN_FLIGHT {
             // The oldest exchange is a list's (a blocking one is finished before it returns):
@@ -236,14 +265,14 @@ impl Runtime {
         // for it (its length is what this PE's own arguments make it).
         if local.is_ok() {
             for &peer in &peers {
-                channels.expect(peer, expected_bytes(&header, &sides, &fields, peer))?;
+                channels.expect(peer, expected_bytes(&header, &sides, &fields, peer, flow))?;
             }
         }
         for &peer in &peers {
             let data: usize = match local {
-                Ok(()) => {
-                    halo::message_sides(&sides, peer, true).map(|s| calls.iter().map(|c| c.box_bytes(&c.face(s))).sum::<usize>()).sum()
-                }
+                Ok(()) => halo::message_sides(&sides, peer, true)
+                    .map(|s| calls.iter().map(|c| c.box_bytes(&flow.sent(c, s))).sum::<usize>())
+                    .sum(),
                 Err(_) => 0,
             };
             let len = header.bytes() + data;
@@ -256,7 +285,7 @@ impl Runtime {
                     for f in &fields {
                         // SAFETY: the face lies inside the array (validated bounds, halo no
                         // wider than the part); the room holds the message (`len`).
-                        at += unsafe { copy_box(&f.call, f.addr, &f.call.face(s), room.add(at), true) };
+                        at += unsafe { copy_box(&f.call, f.addr, &flow.sent(&f.call, s), room.add(at), true) };
                     }
                 }
             }
@@ -265,7 +294,7 @@ impl Runtime {
         }
         let refused = local.err();
         let failed = refused.is_some();
-        self.halo.in_flight.push_back(Pending { fields, header, sides, peers, list: list.filter(|_| !failed), refused });
+        self.halo.in_flight.push_back(Pending { fields, flow, header, sides, peers, list: list.filter(|_| !failed), refused });
         if failed {
             // Its neighbours' messages are taken now (after those of the exchanges in flight
             // before it): every exchange, refused or not, takes one message from each.
@@ -335,8 +364,11 @@ impl Runtime {
                 break;
             }
         }
-        let outcome = transport.and(failure.map_or(Ok(()), Err));
-        if outcome.is_ok() && elsewhere.is_none() {
+        let mut outcome = transport.and(failure.map_or(Ok(()), Err));
+        if outcome.is_ok() && elsewhere.is_none() && p.flow == Flow::Adjoint {
+            // SAFETY: the caller's contract; the messages stay until their release below.
+            outcome = unsafe { add_adjoint_halos(&p.fields, p.header.bytes(), &p.sides, &held) };
+        } else if outcome.is_ok() && elsewhere.is_none() {
             for (peer, m) in &held {
                 let mut at = p.header.bytes();
                 for s in halo::message_sides(&p.sides, *peer, false) {
@@ -392,10 +424,10 @@ impl Runtime {
 }
 
 /// The length of `peer`'s message of an exchange with this PE's `header`, `sides` and `fields`.
-fn expected_bytes(header: &Header, sides: &[Option<usize>; 8], fields: &[HaloField], peer: usize) -> usize {
+fn expected_bytes(header: &Header, sides: &[Option<usize>; 8], fields: &[HaloField], peer: usize, flow: Flow) -> usize {
     header.bytes()
         + halo::message_sides(sides, peer, false)
-            .map(|s| fields.iter().map(|f| f.call.box_bytes(&f.call.halo(s.opposite()))).sum::<usize>())
+            .map(|s| fields.iter().map(|f| flow.received_bytes(&f.call, s)).sum::<usize>())
             .sum::<usize>()
 }
 
@@ -443,7 +475,7 @@ fn take_arrived(
             Err(Error::Collective(format!(
                 "PE {peer} (the {} neighbour of PE {me}) sent more halo than PE {me} expects from it ({} bytes): their nj, nk, halo or element size differ",
                 side_of(&p.sides, peer).name(),
-                expected_bytes(&p.header, &p.sides, &p.fields, peer)
+                expected_bytes(&p.header, &p.sides, &p.fields, peer, p.flow)
             )))
         } else {
             // SAFETY: the message stays until its release.
@@ -462,7 +494,7 @@ fn take_arrived(
                         Ok(())
                     }
                     Ok(Verdict::Agreed) => {
-                        let expected = expected_bytes(&p.header, &p.sides, &p.fields, peer);
+                        let expected = expected_bytes(&p.header, &p.sides, &p.fields, peer, p.flow);
                         if m.len == expected {
                             held.push((peer, m));
                             Ok(())
@@ -572,7 +604,7 @@ impl Runtime {
             // (or refused) before any halo is written; a later group cannot disagree.
             let agree = (k == 0).then_some(&calls[..]);
             // SAFETY: the caller's contract (every field is its array until this returns).
-            unsafe { self.start_exchange_agreeing(fields[g].to_vec(), None, agree) }?;
+            unsafe { self.start_exchange_agreeing(fields[g].to_vec(), None, agree, Flow::Exchange) }?;
             self.finish_through(1)?;
         }
         Ok(())

@@ -3,8 +3,11 @@
 //! - `exchange`: the exchange itself (RPN_COMM_xch_halo, _halon and lists of fields, blocking or
 //!   split in a start and a finish), over the transport's channels to the neighbours;
 //! - `family`: where the family's routines enter (RPN_COMM_xch_halo and _halon through
-//!   `xch_halo_polar`, which adds the pole flip to the exchange), xch_halox and propagate_pilot.
+//!   `xch_halo_polar`, which adds the pole flip to the exchange), xch_halox and propagate_pilot;
+//! - `adjoint`: the adjoint of the exchange (RPN_COMM_adj_halo8, adj_halo4, adj_halo), over the
+//!   exchange's own round.
 
+mod adjoint;
 mod exchange;
 mod family;
 
