@@ -17,8 +17,9 @@
 #   LINK ours adjointTest: OK   or   LINK ours adjointTest: FAILED (unresolved: ...)
 # then the RPN_COMM routines the programs call (from the objects' undefined symbols) and a last line:
 #   RPN_COMM: every symbol resolved (N: ...)   or   RPN_COMM: unresolved in ours: ...
-# With --run, ensPostProcess also runs on a fabricated ensemble (tests/midas/fabricate_ensemble.f90)
-# with each library that linked, and the outputs of the two are compared: RUN ... lines.
+# With --run, the programs that can run without ECCC's data, ensPostProcess and sstTrial, run on
+# fabricated inputs (tests/midas/fabricate_inputs.f90) with each library that linked, and what
+# the two runs wrote is compared: RUN ... lines.
 #
 # Builds are kept in the work directory; a second call rebuilds only what changed.
 #
@@ -31,7 +32,7 @@
 #                    installed into WORK/ours-inst, built in WORK/ours-build and WORK/ours-target)
 #   --programs LIST  comma separated, among the seven above (default: all seven)
 #   --no-orig        link against this project only (no RPN_COMM 4.6.3)
-#   --run            run ensPostProcess on a fabricated ensemble with each library and compare
+#   --run            run ensPostProcess and sstTrial on fabricated inputs with each library, compare
 #   --ptopo XxY      the PE grid of --run, MIDAS's npex x npey (default 2x1)
 #   --jobs N         make -j for the libraries (default 2); every build runs under nice -n 10
 #   --dry            check the arguments and the tools, print the plan, build nothing
@@ -87,7 +88,6 @@ done
 for p in $PROGRAMS; do
   [[ " $ALL_PROGRAMS " == *" $p "* ]] || die "unknown program '$p' (one of: $ALL_PROGRAMS)"
 done
-[ $RUN = 1 ] && [[ " $PROGRAMS " != *" ensPostProcess "* ]] && die "--run runs ensPostProcess: keep it in --programs"
 if [ $DRY = 0 ]; then
   WORK=$(mkdir -p "$WORK" 2>/dev/null && cd "$WORK" && pwd) || die "cannot make the work directory $WORK"
 fi
@@ -111,7 +111,7 @@ if [ $DRY = 1 ]; then
   say "patch: $HERE/gfortran.patch ($(grep -c '^diff ' "$HERE/gfortran.patch") files)"
   say "work: $WORK; rmn -> $DEPS; ours -> $OURS_PREFIX; libraries linked: $LIBS"
   say "programs: $PROGRAMS"
-  [ $RUN = 1 ] && say "run: ensPostProcess on a fabricated ensemble, PE grid $PTOPO, with $LIBS"
+  [ $RUN = 1 ] && say "run: ensPostProcess and sstTrial (those in --programs) on fabricated inputs, PE grid $PTOPO, with $LIBS"
   echo "VERDICT: DRY (nothing built)"
   exit 0
 fi
@@ -301,69 +301,85 @@ link_programs() {  # ours|orig: one LINK line per program; RPN_COMM symbols left
   UNRESOLVED=$(echo "$UNRESOLVED" | tr ' ' '\n' | grep . | sort -u | tr '\n' ' ')
 }
 
-# ---------------------------------------------------------------------------------------- the run
-# ensPostProcess on an ensemble written by tests/midas/fabricate_ensemble.f90 (see there what it
-# writes), the same inputs for each library; the output files compared record by record
-run_ens_post_process() {
-  local rd=$WORK/run lib
-  local tool=$WORK/build-midas/fabricate_ensemble
-  if [ ! -x "$tool" ] || [ "$HERE/fabricate_ensemble.f90" -nt "$tool" ]; then
-    (cd "$WORK/build-midas" && $NICE $MPIFC $FFLAGS -I"$DEPS/include" -I"$DEPS/include/ompi" \
-       -I"$WORK/build-vgrid/lib/include" "$HERE/fabricate_ensemble.f90" -o "$tool" \
-       "$WORK/build-vgrid/lib/libvgrid.a" "$DEPS/lib/librmn-ompi.a" "$DEPS/lib/libApp-ompi.a" \
-       > fabricate_ensemble.log 2>&1) || die "fabricate_ensemble does not build (see $WORK/build-midas/fabricate_ensemble.log)"
-  fi
-  rm -rf "$rd"; mkdir -p "$rd/inputs"
-  (cd "$rd/inputs" && "$tool" > fabricate.log 2>&1) || { tail -5 "$rd/inputs/fabricate.log"; die "cannot fabricate the ensemble"; }
-  local fails=""
-  for lib in $LIBS; do
-    if [[ " $linkfail " == *" $lib "* ]]; then
-      echo "RUN $lib ensPostProcess: SKIPPED (its link failed)"; fails="$fails $lib"; continue
-    fi
-    mkdir -p "$rd/$lib"
-    cp -r "$rd/inputs/." "$rd/$lib/"
-    cp "$HERE/ensPostProcess.nml" "$rd/$lib/flnml"
-    # MIDAS asks RPN_COMM_init for its PE grid and reads it from ptopo_nml
-    printf ' &ptopo\n   npex = %d\n   npey = %d\n/\n' "${PTOPO%x*}" "${PTOPO#*x}" > "$rd/$lib/ptopo_nml"
-    say "running ensPostProcess with $lib on $PTOPO PEs (listing $rd/$lib/listing)"
-    (
-      cd "$rd/$lib" || exit 1
-      export OMP_NUM_THREADS=1 OMPI_MCA_rmaps_base_oversubscribe=1
-      if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-      timeout 600 mpirun.openmpi -np "$((${PTOPO%x*} * ${PTOPO#*x}))" "$WORK/bin-$lib/ensPostProcess" > listing 2>&1
-    )
-    if grep -q 'MIDAS-ensPostProcess ENDS' "$rd/$lib/listing"; then
-      echo "RUN $lib ensPostProcess: ENDED ($(find "$rd/$lib" -newer "$rd/$lib/flnml" -type f -not -name listing -not -name ptopo_nml | wc -l) files written)"
-    else
-      echo "RUN $lib ensPostProcess: FAILED (tail of $rd/$lib/listing below)"; tail -8 "$rd/$lib/listing"; fails="$fails $lib"
-    fi
-  done
-  [ -z "$fails" ] || return 1
-  [ $ORIG = 1 ] || return 0
-  compare_outputs "$rd/orig" "$rd/ours"
+# ---------------------------------------------------------------------------------------- the runs
+# The programs that run on fabricated inputs (tests/midas/fabricate_inputs.f90 says what it writes
+# for each) with the namelist tests/midas/PROGRAM.nml: the same inputs for each library, and what
+# each run wrote compared between the two.
+RUN_PROGRAMS="ensPostProcess sstTrial"
+# The words a program prints last when it ended normally
+run_end_mark() {
+  case $1 in ensPostProcess) echo 'MIDAS-ensPostProcess ENDS' ;; sstTrial) echo 'SSTTRIAL .* FIN' ;; esac
 }
 
-# Every file ensPostProcess wrote, byte for byte; RPN standard files that differ in bytes, record by
-# record (tests/gem/fst_records.f90: the same records can be laid out in other bytes)
-compare_outputs() {  # orig-dir ours-dir
-  local a=$1 b=$2 f rel n=0 nd=0 nr=0 tool=$WORK/build-midas/fst_records
+run_program() {  # program lib: runs it in WORK/run/PROGRAM/LIB, prints its RUN line
+  local p=$1 lib=$2 rd=$WORK/run/$1/$2 tool=$WORK/build-midas/fabricate_inputs
+  rm -rf "$rd"; mkdir -p "$rd"
+  cp "$HERE/$p.nml" "$rd/flnml"
+  # MIDAS asks RPN_COMM_init for its PE grid and reads it from ptopo_nml
+  printf ' &ptopo\n   npex = %d\n   npey = %d\n/\n' "${PTOPO%x*}" "${PTOPO#*x}" > "$rd/ptopo_nml"
+  (cd "$rd" && "$tool" "$p" > fabricate.log 2>&1) || { tail -5 "$rd/fabricate.log"; die "cannot fabricate the inputs of $p"; }
+  (cd "$rd" && find . -type f | sort > .inputs)
+  say "running $p with $lib on $PTOPO PEs (listing $rd/listing)"
+  (
+    cd "$rd" || exit 1
+    export OMP_NUM_THREADS=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+    timeout 600 mpirun.openmpi -np "$((${PTOPO%x*} * ${PTOPO#*x}))" "$WORK/bin-$lib/$p" > listing 2>&1
+  )
+  if grep -q "$(run_end_mark "$p")" "$rd/listing"; then
+    echo "RUN $lib $p: ENDED ($(run_outputs "$rd" | wc -l) files written: $(run_outputs "$rd" | tr '\n' ' ' | sed 's/ $//'))"
+  else
+    echo "RUN $lib $p: FAILED (tail of $rd/listing below)"; tail -8 "$rd/listing"; return 1
+  fi
+}
+
+run_outputs() {  # run directory: the files the run wrote (all but its inputs and listing)
+  (cd "$1" && find . -type f | sort | comm -13 .inputs - | grep -v -x -e ./listing -e ./.inputs -e '.*\.records' | sed 's|^\./||')
+}
+
+run_programs() {
+  local tool=$WORK/build-midas/fabricate_inputs p lib ran fails=0
+  if [ ! -x "$tool" ] || [ "$HERE/fabricate_inputs.f90" -nt "$tool" ]; then
+    (cd "$WORK/build-midas" && $NICE $MPIFC -O1 -fopenmp "$HERE/fabricate_inputs.f90" -o "$tool" \
+       "$DEPS/lib/librmn-ompi.a" "$DEPS/lib/libApp-ompi.a" > fabricate_inputs.log 2>&1) ||
+      die "fabricate_inputs does not build (see $WORK/build-midas/fabricate_inputs.log)"
+  fi
+  for p in $RUN_PROGRAMS; do
+    [[ " $PROGRAMS " == *" $p "* ]] || continue
+    ran=""
+    for lib in $LIBS; do
+      if [[ " $linkfail " == *" $lib "* ]]; then
+        echo "RUN $lib $p: SKIPPED (its link failed)"; fails=1; continue
+      fi
+      run_program "$p" "$lib" && ran="$ran $lib" || fails=1
+    done
+    [ "$ran" = " ours orig" ] && { compare_outputs "$p" || fails=1; }
+  done
+  [ $fails = 0 ]
+}
+
+# What the two runs of a program wrote, byte for byte; RPN standard files that differ in bytes,
+# record by record (tests/gem/fst_records.f90: the same records can be laid out in other bytes)
+compare_outputs() {  # program
+  local a=$WORK/run/$1/orig b=$WORK/run/$1/ours f n=0 nd=0 nr=0 tool=$WORK/build-midas/fst_records
   if [ ! -x "$tool" ] || [ "$PROJECT/tests/gem/fst_records.f90" -nt "$tool" ]; then
     (cd "$WORK/build-midas" && $NICE $MPIFC -O1 -fopenmp "$PROJECT/tests/gem/fst_records.f90" -o "$tool" \
        "$DEPS/lib/librmn-ompi.a" "$DEPS/lib/libApp-ompi.a" > fst_records.log 2>&1) || die "fst_records does not build"
   fi
   while IFS= read -r f; do
-    rel=${f#"$a/"}; n=$((n + 1))
-    if [ ! -f "$b/$rel" ]; then nd=$((nd + 1)); say "$rel: missing in ours"; continue; fi
-    cmp -s "$f" "$b/$rel" && continue
-    if "$tool" "$f" "$b/$rel" > "$b/$rel.records" 2>&1; then
-      nr=$((nr + 1)); say "$rel: other bytes, every record identical ($(tail -n 1 "$b/$rel.records"))"; continue
+    n=$((n + 1))
+    if [ ! -f "$b/$f" ]; then nd=$((nd + 1)); say "$1: $f missing in ours"; continue; fi
+    cmp -s "$a/$f" "$b/$f" && continue
+    if "$tool" "$a/$f" "$b/$f" > "$b/$f.records" 2>&1; then
+      nr=$((nr + 1)); say "$1: $f: other bytes, every record identical ($(tail -n 1 "$b/$f.records"))"; continue
     fi
-    nd=$((nd + 1)); say "$rel: differs ($(tail -n 1 "$b/$rel.records"); $b/$rel.records)"
-  done < <(find "$a" -type f -newer "$a/flnml" -not -name listing -not -name ptopo_nml -not -name '*.records' | sort)
+    nd=$((nd + 1)); say "$1: $f differs ($(tail -n 1 "$b/$f.records"); $b/$f.records)"
+  done < <(run_outputs "$a")
+  [ "$(run_outputs "$b" | wc -l)" = "$n" ] || { nd=$((nd + 1)); say "$1: ours wrote other files: $(run_outputs "$b" | tr '\n' ' ')"; }
   if [ $n -gt 0 ] && [ $nd = 0 ]; then
-    echo "RUN compare: IDENTICAL ($n output files: $((n - nr)) byte for byte, $nr record for record)"; return 0
+    echo "RUN compare $1: IDENTICAL ($n output files: $((n - nr)) byte for byte, $nr record for record)"; return 0
   fi
-  echo "RUN compare: DIFFERENT ($nd of $n output files differ)"; return 1
+  echo "RUN compare $1: DIFFERENT ($nd of $n output files differ)"; return 1
 }
 
 # ----------------------------------------------------------------------------------------------- main
@@ -391,7 +407,7 @@ done
 [ -n "$unres_ours" ] || [ -z "$missing" ] || unres_ours=$missing
 runfail=0
 if [ $RUN = 1 ]; then
-  run_ens_post_process || runfail=1
+  run_programs || runfail=1
 fi
 if [ -z "$unres_ours" ]; then
   echo "RPN_COMM: every symbol resolved ($(echo "$symbols" | wc -l): $(echo "$symbols" | tr '\n' ' '| sed 's/ $//'))"
