@@ -60,7 +60,7 @@ MPIFC=mpifort.openmpi
 MIDAS_COMMIT=8ca1b4dc1d8cf4126735c037a1c4b0f94743353b
 RMN_COMMIT=9a8b916a   # librmn 20.0.3, with App 8e0160f
 VGRID_COMMIT=64e696b
-RANDOM_COMMIT=a59838d # random_tools 1.1.0
+RANDOM_COMMIT=054f06a # random_tools 1.1.0
 RPNCOMM_COMMIT=43ff42e
 # MIDAS's Intel flags say big-endian unformatted files, OpenMP and MPI; gfortran needs the rest to
 # take MIDAS's calls without interfaces (several types through one external) and its long lines
