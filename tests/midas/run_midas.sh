@@ -330,10 +330,17 @@ run_program() {  # program lib: runs it in WORK/run/PROGRAM/LIB, prints its RUN 
     cd "$rd" || exit 1
     export OMP_NUM_THREADS=1 OMPI_MCA_rmaps_base_oversubscribe=1
     if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+    local env=()
     # randomPert takes its date from the environment only
-    [ "$p" = randomPert ] && export MIDAS_DATE=2020011000
-    timeout 600 mpirun.openmpi -np "$((${PTOPO%x*} * ${PTOPO#*x}))" "$WORK/bin-$lib/$p" > listing 2>&1
+    [ "$p" = randomPert ] && env+=(-x MIDAS_DATE=2020011000)
+    # ours prints the RPN_COMM routines the program called, at RPN_COMM_finalize
+    [ "$lib" = ours ] && env+=(-x RPNCOMM_STATS=1)
+    timeout 600 mpirun.openmpi -np "$((${PTOPO%x*} * ${PTOPO#*x}))" "${env[@]}" "$WORK/bin-$lib/$p" > listing 2>&1
   )
+  if [ "$lib" = ours ]; then
+    say "$p called (calls over all PEs): $(awk '/^routines:/ {on = 1; next} on && $1 == "all" {exit}
+      on && $1 ~ /^RPN_COMM_/ {printf "%s%s %s", sep, $1, $2; sep = ", "}' "$rd/listing")"
+  fi
   if grep -q "$(run_end_mark "$p")" "$rd/listing"; then
     echo "RUN $lib $p: ENDED ($(run_outputs "$rd" | wc -l) files written: $(run_outputs "$rd" | tr '\n' ' ' | sed 's/ $//'))"
   else
