@@ -10,7 +10,7 @@
 !   sstTrial: ./analysis (TM at 0 m, typvar A, etiket 3D-Var, 2020-01-10 00 UTC), ./climatology
 !     (12 monthly TM records, on the 15th of each month of 2020) and the namelist block
 !     namSSTtrial with those records' date stamps, appended to ./flnml.
-!   randomPert: ./analysisgrid, the grid of the perturbations (TM at 0 m, etiket ANALYSIS).
+!   randomPert, diagBmatrix: ./analysisgrid, the grid of the B matrix (TM at 0 m, etiket ANALYSIS).
 program fabricate_inputs
   implicit none
   integer, parameter :: ni = 64, nj = 32, nmembers = 8, ndepths = 3
@@ -29,7 +29,7 @@ program fabricate_inputs
     call ensemble_trials()
   case ('sstTrial')
     call sst_inputs()
-  case ('randomPert')
+  case ('randomPert', 'diagBmatrix')
     ip1 = depth_ip1(0.0)
     ierr = newdate(dateo, 20200110, 0, 3)
     if (ierr /= 0) error stop 'fabricate_inputs: newdate failed'
@@ -38,7 +38,7 @@ program fabricate_inputs
     call write_record('TM', 0, 0, 0, 'A', 'ANALYSIS')
     call close_file('analysisgrid')
   case default
-    write(*, '(a)') 'usage: fabricate_inputs ensPostProcess|sstTrial|randomPert'
+    write(*, '(a)') 'usage: fabricate_inputs ensPostProcess|sstTrial|randomPert|diagBmatrix'
     error stop 2
   end select
 

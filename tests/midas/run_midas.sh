@@ -17,8 +17,8 @@
 #   LINK ours adjointTest: OK   or   LINK ours adjointTest: FAILED (unresolved: ...)
 # then the RPN_COMM routines the programs call (from the objects' undefined symbols) and a last line:
 #   RPN_COMM: every symbol resolved (N: ...)   or   RPN_COMM: unresolved in ours: ...
-# With --run, the programs that can run without ECCC's data, ensPostProcess, sstTrial and randomPert
-# (with the diffusion B matrix, the one that needs no statistics file), run on
+# With --run, the programs that can run without ECCC's data, ensPostProcess, sstTrial, randomPert
+# and diagBmatrix (the last two with the diffusion B matrix, which needs no statistics file), run on
 # fabricated inputs (tests/midas/fabricate_inputs.f90) with each library that linked, and what
 # the two runs wrote is compared: RUN ... lines.
 #
@@ -33,8 +33,8 @@
 #                    installed into WORK/ours-inst, built in WORK/ours-build and WORK/ours-target)
 #   --programs LIST  comma separated, among the seven above (default: all seven)
 #   --no-orig        link against this project only (no RPN_COMM 4.6.3)
-#   --run            run ensPostProcess, sstTrial and randomPert on fabricated inputs with each
-#                    library, compare
+#   --run            run ensPostProcess, sstTrial, randomPert and diagBmatrix on fabricated
+#                    inputs with each library, compare
 #   --ptopo XxY      the PE grid of --run, MIDAS's npex x npey (default 2x1)
 #   --jobs N         make -j for the libraries (default 2); every build runs under nice -n 10
 #   --dry            check the arguments and the tools, print the plan, build nothing
@@ -113,7 +113,7 @@ if [ $DRY = 1 ]; then
   say "patch: $HERE/gfortran.patch ($(grep -c '^diff ' "$HERE/gfortran.patch") files)"
   say "work: $WORK; rmn -> $DEPS; ours -> $OURS_PREFIX; libraries linked: $LIBS"
   say "programs: $PROGRAMS"
-  [ $RUN = 1 ] && say "run: ensPostProcess, sstTrial, randomPert (those in --programs) on fabricated inputs, PE grid $PTOPO, with $LIBS"
+  [ $RUN = 1 ] && say "run: ensPostProcess, sstTrial, randomPert, diagBmatrix (those in --programs) on fabricated inputs, PE grid $PTOPO, with $LIBS"
   echo "VERDICT: DRY (nothing built)"
   exit 0
 fi
@@ -307,13 +307,14 @@ link_programs() {  # ours|orig: one LINK line per program; RPN_COMM symbols left
 # The programs that run on fabricated inputs (tests/midas/fabricate_inputs.f90 says what it writes
 # for each) with the namelist tests/midas/PROGRAM.nml: the same inputs for each library, and what
 # each run wrote compared between the two.
-RUN_PROGRAMS="ensPostProcess sstTrial randomPert"
+RUN_PROGRAMS="ensPostProcess sstTrial randomPert diagBmatrix"
 # The words a program prints last when it ended normally
 run_end_mark() {
   case $1 in
     ensPostProcess) echo 'MIDAS-ensPostProcess ENDS' ;;
     sstTrial) echo 'SSTTRIAL .* FIN' ;;
     randomPert) echo 'MIDAS-RANDOMPERT ENDS' ;;
+    diagBmatrix) echo 'midas-diagBmatrix ENDS' ;;
   esac
 }
 
@@ -331,8 +332,8 @@ run_program() {  # program lib: runs it in WORK/run/PROGRAM/LIB, prints its RUN 
     export OMP_NUM_THREADS=1 OMPI_MCA_rmaps_base_oversubscribe=1
     if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
     local env=()
-    # randomPert takes its date from the environment only
-    [ "$p" = randomPert ] && env+=(-x MIDAS_DATE=2020011000)
+    # randomPert and diagBmatrix take their date from the environment only
+    case $p in randomPert|diagBmatrix) env+=(-x MIDAS_DATE=2020011000) ;; esac
     # ours prints the RPN_COMM routines the program called, at RPN_COMM_finalize
     [ "$lib" = ours ] && env+=(-x RPNCOMM_STATS=1)
     timeout 600 mpirun.openmpi -np "$((${PTOPO%x*} * ${PTOPO#*x}))" "${env[@]}" "$WORK/bin-$lib/$p" > listing 2>&1
