@@ -417,8 +417,9 @@ for lib in $LIBS; do
 done
 # from the library itself as well: every symbol MIDAS needs is defined in the installed archive
 missing=""
+defined=$(nm --defined-only "$OURS_PREFIX/lib/librpn_comm.a" 2>/dev/null | awk '{print $NF}' | sort -u)
 for s in $symbols; do
-  nm --defined-only "$OURS_PREFIX/lib/librpn_comm.a" 2>/dev/null | awk '{print $NF}' | grep -qx "$s" || missing="$missing $s"
+  grep -qx "$s" <<< "$defined" || missing="$missing $s"
 done
 [ -n "$unres_ours" ] || [ -z "$missing" ] || unres_ours=$missing
 runfail=0
