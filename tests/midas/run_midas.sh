@@ -19,7 +19,7 @@
 #   RPN_COMM: every symbol resolved (N: ...)   or   RPN_COMM: unresolved in ours: ...
 # With --run, the programs that can run without ECCC's data, ensPostProcess, sstTrial, randomPert
 # and diagBmatrix (the last two with the diffusion B matrix, which needs no statistics file), run on
-# fabricated inputs (tests/midas/fabricate_inputs.f90) with each library that linked, and what
+# fabricated inputs (tests/midas/fabricate_inputs.f90) with each library it linked with, and what
 # the two runs wrote is compared: RUN ... lines.
 #
 # Builds are kept in the work directory; a second call rebuilds only what changed.
@@ -293,6 +293,7 @@ link_programs() {  # ours|orig: one LINK line per program; RPN_COMM symbols left
           "$DEPS/lib/librmn-ompi.a" "$DEPS/lib/libApp-ompi.a" "$WORK/build-random/src/librandom.a" \
           $libs -llapack -lblas -o "$out" > "$WORK/bin-$lib/$p.link.log" 2>&1); then
       echo "LINK $lib $p: OK ($out)"
+      LINKED="$LINKED $lib:$p"
     else
       undef=$(grep -o "undefined reference to \`[^']*'" "$WORK/bin-$lib/$p.link.log" | sed -e 's/^[^`]*`//' -e "s/'\$//" | sort -u | tr '\n' ' ')
       if [ -n "$undef" ]; then echo "LINK $lib $p: FAILED (unresolved: ${undef% })"
@@ -364,7 +365,7 @@ run_programs() {
     [[ " $PROGRAMS " == *" $p "* ]] || continue
     ran=""
     for lib in $LIBS; do
-      if [[ " $linkfail " == *" $lib "* ]]; then
+      if [[ " $LINKED " != *" $lib:$p "* ]]; then
         echo "RUN $lib $p: SKIPPED (its link failed)"; fails=1; continue
       fi
       run_program "$p" "$lib" && ran="$ran $lib" || fails=1
@@ -409,6 +410,7 @@ symbols=$(midas_rpncomm_symbols)
 say "RPN_COMM routines the programs call ($(echo "$symbols" | wc -l)): $(echo "$symbols" | tr '\n' ' ')"
 linkfail=""
 unres_ours=""
+LINKED=""               # lib:program, each program that linked
 for lib in $LIBS; do
   link_programs "$lib"
   [ "$lib" = ours ] && unres_ours=$UNRESOLVED
