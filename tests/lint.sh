@@ -8,6 +8,7 @@
 #                             tests and examples (the lints of Cargo.toml included)
 #   3. tests/gem/run_gem.sh   (with step 1) GEM's runs cannot run here: its syntax (bash -n) and
 #                             its --dry mode (arguments, case table; builds and runs nothing)
+#   4. tests/midas/run_midas.sh  (with step 1) the same for MIDAS's link test
 #
 #   LINT_FMT=0          leaves step 1 out (mpi/check_mpi.sh: the sources are the same)
 #   LINT_FEATURES=mpi   clippy on the MPI build (needs MPICC for the shim, see mpi/mpi.mk)
@@ -71,14 +72,19 @@ else
 fi
 
 if ((LINT_FMT)); then
-    dry=$(bash -n tests/gem/run_gem.sh 2>&1 && bash tests/gem/run_gem.sh --dry --work "$LOGDIR/gem-dry" 2>&1)
-    if [[ "$(tail -n 1 <<< "$dry")" == "VERDICT: DRY (nothing run)" && ! -e "$LOGDIR/gem-dry" ]]; then
-        echo "PASS tests/gem/run_gem.sh: bash -n and --dry"
-        pass=$((pass + 1))
-    else
-        echo "FAIL tests/gem/run_gem.sh: bash -n or --dry: $(tail -n 1 <<< "$dry")"
-        fail=$((fail + 1))
-    fi
+    # script, its verdict line after --dry; a dry run creates no work directory
+    for dry_script in "tests/gem/run_gem.sh:VERDICT: DRY (nothing run)" "tests/midas/run_midas.sh:VERDICT: DRY (nothing built)"; do
+        script=${dry_script%%:*} verdict=${dry_script#*:}
+        work="$LOGDIR/$(basename "$script" .sh)-dry"
+        dry=$(bash -n "$script" 2>&1 && bash "$script" --dry --work "$work" 2>&1)
+        if [[ "$(tail -n 1 <<< "$dry")" == "$verdict" && ! -e "$work" ]]; then
+            echo "PASS $script: bash -n and --dry"
+            pass=$((pass + 1))
+        else
+            echo "FAIL $script: bash -n or --dry: $(tail -n 1 <<< "$dry")"
+            fail=$((fail + 1))
+        fi
+    done
 fi
 
 echo "$pass passed, $fail failed"
