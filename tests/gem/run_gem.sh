@@ -24,7 +24,15 @@
 #   --cases LIST     comma separated: bubble (THEO_cfgs_bubbleG, 2x1), case5 (Yin-Yang Williamson
 #                    CASE5 cut to 24 h, 1x2 per grid, 4 PEs), case5x8 (2x2 per grid, 8 PEs), lam5 (the
 #                    limited-area Williamson CASE5, LAM_WILLIAMSON/CASE5/LAM, cut to 24 h, 2x2 PEs);
-#                    default bubble,case5
+#                    default bubble,case5. CASE+stop and CASE+restart are GEM's production paths on
+#                    any of them: +stop stops on the time left (Lctl_cktimeleft_L, the time_left file
+#                    served so that the stop fires at step --stop-step), +restart stops every
+#                    --restart-every (Fcst_rstrt_S); both are then continued from their restart files
+#                    to the end, and compared with the uninterrupted CASE (added to the cases) of the
+#                    same build as well as with the other build. A limited-area case (bubble, lam5)
+#                    cannot be continued without an analysis: it is compared up to its stop only
+#   --stop-step N    the step at which the +stop cases run out of time (default 10; 1 at least)
+#   --restart-every T  Fcst_rstrt_S of the +restart cases (default 72p for bubble, 18p for the others)
 #   --only WHICH     orig or ours: build and run one side only (no comparison)
 #   --jobs N         make -j (default 2); builds run under nice -n 10
 #   --no-build       run and compare with the builds already in WORK
@@ -47,6 +55,8 @@ JOBS=2
 BUILD=1
 NO_OUTPUT=0
 FCST_END=""
+STOP_STEP=10
+RESTART_EVERY=""
 DRY=0
 NICE="nice -n 10"
 MPI_IMPL=openmpi
@@ -69,6 +79,8 @@ while [ $# -gt 0 ]; do
     --no-build) BUILD=0; shift ;;
     --no-output) NO_OUTPUT=1; shift ;;
     --end) FCST_END=$2; shift 2 ;;
+    --stop-step) STOP_STEP=$2; shift 2 ;;
+    --restart-every) RESTART_EVERY=$2; shift 2 ;;
     --dry) DRY=1; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (--help lists them)" ;;
@@ -77,12 +89,23 @@ done
 
 case $ONLY in ""|orig|ours) ;; *) die "--only takes orig or ours, not '$ONLY'" ;; esac
 [[ -z $FCST_END || $FCST_END =~ ^[0-9]+[smhdp]?$ ]] || die "--end takes a time as GEM writes it (2m, 24p, 6h), not '$FCST_END'"
+[[ -z $RESTART_EVERY || $RESTART_EVERY =~ ^[0-9]+[smhdp]?$ ]] || die "--restart-every takes a time as GEM writes it (18p, 6h), not '$RESTART_EVERY'"
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "--jobs takes a positive number, not '$JOBS'"
+# at step 0 GEM has no step time yet to compare the time left with: the stop cannot fire there
+[[ $STOP_STEP =~ ^[1-9][0-9]*$ ]] || die "--stop-step takes a step from 1 on, not '$STOP_STEP'"
 SIDES="orig ours"
 [ -n "$ONLY" ] && SIDES=$ONLY
+case_base() { echo "${1%%+*}"; }
+case_variant() { case $1 in *+*) echo "${1#*+}" ;; esac; }
+# every variant's uninterrupted case runs first
+ordered=""
 for c in ${CASES//,/ }; do
-  case $c in bubble|case5|case5x8|lam5) ;; *) die "unknown case '$c' (bubble, case5, case5x8, lam5)" ;; esac
+  case $(case_base "$c") in bubble|case5|case5x8|lam5) ;; *) die "unknown case '$c' (bubble, case5, case5x8, lam5, each with +stop or +restart)" ;; esac
+  case $(case_variant "$c") in ""|stop|restart) ;; *) die "unknown variant in '$c' (+stop, +restart)" ;; esac
+  [[ ,$ordered, == *,$(case_base "$c"),* ]] || ordered=$ordered,$(case_base "$c")
 done
+for c in ${CASES//,/ }; do [[ ,$ordered, == *,$c,* ]] || ordered=$ordered,$c; done
+CASES=${ordered#,}
 if [ $DRY = 0 ]; then
   WORK=$(mkdir -p "$WORK" 2>/dev/null && cd "$WORK" && pwd) || die "cannot make the work directory $WORK"
 fi
@@ -94,26 +117,36 @@ DBASE=$WORK/dbase               # placeholders for GEM's data archive (analytic 
 # ---------------------------------------------------------------------------------------- the case table
 # case -> GEM configuration directory, -ptopo, namelist changes (sed expressions on gem_settings.nml)
 case_cfg() {
-  case $1 in
+  case $(case_base "$1") in
     bubble) echo "THEO_cfgs_bubbleG" ;;
     case5|case5x8) echo "GEM_theo_cfgs/WILLIAMSON/CASE5" ;;
     lam5) echo "GEM_theo_cfgs/LAM_WILLIAMSON/CASE5/LAM" ;;
   esac
 }
 case_ptopo() {
-  case $1 in bubble) echo 2x1x1 ;; case5) echo 1x2x1 ;; case5x8|lam5) echo 2x2x1 ;; esac
+  case $(case_base "$1") in bubble) echo 2x1x1 ;; case5) echo 1x2x1 ;; case5x8|lam5) echo 2x2x1 ;; esac
 }
 case_pes() {
-  case $1 in bubble) echo 2 ;; case5|lam5) echo 4 ;; case5x8) echo 8 ;; esac
+  case $(case_base "$1") in bubble) echo 2 ;; case5|lam5) echo 4 ;; case5x8) echo 8 ;; esac
 }
 case_sed() {
-  case $1 in
+  case $(case_base "$1") in
     bubble) echo "" ;;
     # 24 h of the 15-day case, with the start date the case needs to run without an analysis
     case5|case5x8) echo 's/Fcst_end_S *= *"360h"/Fcst_end_S = "24h", Step_runstrt_S = "19781221.000000"/' ;;
     # and the limited-area one with constant boundary conditions (its pilot files are not analytic)
     lam5) echo 's/Fcst_end_S *= *"360h"/Fcst_end_S = "24h", Step_runstrt_S = "19781221.000000"/; s/^ *&lam *$/ \&lam\n  Lam_ctebcs_L = .true./' ;;
   esac
+}
+# Whether GEM can continue the case from its restart files: a limited-area run reads its boundary
+# conditions again from the analysis when it restarts (gem_ctrl's nest_indata), which an analytic
+# case does not have; Yin-Yang has no boundary
+case_continues() {
+  case $(case_base "$1") in case5|case5x8) return 0 ;; *) return 1 ;; esac
+}
+case_restart_every() {
+  if [ -n "$RESTART_EVERY" ]; then echo "$RESTART_EVERY"; return; fi
+  case $(case_base "$1") in bubble) echo 72p ;; *) echo 18p ;; esac
 }
 
 # ------------------------------------------------------------------------------------------- dry mode
@@ -129,6 +162,10 @@ if [ $DRY = 1 ]; then
   for s in $SIDES; do say "build $s: $WORK/build-$s ($GEM_TARGETS)"; done
   for c in ${CASES//,/ }; do
     say "case $c: configurations/$(case_cfg "$c") -ptopo $(case_ptopo "$c") ($(case_pes "$c") PEs) on $SIDES"
+    case $(case_variant "$c") in
+      stop) say "  stops on the time left at step $STOP_STEP$(case_continues "$c" && echo ", continued to the end")" ;;
+      restart) say "  stops every $(case_restart_every "$c") (Fcst_rstrt_S)$(case_continues "$c" && echo ", continued to the end")" ;;
+    esac
   done
   echo "VERDICT: DRY (nothing run)"
   exit 0
@@ -266,31 +303,87 @@ make_dbase() {
   for d in geophy climato geophy2 climato+ghg; do mkdir -p "$DBASE/bcmk/$d"; done
 }
 
+# The feeder of the +stop cases' time_left pipe (tests/gem/time_left_feed.c), built once
+time_left_feed() {
+  local tool=$WORK/bin-$1/time_left_feed
+  if [ ! -x "$tool" ] || [ "$PROJECT/tests/gem/time_left_feed.c" -nt "$tool" ]; then
+    cc -O1 -Wall -o "$tool" "$PROJECT/tests/gem/time_left_feed.c" || return 1
+  fi
+  echo "$tool"
+}
+
+# Runs a case in WORK/run-SIDE/CASE: one segment (one runmod.sh) for a plain case; for +stop and
+# +restart, segments until GEM ends (status ED), each after the first a restart from the restart
+# files the one before left (runmod.sh's NORMAL RESTART mode). listing.N is segment N's listing,
+# listing all of them; segments has a line per segment: number, GEM's status, last step.
 run_case() {  # side case
-  local side=$1 c=$2 rd=$WORK/run-$1/$2 cfg expr
-  cfg=$(case_cfg "$c"); expr=$(case_sed "$c")
+  local side=$1 c=$2 rd=$WORK/run-$1/$2 cfg expr nml variant seg=1 status feeder="" feed_pid=""
+  cfg=$(case_cfg "$c"); expr=$(case_sed "$c"); variant=$(case_variant "$c")
   rm -rf "$rd"; mkdir -p "$rd/cfgs"
   cp -r "$GEM/share/configurations/$cfg/cfg_0000" "$rd/cfgs/"
-  [ -n "$expr" ] && sed -i -e "$expr" "$rd/cfgs/cfg_0000/gem_settings.nml"
+  nml=$rd/cfgs/cfg_0000/gem_settings.nml
+  [ -n "$expr" ] && sed -i -e "$expr" "$nml"
   if [ -n "$FCST_END" ]; then
-    sed -i -e "s/^\( *Fcst_end_S *= *\)[\"'][^\"']*[\"']/\1'$FCST_END'/I" "$rd/cfgs/cfg_0000/gem_settings.nml"
+    sed -i -e "s/^\( *Fcst_end_S *= *\)[\"'][^\"']*[\"']/\1'$FCST_END'/I" "$nml"
   fi
+  case $variant in
+    stop)
+      # GEM reads the time left from Path_work_S/../time_left, i.e. RUNMOD/work/time_left
+      if grep -qi '^ *&gem_cfgs *$' "$nml"; then
+        sed -i -e '/^ *&gem_cfgs *$/I a\  Lctl_cktimeleft_L = .true.' "$nml"
+      else
+        printf ' &gem_cfgs\n  Lctl_cktimeleft_L = .true.\n/\n' >> "$nml"
+      fi
+      feeder=$(time_left_feed "$side") || { say "cannot build $PROJECT/tests/gem/time_left_feed.c"; return 1; } ;;
+    restart)
+      sed -i -e "/^ *&step *\$/I a\\  Fcst_rstrt_S = '$(case_restart_every "$c")'," "$nml" ;;
+  esac
   [ $NO_OUTPUT = 1 ] && sed -i -e '/^ *sortie/d' "$rd/cfgs/cfg_0000/outcfg.out"
   say "running $c on $side: -ptopo $(case_ptopo "$c") (listing $rd/listing)"
-  (
-    gem_env || exit 1
-    export PATH=$WORK/bin-$side:$PATH ATM_MODEL_DFILES=$DBASE CMCCONST=$DBASE/datafiles/constants
-    # OMPI_MCA_shmem=posix: with Open MPI 4.1's default (mmap), MPI_Win_allocate on the Yin and the
-    # Yang 'GRID' at once fails now and then, on either build (docs/gem.md, "Running GEM")
-    export OMPI_MCA_rmaps_base_oversubscribe=1 MAX_CORES=8 OMP_NUM_THREADS=1 OMPI_MCA_shmem=${OMPI_MCA_shmem:-posix}
-    if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-    cd "$rd" || exit 1
-    ln -sfn "$GEM/share/configurations" configurations
-    runmod.sh -dircfg "$rd/cfgs" -ptopo "$(case_ptopo "$c")" > listing 2>&1
-  )
-  # rungem.sh reads the status the model left (status_MOD.dot): ED when it reached its end
-  grep -q 'STATUS_FROM_DOMAIN: cfg_0000 ED' "$rd/listing" && return 0
-  say "$c on $side did not end normally: tail of $rd/listing"; tail -15 "$rd/listing"; return 1
+  : > "$rd/segments"
+  while :; do
+    if [ -n "$feeder" ] && [ $seg = 1 ]; then
+      # the pipe is made once runmod.sh's setup (which empties RUNMOD) is done, before GEM starts
+      ( until [ -d "$rd/RUNMOD/work/cfg_0000" ]; do sleep 0.1; done
+        exec "$feeder" "$rd/RUNMOD/work/time_left" "$STOP_STEP" ) > "$rd/time_left_feed.log" 2>&1 &
+      feed_pid=$!
+    fi
+    (
+      gem_env || exit 1
+      export PATH=$WORK/bin-$side:$PATH ATM_MODEL_DFILES=$DBASE CMCCONST=$DBASE/datafiles/constants
+      # OMPI_MCA_shmem=posix: with Open MPI 4.1's default (mmap), MPI_Win_allocate on the Yin and the
+      # Yang 'GRID' at once fails now and then, on either build (docs/gem.md, "Running GEM")
+      export OMPI_MCA_rmaps_base_oversubscribe=1 MAX_CORES=8 OMP_NUM_THREADS=1 OMPI_MCA_shmem=${OMPI_MCA_shmem:-posix}
+      if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+      cd "$rd" || exit 1
+      ln -sfn "$GEM/share/configurations" configurations
+      runmod.sh -dircfg "$rd/cfgs" -ptopo "$(case_ptopo "$c")" > "listing.$seg" 2>&1
+    )
+    if [ -n "$feed_pid" ]; then
+      kill "$feed_pid" 2>/dev/null; wait "$feed_pid" 2>/dev/null; feed_pid=""
+      # the run goes on without it: no file is a time left without end
+      rm -f "$rd/RUNMOD/work/time_left"
+    fi
+    # rungem.sh reads the status the model left (status_MOD.dot): ED at its end, RS when it stopped
+    # to be restarted
+    status=$(sed -n 's/.*STATUS_FROM_DOMAIN: cfg_0000 \([A-Z]*\).*/\1/p' "$rd/listing.$seg" | tail -n 1)
+    echo "$seg ${status:-none} $(awk '/END OF THE TIME LOOP AT TIMESTEP/ {s = $NF} END {print s + 0}' "$rd/listing.$seg")" >> "$rd/segments"
+    [ -n "$variant" ] && [ "$status" = RS ] && case_continues "$c" && [ $seg -lt 50 ] || break
+    seg=$((seg + 1))
+  done
+  local n
+  for ((n = 1; n <= seg; n++)); do cat "$rd/listing.$n"; done > "$rd/listing"
+  if [ -n "$variant" ] && ! case_continues "$c"; then
+    [ "$status" = RS ] && return 0
+    say "$c on $side did not stop (status ${status:-none}): tail of $rd/listing.$seg"
+  elif [ "$status" = ED ] && [ -n "$variant" ] && [ $seg = 1 ]; then
+    say "$c on $side never stopped before its end"
+  elif [ "$status" = ED ]; then
+    return 0
+  else
+    say "$c on $side did not end normally (segments: $(tr '\n' ';' < "$rd/segments")): tail of $rd/listing.$seg"
+  fi
+  tail -15 "$rd/listing.$seg"; return 1
 }
 
 # ------------------------------------------------------------------------------------------ comparison
@@ -335,19 +428,42 @@ fst_records() {  # A B
   return "${PIPESTATUS[0]}"
 }
 
-compare_case() {  # case: prints one table row, returns 0 when identical
-  local c=$1 a=$WORK/run-orig/$1 b=$WORK/run-ours/$1 ok=1 nf=0 nd=0 f rel n
-  blocstat "$a/listing" > "$a/blocstat"
-  blocstat "$b/listing" > "$b/blocstat"
-  local nbs; nbs=$(stat_steps "$a/blocstat")
-  if [ "$nbs" = 0 ] || ! cmp -s "$a/blocstat" "$b/blocstat"; then
-    ok=0; say "$c: statistics differ ($nbs steps in orig, $(stat_steps "$b/blocstat") in ours; $(wc -l < "$a/blocstat") and $(wc -l < "$b/blocstat") lines); first differences:"
-    diff "$a/blocstat" "$b/blocstat" | head -6
+# The listing of a run in segments without what each continuation prints before its first step
+# (the statistics of the fields it starts from, which the segment before printed, or not, as the
+# step's own): each segment from the line after its last "PERFORMING TIMESTEP" of its first step
+# (one per grid; a grid's PE 0 prints its own lines in order)
+continued_listing() {  # run directory
+  local n=1
+  cat "$1/listing.1"
+  while [ -f "$1/listing.$((++n))" ]; do
+    awk 'FNR == NR { if (/PERFORMING TIMESTEP #/ && (first == "" || $5 + 0 == first)) { first = $5 + 0; last = FNR }; next }
+         FNR > last' "$1/listing.$n" "$1/listing.$n"
+  done
+}
+
+# Run directory B against A: the statistics and every output file. Sets CMP_NF (files), CMP_ND
+# (files whose records differ, or missing in B), CMP_NB (files in other bytes whose records are all
+# identical), CMP_STEPS (steps with statistics in A); returns 0 when identical. With "restart", B is
+# a run continued from restart files and A the same run uninterrupted.
+compare_runs() {  # A B label [restart]
+  local a=$1 b=$2 label=$3 ok=1 f rel n sa=$1/blocstat sb=$2/blocstat
+  CMP_NF=0; CMP_ND=0; CMP_NB=0
+  blocstat "$a/listing" > "$sa"
+  if [ "${4:-}" = restart ]; then
+    sb=$b/blocstat.continued
+    blocstat <(continued_listing "$b") > "$sb"
+  else
+    blocstat "$b/listing" > "$sb"
+  fi
+  CMP_STEPS=$(stat_steps "$sa")
+  if [ "$CMP_STEPS" = 0 ] || ! cmp -s "$sa" "$sb"; then
+    ok=0; say "$label: statistics differ ($CMP_STEPS steps in $sa, $(stat_steps "$sb") in $sb; $(wc -l < "$sa") and $(wc -l < "$sb") lines); first differences:"
+    diff "$sa" "$sb" | head -6
   fi
   while IFS= read -r f; do
     rel=${f#"$a/RUNMOD/output/"}
-    nf=$((nf + 1))
-    if [ ! -f "$b/RUNMOD/output/$rel" ]; then ok=0; nd=$((nd + 1)); say "$c: $rel missing in ours"; continue; fi
+    CMP_NF=$((CMP_NF + 1))
+    if [ ! -f "$b/RUNMOD/output/$rel" ]; then ok=0; CMP_ND=$((CMP_ND + 1)); say "$label: $rel missing in $b"; continue; fi
     cmp -s "$f" "$b/RUNMOD/output/$rel" && continue
     # other bytes: the records bit for bit (the same values in other bytes count as identical:
     # docs/gem.md says when that happens); where they differ, each record's statistics (fststat's
@@ -355,20 +471,67 @@ compare_case() {  # case: prints one table row, returns 0 when identical
     # field comparison (fstcomp), to see what differs
     n=$(basename "$rel")
     if fst_records "$f" "$b/RUNMOD/output/$rel" > "$b/fst_records.$n"; then
-      say "$c: $rel: other bytes, every record identical bit for bit ($(tail -n 1 "$b/fst_records.$n"); $b/fst_records.$n)"
+      CMP_NB=$((CMP_NB + 1))
+      say "$label: $rel: other bytes, every record identical bit for bit ($(tail -n 1 "$b/fst_records.$n"); $b/fst_records.$n)"
       continue
     fi
-    ok=0; nd=$((nd + 1))
+    ok=0; CMP_ND=$((CMP_ND + 1))
     (cd "$(dirname "$f")" && "$WORK/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$a/fststat.$n"
     (cd "$(dirname "$b/RUNMOD/output/$rel")" && "$WORK/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$b/fststat.$n"
     "$WORK/bin-orig/fstcomp" -a "$f" -b "$b/RUNMOD/output/$rel" > "$b/fstcomp.$n" 2>&1
-    say "$c: $rel: records differ ($(tail -n 1 "$b/fst_records.$n"): $b/fst_records.$n; fststat's first differences below, fstcomp in $b/fstcomp.$n):"
+    say "$label: $rel: records differ ($(tail -n 1 "$b/fst_records.$n"): $b/fst_records.$n; fststat's first differences below, fstcomp in $b/fstcomp.$n):"
     diff "$a/fststat.$n" "$b/fststat.$n" | head -6
-  done < <(find "$a/RUNMOD/output" -type f -not \( -name '*.cfg' -o -name '*.dot' -o -name 'output_ready*' \
-              -o -name '*.lis' -o -name 'last_npass' -o -name '*.txt' \) 2>/dev/null | sort)
-  [ "$nf" -gt 0 ] || [ $NO_OUTPUT = 1 ] || { ok=0; say "$c: no output file in $a/RUNMOD/output"; }
-  ROW="| $c | $(case_pes "$c") ($(case_ptopo "$c")) | $([ $ok = 1 ] && echo yes || echo NO) ($nf files, $nd differ; $nbs steps of statistics) | $(secs_per_step "$b/listing") | $(secs_per_step "$a/listing") |"
+  done < <(output_files "$a")
+  # a file of B that A lacks
+  while IFS= read -r f; do
+    rel=${f#"$b/RUNMOD/output/"}
+    [ -f "$a/RUNMOD/output/$rel" ] || { ok=0; CMP_ND=$((CMP_ND + 1)); say "$label: $rel only in $b"; }
+  done < <(output_files "$b")
+  [ "$CMP_NF" -gt 0 ] || [ $NO_OUTPUT = 1 ] || { ok=0; say "$label: no output file in $a/RUNMOD/output"; }
   [ $ok = 1 ]
+}
+
+# The output files of a run (its records; not the lists and flags of GEM's post-processing)
+output_files() {  # run directory
+  find "$1/RUNMOD/output" -type f -not \( -name '*.cfg' -o -name '*.dot' -o -name 'output_ready*' \
+    -o -name '*.lis' -o -name 'last_npass' -o -name '*.txt' \) 2>/dev/null | sort
+}
+
+# What a comparison found, in words, for the tables
+cmp_words() {  # identical?
+  local what="$CMP_NF files, $CMP_ND differ"
+  [ "$CMP_NB" -gt 0 ] && what="$what, $CMP_NB in other bytes with every record identical"
+  [ "$CMP_NB" = 0 ] && [ "$CMP_ND" = 0 ] && what="$CMP_NF files byte-identical"
+  if [ "$1" = 0 ]; then echo "yes ($what; $CMP_STEPS steps of statistics)"; else echo "NO ($what; $CMP_STEPS steps of statistics)"; fi
+}
+
+compare_case() {  # case: prints one table row, returns 0 when identical
+  local c=$1 ok
+  compare_runs "$WORK/run-orig/$c" "$WORK/run-ours/$c" "$c"; ok=$?
+  ROW="| $c | $(case_pes "$c") ($(case_ptopo "$c")) | $(cmp_words $ok) | $(secs_per_step "$WORK/run-ours/$c/listing") | $(secs_per_step "$WORK/run-orig/$c/listing") |"
+  BYTES[$c]=$([ $ok = 0 ] && [ "$CMP_NB" = 0 ] && echo yes || { [ $ok = 0 ] && echo "no: $CMP_NB of $CMP_NF files in other bytes, records identical"; } || echo "no: differ")
+  return $ok
+}
+
+# The steps at which a +stop or +restart run stopped (its segments but the last), and its statistics
+# and files against the same build's uninterrupted run: one row of the second table
+compare_variant() {  # side case: prints one row, returns 0 when the continued run is identical
+  local side=$1 c=$2 rd=$WORK/run-$1/$2 base stops ok=0 same bytes="—"
+  base=$(case_base "$c")
+  stops=$(awk '$2 == "RS" {printf "%s%s", (NR > 1 ? ", " : ""), $3}' "$rd/segments")
+  if [ "$(case_variant "$c")" = stop ] && [ "$(head -n 1 "$rd/segments" | awk '{print $3}')" != "$STOP_STEP" ]; then
+    say "$c on $side: the stop fired at step $(head -n 1 "$rd/segments" | awk '{print $3}'), not at $STOP_STEP"; ok=1
+  fi
+  if ! case_continues "$c"; then
+    same="not continued (limited area: a restart reads the analysis again)"
+  elif compare_runs "$WORK/run-$side/$base" "$rd" "$c on $side against $base" restart; then
+    same=$(cmp_words 0)
+  else
+    same=$(cmp_words 1); ok=1
+  fi
+  [ "$side" = ours ] && bytes=${BYTES[$c]:-not compared}
+  ROW="| $c | $side | $stops | $same | $bytes |"
+  return $ok
 }
 
 # ----------------------------------------------------------------------------------------------- main
@@ -390,8 +553,21 @@ for c in ${CASES//,/ }; do
     run_case "$s" "$c" || fails="$fails $c/$s"
   done
 done
+declare -A BYTES
+variants=""
+for c in ${CASES//,/ }; do [ -n "$(case_variant "$c")" ] && variants="$variants $c"; done
 if [ -n "$ONLY" ]; then
   [ -z "$fails" ] || die "runs failed: ${fails# }"
+  restarts=""
+  if [ -n "$variants" ]; then
+    echo "| case | build | stopped at step | continued run identical to the uninterrupted one? | byte-identical to orig's? |"
+    echo "| --- | --- | --- | --- | --- |"
+    for c in $variants; do
+      compare_variant "$ONLY" "$c" || restarts="$restarts $c"
+      echo "$ROW"
+    done
+  fi
+  [ -z "$restarts" ] || die "continued runs differ from the uninterrupted ones: ${restarts# }"
   echo "VERDICT: RAN ($ONLY only: ${CASES//,/ })"; exit 0
 fi
 echo "| case | PEs | identical? | s/step ours | s/step orig |"
@@ -405,8 +581,23 @@ for c in ${CASES//,/ }; do
   compare_case "$c" || differ="$differ $c"
   echo "$ROW"
 done
+if [ -n "$variants" ]; then
+  echo
+  echo "| case | build | stopped at step | continued run identical to the uninterrupted one? | byte-identical to orig's? |"
+  echo "| --- | --- | --- | --- | --- |"
+  for c in $variants; do
+    for s in $SIDES; do
+      if [[ " $fails " == *" $c/$s "* || " $fails " == *" $(case_base "$c")/$s "* ]]; then
+        echo "| $c | $s | not run | | |"; continue
+      fi
+      compare_variant "$s" "$c" || [[ " $differ " == *" $c "* ]] || differ="$differ $c"
+      echo "$ROW"
+    done
+  done
+fi
 if [ -n "$fails" ]; then echo "VERDICT: FAILED (runs failed: ${fails# }${differ:+; differ: ${differ# }})"; exit 1; fi
 if [ -n "$differ" ]; then echo "VERDICT: DIFFERENT (${differ# })"; exit 1; fi
 what="every output record and every statistics line"
 [ $NO_OUTPUT = 1 ] && what="every statistics line (no output: --no-output)"
+[ -n "$variants" ] && what="$what; the stopped and continued runs as the uninterrupted ones"
 echo "VERDICT: IDENTICAL (${CASES//,/ }: $what of GEM on rpncomm-windows as on its own RPN_COMM)"
