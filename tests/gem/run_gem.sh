@@ -354,6 +354,12 @@ run_case() {  # side case
       # OMPI_MCA_shmem=posix: with Open MPI 4.1's default (mmap), MPI_Win_allocate on the Yin and the
       # Yang 'GRID' at once fails now and then, on either build (docs/gem.md, "Running GEM")
       export OMPI_MCA_rmaps_base_oversubscribe=1 MAX_CORES=8 OMP_NUM_THREADS=1 OMPI_MCA_shmem=${OMPI_MCA_shmem:-posix}
+      # MALLOC_PERTURB_: glibc fills each block malloc hands out with one byte value. librmn writes
+      # half of every directory page of an output file as malloc handed it out (xdf98.c's
+      # add_dir_page clears the first half only), so those bytes are otherwise whatever the process
+      # freed there before, which changes with anything the process did (docs/gem.md); 0 leaves
+      # the heap as it is
+      export MALLOC_PERTURB_=${MALLOC_PERTURB_-165}
       if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
       cd "$rd" || exit 1
       ln -sfn "$GEM/share/configurations" configurations
@@ -444,10 +450,16 @@ continued_listing() {  # run directory
 # Run directory B against A: the statistics and every output file. Sets CMP_NF (files), CMP_ND
 # (files whose records differ, or missing in B), CMP_NB (files in other bytes whose records are all
 # identical), CMP_STEPS (steps with statistics in A); returns 0 when identical. With "restart", B is
-# a run continued from restart files and A the same run uninterrupted.
+# a run continued from restart files and A the same run uninterrupted: GEM puts each segment's
+# files in the directory of the step where it stopped (laststep_N, for its post-processing), so
+# files are matched by their path below it.
 compare_runs() {  # A B label [restart]
-  local a=$1 b=$2 label=$3 ok=1 f rel n sa=$1/blocstat sb=$2/blocstat
+  local a=$1 b=$2 label=$3 ok=1 f rel n fb sa=$1/blocstat sb=$2/blocstat
+  local -A in_b=()
   CMP_NF=0; CMP_ND=0; CMP_NB=0
+  while IFS= read -r f; do
+    in_b[$(output_key "${f#"$b/RUNMOD/output/"}" "${4:-}")]=$f
+  done < <(output_files "$b")
   blocstat "$a/listing" > "$sa"
   if [ "${4:-}" = restart ]; then
     sb=$b/blocstat.continued
@@ -463,30 +475,29 @@ compare_runs() {  # A B label [restart]
   while IFS= read -r f; do
     rel=${f#"$a/RUNMOD/output/"}
     CMP_NF=$((CMP_NF + 1))
-    if [ ! -f "$b/RUNMOD/output/$rel" ]; then ok=0; CMP_ND=$((CMP_ND + 1)); say "$label: $rel missing in $b"; continue; fi
-    cmp -s "$f" "$b/RUNMOD/output/$rel" && continue
+    fb=${in_b[$(output_key "$rel" "${4:-}")]:-}
+    unset "in_b[$(output_key "$rel" "${4:-}")]"
+    if [ -z "$fb" ]; then ok=0; CMP_ND=$((CMP_ND + 1)); say "$label: $rel missing in $b"; continue; fi
+    cmp -s "$f" "$fb" && continue
     # other bytes: the records bit for bit (the same values in other bytes count as identical:
     # docs/gem.md says when that happens); where they differ, each record's statistics (fststat's
     # "Mean:" lines, run where the file is so that the listings name it alike) and GEM's field by
     # field comparison (fstcomp), to see what differs
     n=$(basename "$rel")
-    if fst_records "$f" "$b/RUNMOD/output/$rel" > "$b/fst_records.$n"; then
+    if fst_records "$f" "$fb" > "$b/fst_records.$n"; then
       CMP_NB=$((CMP_NB + 1))
       say "$label: $rel: other bytes, every record identical bit for bit ($(tail -n 1 "$b/fst_records.$n"); $b/fst_records.$n)"
       continue
     fi
     ok=0; CMP_ND=$((CMP_ND + 1))
     (cd "$(dirname "$f")" && "$WORK/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$a/fststat.$n"
-    (cd "$(dirname "$b/RUNMOD/output/$rel")" && "$WORK/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$b/fststat.$n"
-    "$WORK/bin-orig/fstcomp" -a "$f" -b "$b/RUNMOD/output/$rel" > "$b/fstcomp.$n" 2>&1
+    (cd "$(dirname "$fb")" && "$WORK/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$b/fststat.$n"
+    "$WORK/bin-orig/fstcomp" -a "$f" -b "$fb" > "$b/fstcomp.$n" 2>&1
     say "$label: $rel: records differ ($(tail -n 1 "$b/fst_records.$n"): $b/fst_records.$n; fststat's first differences below, fstcomp in $b/fstcomp.$n):"
     diff "$a/fststat.$n" "$b/fststat.$n" | head -6
   done < <(output_files "$a")
-  # a file of B that A lacks
-  while IFS= read -r f; do
-    rel=${f#"$b/RUNMOD/output/"}
-    [ -f "$a/RUNMOD/output/$rel" ] || { ok=0; CMP_ND=$((CMP_ND + 1)); say "$label: $rel only in $b"; }
-  done < <(output_files "$b")
+  # the files of B that A lacks
+  for f in "${in_b[@]}"; do ok=0; CMP_ND=$((CMP_ND + 1)); say "$label: ${f#"$b/RUNMOD/output/"} only in $b"; done
   [ "$CMP_NF" -gt 0 ] || [ $NO_OUTPUT = 1 ] || { ok=0; say "$label: no output file in $a/RUNMOD/output"; }
   [ $ok = 1 ]
 }
@@ -494,7 +505,12 @@ compare_runs() {  # A B label [restart]
 # The output files of a run (its records; not the lists and flags of GEM's post-processing)
 output_files() {  # run directory
   find "$1/RUNMOD/output" -type f -not \( -name '*.cfg' -o -name '*.dot' -o -name 'output_ready*' \
-    -o -name '*.lis' -o -name 'last_npass' -o -name '*.txt' \) 2>/dev/null | sort
+    -o -name 'output_done' -o -name '*.lis' -o -name 'last_npass' -o -name '*.txt' \) 2>/dev/null | sort
+}
+# The name under which an output file is matched with the other run's: its path, or for a
+# continued run its path without GEM's laststep_N directory
+output_key() {  # path [restart]
+  if [ "${2:-}" = restart ]; then sed -E 's#(^|/)laststep_-?[0-9]+/#\1#' <<< "$1"; else echo "$1"; fi
 }
 
 # What a comparison found, in words, for the tables
