@@ -34,6 +34,8 @@
 #   --stop-step N    the step at which the +stop cases run out of time (default 10; 1 at least)
 #   --restart-every T  Fcst_rstrt_S of the +restart cases (default 72p for bubble, 18p for the others)
 #   --only WHICH     orig or ours: build and run one side only (no comparison)
+#   --reuse WHICH    orig or ours: compare with that side's runs already in WORK instead of running
+#                    it again (each case's run must have been made with the same case settings)
 #   --jobs N         make -j (default 2); builds run under nice -n 10
 #   --no-build       run and compare with the builds already in WORK
 #   --end T          every case ends at T (GEM's Fcst_end_S: 2m, 24p, 6h) instead of its own end
@@ -51,6 +53,7 @@ COMMIT=95f10dc
 OURS_PREFIX=""
 CASES="bubble,case5"
 ONLY=""
+REUSE=""
 JOBS=2
 BUILD=1
 NO_OUTPUT=0
@@ -75,6 +78,7 @@ while [ $# -gt 0 ]; do
     --ours-prefix) OURS_PREFIX=$2; shift 2 ;;
     --cases) CASES=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
+    --reuse) REUSE=$2; shift 2 ;;
     --jobs) JOBS=$2; shift 2 ;;
     --no-build) BUILD=0; shift ;;
     --no-output) NO_OUTPUT=1; shift ;;
@@ -88,6 +92,8 @@ while [ $# -gt 0 ]; do
 done
 
 case $ONLY in ""|orig|ours) ;; *) die "--only takes orig or ours, not '$ONLY'" ;; esac
+case $REUSE in ""|orig|ours) ;; *) die "--reuse takes orig or ours, not '$REUSE'" ;; esac
+[ -n "$REUSE" ] && [ -n "$ONLY" ] && die "--reuse compares both sides: not with --only"
 [[ -z $FCST_END || $FCST_END =~ ^[0-9]+[smhdp]?$ ]] || die "--end takes a time as GEM writes it (2m, 24p, 6h), not '$FCST_END'"
 [[ -z $RESTART_EVERY || $RESTART_EVERY =~ ^[0-9]+[smhdp]?$ ]] || die "--restart-every takes a time as GEM writes it (18p, 6h), not '$RESTART_EVERY'"
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "--jobs takes a positive number, not '$JOBS'"
@@ -312,33 +318,60 @@ time_left_feed() {
   echo "$tool"
 }
 
+# What makes a case's run: GEM's commit, its copied configuration, what the script feeds it
+run_settings() {  # case
+  echo "gem $(git -C "$GEM" rev-parse HEAD 2>/dev/null) ptopo $(case_ptopo "$1") stop $STOP_STEP" \
+       "MALLOC_PERTURB_=${MALLOC_PERTURB_-165} no_output $NO_OUTPUT"
+}
+
 # Runs a case in WORK/run-SIDE/CASE: one segment (one runmod.sh) for a plain case; for +stop and
 # +restart, segments until GEM ends (status ED), each after the first a restart from the restart
 # files the one before left (runmod.sh's NORMAL RESTART mode). listing.N is segment N's listing,
 # listing all of them; segments has a line per segment: number, GEM's status, last step.
-run_case() {  # side case
-  local side=$1 c=$2 rd=$WORK/run-$1/$2 cfg expr nml variant seg=1 status feeder="" feed_pid=""
-  cfg=$(case_cfg "$c"); expr=$(case_sed "$c"); variant=$(case_variant "$c")
-  rm -rf "$rd"; mkdir -p "$rd/cfgs"
-  cp -r "$GEM/share/configurations/$cfg/cfg_0000" "$rd/cfgs/"
-  nml=$rd/cfgs/cfg_0000/gem_settings.nml
+# The case's configuration, copied from GEM's into DIR/cfg_0000 and changed there
+case_cfgs() {  # case dir
+  local c=$1 dir=$2 expr nml
+  expr=$(case_sed "$c")
+  mkdir -p "$dir"
+  cp -r "$GEM/share/configurations/$(case_cfg "$c")/cfg_0000" "$dir/"
+  nml=$dir/cfg_0000/gem_settings.nml
   [ -n "$expr" ] && sed -i -e "$expr" "$nml"
   if [ -n "$FCST_END" ]; then
     sed -i -e "s/^\( *Fcst_end_S *= *\)[\"'][^\"']*[\"']/\1'$FCST_END'/I" "$nml"
   fi
-  case $variant in
+  case $(case_variant "$c") in
     stop)
       # GEM reads the time left from Path_work_S/../time_left, i.e. RUNMOD/work/time_left
       if grep -qi '^ *&gem_cfgs *$' "$nml"; then
         sed -i -e '/^ *&gem_cfgs *$/I a\  Lctl_cktimeleft_L = .true.' "$nml"
       else
         printf ' &gem_cfgs\n  Lctl_cktimeleft_L = .true.\n/\n' >> "$nml"
-      fi
-      feeder=$(time_left_feed "$side") || { say "cannot build $PROJECT/tests/gem/time_left_feed.c"; return 1; } ;;
+      fi ;;
     restart)
       sed -i -e "/^ *&step *\$/I a\\  Fcst_rstrt_S = '$(case_restart_every "$c")'," "$nml" ;;
   esac
-  [ $NO_OUTPUT = 1 ] && sed -i -e '/^ *sortie/d' "$rd/cfgs/cfg_0000/outcfg.out"
+  if [ $NO_OUTPUT = 1 ]; then sed -i -e '/^ *sortie/d' "$dir/cfg_0000/outcfg.out"; fi
+}
+
+# Whether WORK/run-SIDE/CASE is a finished run of the case as it would run now
+reusable() {  # side case
+  local rd=$WORK/run-$1/$2 tmp ok=1
+  [ -f "$rd/ran" ] && [ "$(run_settings "$2")" = "$(cat "$rd/settings" 2>/dev/null)" ] || return 1
+  tmp=$(mktemp -d) || return 1
+  case_cfgs "$2" "$tmp" && diff -r "$tmp" "$rd/cfgs" > /dev/null && ok=0
+  rm -rf "$tmp"
+  return $ok
+}
+
+run_case() {  # side case
+  local side=$1 c=$2 rd=$WORK/run-$1/$2 variant seg=1 status feeder="" feed_pid=""
+  variant=$(case_variant "$c")
+  rm -rf "$rd"; mkdir -p "$rd"
+  case_cfgs "$c" "$rd/cfgs"
+  if [ "$variant" = stop ]; then
+    feeder=$(time_left_feed "$side") || { say "cannot build $PROJECT/tests/gem/time_left_feed.c"; return 1; }
+  fi
+  run_settings "$c" > "$rd/settings"
   say "running $c on $side: -ptopo $(case_ptopo "$c") (listing $rd/listing)"
   : > "$rd/segments"
   while :; do
@@ -380,12 +413,12 @@ run_case() {  # side case
   local n
   for ((n = 1; n <= seg; n++)); do cat "$rd/listing.$n"; done > "$rd/listing"
   if [ -n "$variant" ] && ! case_continues "$c"; then
-    [ "$status" = RS ] && return 0
+    [ "$status" = RS ] && { touch "$rd/ran"; return 0; }
     say "$c on $side did not stop (status ${status:-none}): tail of $rd/listing.$seg"
   elif [ "$status" = ED ] && [ -n "$variant" ] && [ $seg = 1 ]; then
     say "$c on $side never stopped before its end"
   elif [ "$status" = ED ]; then
-    return 0
+    touch "$rd/ran"; return 0
   else
     say "$c on $side did not end normally (segments: $(tr '\n' ';' < "$rd/segments")): tail of $rd/listing.$seg"
   fi
@@ -566,6 +599,12 @@ make_dbase
 fails=""
 for c in ${CASES//,/ }; do
   for s in $SIDES; do
+    if [ "$s" = "$REUSE" ]; then
+      if reusable "$s" "$c"; then
+        say "$c on $s: the run of $(date -r "$WORK/run-$s/$c/ran" -u '+%F %T UTC') in $WORK/run-$s/$c (--reuse)"; continue
+      fi
+      say "$c on $s: no finished run in $WORK/run-$s/$c with these settings to reuse: running it"
+    fi
     run_case "$s" "$c" || fails="$fails $c/$s"
   done
 done
