@@ -43,6 +43,8 @@
 #                    only the per-step statistics are compared (while a routine that output needs,
 #                    RPN_COMM_shuf_ezcoll, is missing)
 #   --dry            check the arguments and the tools, print the plan, run nothing
+# Every run has MALLOC_PERTURB_=165 unless it is set (0: the heap as it is): librmn writes part
+# of each output file from memory it never cleared (docs/gem.md, "Running GEM").
 set -u -o pipefail
 
 PROJECT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
