@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use rpncomm_windows::ffi::*;
-use rpncomm_windows::internals::core::requests::LANE_CAPACITY;
 use rpncomm_windows::internals::core::message_type::Kind;
+use rpncomm_windows::internals::core::requests::LANE_CAPACITY;
 use rpncomm_windows::internals::core::{ElementType, Handle, HandleKind, MessageType, Operator};
 
 use crate::{MAX_ELEMENTS, MAX_SLOTS, bounded};
@@ -775,8 +775,8 @@ impl Driver {
                 HandleKind::Operator => Handle::encode(HandleKind::Operator, Operator::ALL[which as usize % 12].code()),
                 HandleKind::Communicator => Handle::encode(HandleKind::Communicator, 1 + which as u32 % 3),
                 HandleKind::Window => pick(self.windows.len(), which).map_or(Handle::NULL, |i| self.windows[i].handle),
-                // (kind_of never picks it: the driver makes no request-based call)
-                HandleKind::Request => Handle::NULL,
+                // (kind_of never picks them: the driver makes no request-based call and no spread)
+                HandleKind::Request | HandleKind::Context => Handle::NULL,
             },
             HandleArg::Coded { kind, code } => Handle::encode(kind_of(kind), code),
             HandleArg::Signed { kind, t1, t2 } => Handle { p: Handle::encode(kind_of(kind), 0).p, t1, t2 },
