@@ -167,17 +167,19 @@ cargo-build: | deps
 $(RUST_LIB) $(RUST_BIN) $(RUST_HDR): cargo-build ;
 
 # --------------------------------------------------------------------------------------- Fortran
-# The explicit interfaces are generated from the external procedures, the one place where each
-# Fortran signature is written; the generated file is committed (users read it) and
-# fortran/gen/test_fortran_gen.py (make check) fails while the committed copy is stale.
-FORTRAN_GEN := fortran/gen/gen_interfaces.py fortran/gen/fortran_source.py
-# the files of external procedures that gen_interfaces.py reads (its EXTERNALS)
-FORTRAN_EXTERNALS := $(filter fortran/grid/% fortran/process/process_routines.F90 fortran/p2p/p2p_routines.F90 \
-                       fortran/collectives/collectives_routines.F90 fortran/collectives/distribution.F90 \
-                       fortran/windows/windows_routines.F90 fortran/halo/halo_routines.F90,$(FORTRAN_SRCS))
-fortran/RPN_COMM_interfaces.inc: $(FORTRAN_EXTERNALS) $(FORTRAN_GEN)
-	@if command -v python3 >/dev/null 2>&1; then python3 -B fortran/gen/gen_interfaces.py --output $@; \
-	 else echo "warning: python3 not found: $@ not regenerated from the external procedures" >&2; touch $@; fi
+# fortran/routines.toml is the one table of the signatures: the include files of interfaces and the
+# bind(C) modules are generated from it (fortran/gen/gen_interfaces.py writes them all, each only if
+# it changes); the generated files are committed (users read them) and fortran/gen/test_fortran_gen.py
+# (make check) fails while a committed copy is stale.
+FORTRAN_TABLE := fortran/routines.toml
+FORTRAN_GEN := fortran/gen/gen_interfaces.py fortran/gen/table.py fortran/gen/fortran_source.py
+FORTRAN_GENERATED := fortran/RPN_COMM_interfaces.inc fortran/RPN_COMM_include_interfaces.inc \
+                     fortran/RPN_MPI_interfaces.hf $(filter %_binding.F90,$(FORTRAN_SRCS))
+fortran/RPN_COMM_interfaces.inc: $(FORTRAN_TABLE) $(FORTRAN_GEN)
+	@if command -v python3 >/dev/null 2>&1; then python3 -B fortran/gen/gen_interfaces.py; \
+	 else echo "warning: python3 not found: the interfaces not regenerated from $(FORTRAN_TABLE)" >&2; touch $@; fi
+# written by the rule above
+$(filter-out fortran/RPN_COMM_interfaces.inc,$(FORTRAN_GENERATED)): fortran/RPN_COMM_interfaces.inc ;
 
 $(OBJDIR)/%.o: fortran/%.F90 $(FORTRAN_INCS) | deps
 	@mkdir -p $(dir $@) $(INCDIR)

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Body of `make check`: eleven parts, their totals summed. Parts 1, 1b and 1c run before the build,
 # parts 2b, 3 and 4 only if `make all` succeeded (a failed build counts as one failure).
-#   1. fortran/gen/test_fortran_gen.py  the committed fortran/RPN_COMM_interfaces.inc is what
-#                                  the external procedures of fortran/<concern>/ generate (checked
-#                                  before make rewrites it), the bind(C) interfaces match include/rpncomm_windows.h,
-#                                  and the generator and the checker fail on drifted copies
+#   1. fortran/gen/test_fortran_gen.py  the committed generated interfaces (the include files, the
+#                                  bind(C) modules) are what fortran/routines.toml generates
+#                                  (checked before make rewrites them), the routines of
+#                                  fortran/<concern>/ have their rows' signatures, the bind(C)
+#                                  interfaces match include/rpncomm_windows.h, and the generator
+#                                  and the checkers fail on drifted copies
 #  1b. tests/names/check_names.py   every name the library exports (Fortran externals, generics,
 #                                  link symbols, include-file constants, types, modules) against the
 #                                  committed list of the original RPN_COMM 4.6.3's names
@@ -92,7 +94,7 @@ if ((CHECK_FORTRAN_ONLY)); then
     section "Fortran compiler $FC, build tree $BUILD_DIR: Rust tests, source checks, format and lint, fuzzing and model checks left to the default make check"
 else
 # ------------------------------------------------------------- 1. generated and bound sources
-section "fortran/gen/test_fortran_gen.py (generated interfaces, bind(C) against the C header)"
+section "fortran/gen/test_fortran_gen.py (interfaces generated from fortran/routines.toml, routines against their rows, bind(C) against the C header)"
 add_part "source checks" "$LOGDIR/sources.log" python3 -B fortran/gen/test_fortran_gen.py
 section "tests/names/check_names.py (exported names against the original RPN_COMM 4.6.3's)"
 add_part "name checks" "$LOGDIR/names.log" python3 -B tests/names/check_names.py

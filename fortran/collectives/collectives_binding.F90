@@ -1,8 +1,12 @@
-! collectives_binding.F90 -- bind(C) interfaces of the collectives, the distributions and the transposes
+! collectives_binding.F90 -- bind(C) interfaces of the collectives, the distributions and the
+! transposes
 !
-! The C functions are the Rust core's C ABI (include/rpncomm_windows.h, cbindgen from src/ffi);
-! fortran/gen/check_c_binding.py (make check) checks every interface here against that header.
-! Internal: only the library's external routines use this module.
+! GENERATED from fortran/routines.toml by fortran/gen/gen_interfaces.py: do not edit.
+!
+! The C functions of the Rust core's C ABI (include/rpncomm_windows.h, cbindgen from src/ffi) that
+! the routines of fortran/collectives/ call; fortran/gen/check_c_binding.py (make check) checks
+! every interface against that header. Conventions: status 0 = RPN_COMM_OK, -1 = RPN_COMM_ERROR;
+! strings are (pointer, length) without NUL; logicals are int 0/1; handles by reference.
 
 module rpn_comm_collectives_binding
   use ISO_C_BINDING
@@ -17,14 +21,16 @@ module rpn_comm_collectives_binding
   interface
 
     function rpncomm_barrier(name, name_len) result(status) bind(C, name='rpncomm_barrier')
-      import :: C_INT, C_CHAR, C_SIZE_T
+      import :: C_CHAR, C_SIZE_T, C_INT
+      implicit none
       character(kind=C_CHAR), dimension(*), intent(IN) :: name
       integer(C_SIZE_T), intent(IN), value :: name_len
       integer(C_INT) :: status
     end function rpncomm_barrier
 
     function rpncomm_oper(name, name_len, oper) result(status) bind(C, name='rpncomm_oper')
-      import :: C_INT, C_CHAR, C_SIZE_T, rpncomm_operator
+      import :: C_CHAR, C_SIZE_T, C_INT, rpncomm_operator
+      implicit none
       character(kind=C_CHAR), dimension(*), intent(IN) :: name
       integer(C_SIZE_T), intent(IN), value :: name_len
       type(rpncomm_operator), intent(OUT) :: oper
@@ -33,14 +39,16 @@ module rpn_comm_collectives_binding
 
     function rpncomm_valid_oper(oper) result(is_valid) bind(C, name='rpncomm_valid_oper')
       import :: C_INT, rpncomm_operator
+      implicit none
       type(rpncomm_operator), intent(IN) :: oper
       integer(C_INT) :: is_valid
     end function rpncomm_valid_oper
 
-    function rpncomm_allreduce(sendbuf, recvbuf, count, dtype, dtype_len, op, op_len, com, com_len) &
-             result(status) bind(C, name='rpncomm_allreduce')
+    function rpncomm_allreduce(sendbuf, recvbuf, count, dtype, dtype_len, op, op_len, com, &
+                               com_len) result(status) bind(C, name='rpncomm_allreduce')
       import :: C_INT, C_CHAR, C_SIZE_T
-      type(*), dimension(*), intent(IN)    :: sendbuf
+      implicit none
+      type(*), dimension(*), intent(IN) :: sendbuf
       type(*), dimension(*), intent(INOUT) :: recvbuf
       integer(C_INT), intent(IN), value :: count
       character(kind=C_CHAR), dimension(*), intent(IN) :: dtype, op, com
@@ -48,9 +56,10 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_allreduce
 
-    function rpncomm_bcast(buffer, count, dtype, dtype_len, root, com, com_len) &
-             result(status) bind(C, name='rpncomm_bcast')
+    function rpncomm_bcast(buffer, count, dtype, dtype_len, root, com, com_len) result(status) &
+                           bind(C, name='rpncomm_bcast')
       import :: C_INT, C_CHAR, C_SIZE_T
+      implicit none
       type(*), dimension(*), intent(INOUT) :: buffer
       integer(C_INT), intent(IN), value :: count
       character(kind=C_CHAR), dimension(*), intent(IN) :: dtype
@@ -61,11 +70,12 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_bcast
 
-    function rpncomm_allgather(sendbuf, sendcount, sendtype, sendtype_len, &
-                               recvbuf, recvcount, recvtype, recvtype_len, com, com_len) &
-             result(status) bind(C, name='rpncomm_allgather')
+    function rpncomm_allgather(sendbuf, sendcount, sendtype, sendtype_len, recvbuf, recvcount, &
+                               recvtype, recvtype_len, com, com_len) result(status) &
+                               bind(C, name='rpncomm_allgather')
       import :: C_INT, C_CHAR, C_SIZE_T
-      type(*), dimension(*), intent(IN)    :: sendbuf
+      implicit none
+      type(*), dimension(*), intent(IN) :: sendbuf
       integer(C_INT), intent(IN), value :: sendcount
       character(kind=C_CHAR), dimension(*), intent(IN) :: sendtype
       integer(C_SIZE_T), intent(IN), value :: sendtype_len
@@ -78,10 +88,11 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_allgather
 
-    function rpncomm_reduce(sendbuf, recvbuf, count, dtype, dtype_len, op, op_len, root, com, com_len) &
-             result(status) bind(C, name='rpncomm_reduce')
+    function rpncomm_reduce(sendbuf, recvbuf, count, dtype, dtype_len, op, op_len, root, com, &
+                            com_len) result(status) bind(C, name='rpncomm_reduce')
       import :: C_INT, C_CHAR, C_SIZE_T
-      type(*), dimension(*), intent(IN)    :: sendbuf
+      implicit none
+      type(*), dimension(*), intent(IN) :: sendbuf
       type(*), dimension(*), intent(INOUT) :: recvbuf
       integer(C_INT), intent(IN), value :: count, root
       character(kind=C_CHAR), dimension(*), intent(IN) :: dtype, op, com
@@ -89,10 +100,12 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_reduce
 
-    function rpncomm_gather(sendbuf, sendcount, sendtype, sendtype_len, recvbuf, reccount, rectype, rectype_len, &
-                            root, com, com_len) result(status) bind(C, name='rpncomm_gather')
+    function rpncomm_gather(sendbuf, sendcount, sendtype, sendtype_len, recvbuf, reccount, &
+                            rectype, rectype_len, root, com, com_len) result(status) &
+                            bind(C, name='rpncomm_gather')
       import :: C_INT, C_CHAR, C_SIZE_T
-      type(*), dimension(*), intent(IN)    :: sendbuf
+      implicit none
+      type(*), dimension(*), intent(IN) :: sendbuf
       type(*), dimension(*), intent(INOUT) :: recvbuf
       integer(C_INT), intent(IN), value :: sendcount, reccount, root
       character(kind=C_CHAR), dimension(*), intent(IN) :: sendtype, rectype, com
@@ -101,8 +114,9 @@ module rpn_comm_collectives_binding
     end function rpncomm_gather
 
     function rpncomm_transpose(za, min1, max1, n1g, n2, min3, max3, n3g, zb, kind, size) &
-             result(status) bind(C, name='rpncomm_transpose')
+                               result(status) bind(C, name='rpncomm_transpose')
       import :: C_INT
+      implicit none
       type(*), dimension(*), intent(INOUT) :: za, zb
       integer(C_INT), intent(IN), value :: min1, max1, n1g, n2, min3, max3, n3g, kind, size
       integer(C_INT) :: status
@@ -112,26 +126,32 @@ module rpn_comm_collectives_binding
                           larr, mini, maxi, minj, maxj, halox, haloy, periodx, periody) &
                           result(status) bind(C, name='rpncomm_dist')
       import :: C_INT
+      implicit none
       type(*), dimension(*), intent(IN) :: garr
       type(*), dimension(*), intent(INOUT) :: larr
-      integer(C_INT), intent(IN), value :: gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size
+      integer(C_INT), intent(IN), value :: gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, &
+          ghaloy, size
       integer(C_INT), intent(IN), value :: mini, maxi, minj, maxj, halox, haloy, periodx, periody
       integer(C_INT) :: status
     end function rpncomm_dist
 
     function rpncomm_coll(garr, gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size, &
-                          larr, mini, maxi, minj, maxj, halox, haloy) result(status) bind(C, name='rpncomm_coll')
+                          larr, mini, maxi, minj, maxj, halox, haloy) result(status) &
+                          bind(C, name='rpncomm_coll')
       import :: C_INT
+      implicit none
       type(*), dimension(*), intent(INOUT) :: garr
       type(*), dimension(*), intent(IN) :: larr
-      integer(C_INT), intent(IN), value :: gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size
+      integer(C_INT), intent(IN), value :: gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, &
+          ghaloy, size
       integer(C_INT), intent(IN), value :: mini, maxi, minj, maxj, halox, haloy
       integer(C_INT) :: status
     end function rpncomm_coll
 
-    function rpncomm_shuf_ezdist(setno, grid_id, global, dnk, local, lnk, liste_i, liste_o) result(status) &
-             bind(C, name='rpncomm_shuf_ezdist')
+    function rpncomm_shuf_ezdist(setno, grid_id, global, dnk, local, lnk, liste_i, liste_o) &
+                                 result(status) bind(C, name='rpncomm_shuf_ezdist')
       import :: C_INT
+      implicit none
       integer(C_INT), intent(IN), value :: setno, grid_id, dnk, lnk
       type(*), dimension(*), intent(IN) :: global
       type(*), dimension(*), intent(INOUT) :: local
@@ -141,8 +161,9 @@ module rpn_comm_collectives_binding
     end function rpncomm_shuf_ezdist
 
     function rpncomm_shuf_ezcoll(setno, grid_id, global, dnk, local, lnk, liste_o) result(status) &
-             bind(C, name='rpncomm_shuf_ezcoll')
+                                 bind(C, name='rpncomm_shuf_ezcoll')
       import :: C_INT
+      implicit none
       integer(C_INT), intent(IN), value :: setno, grid_id, dnk, lnk
       type(*), dimension(*), intent(INOUT) :: global
       type(*), dimension(*), intent(IN) :: local
@@ -151,23 +172,26 @@ module rpn_comm_collectives_binding
     end function rpncomm_shuf_ezcoll
 
     function rpncomm_mpi_transpose_setup(gnk, lnkx, row_comm, col_comm) result(status) &
-             bind(C, name='rpncomm_mpi_transpose_setup')
+                                         bind(C, name='rpncomm_mpi_transpose_setup')
       import :: C_INT
+      implicit none
       integer(C_INT), intent(IN), value :: gnk, lnkx, row_comm, col_comm
       integer(C_INT) :: status
     end function rpncomm_mpi_transpose_setup
 
     function rpncomm_mpi_ez_transpose_xz(z, zt, forward, lnix, lnjy, lnkx) result(status) &
-             bind(C, name='rpncomm_mpi_ez_transpose_xz')
-      import :: C_INT, C_PTR
+                                         bind(C, name='rpncomm_mpi_ez_transpose_xz')
+      import :: C_PTR, C_INT
+      implicit none
       type(C_PTR), intent(IN), value :: z, zt
       integer(C_INT), intent(IN), value :: forward, lnix, lnjy, lnkx
       integer(C_INT) :: status
     end function rpncomm_mpi_ez_transpose_xz
 
     function rpncomm_bcastc(buffer, buffer_len, count, dtype, dtype_len, root, com, com_len) &
-             result(status) bind(C, name='rpncomm_bcastc')
-      import :: C_INT, C_CHAR, C_SIZE_T
+                            result(status) bind(C, name='rpncomm_bcastc')
+      import :: C_CHAR, C_SIZE_T, C_INT
+      implicit none
       character(kind=C_CHAR), dimension(*), intent(INOUT) :: buffer
       integer(C_SIZE_T), intent(IN), value :: buffer_len
       integer(C_INT), intent(IN), value :: count
@@ -179,10 +203,12 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_bcastc
 
-    function rpncomm_alltoall(sendbuf, sendcount, sendtype, sendtype_len, recbuf, recvcnt, recvtype, recvtype_len, &
-                              com, com_len) result(status) bind(C, name='rpncomm_alltoall')
+    function rpncomm_alltoall(sendbuf, sendcount, sendtype, sendtype_len, recbuf, recvcnt, &
+                              recvtype, recvtype_len, com, com_len) result(status) &
+                              bind(C, name='rpncomm_alltoall')
       import :: C_INT, C_CHAR, C_SIZE_T
-      type(*), dimension(*), intent(IN)    :: sendbuf
+      implicit none
+      type(*), dimension(*), intent(IN) :: sendbuf
       type(*), dimension(*), intent(INOUT) :: recbuf
       integer(C_INT), intent(IN), value :: sendcount, recvcnt
       character(kind=C_CHAR), dimension(*), intent(IN) :: sendtype, recvtype, com
@@ -190,10 +216,12 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_alltoall
 
-    function rpncomm_gatherv(sendbuf, sendcount, sendtype, sendtype_len, recbuf, reccountv, disp, rectype, rectype_len, &
-                             root, com, com_len) result(status) bind(C, name='rpncomm_gatherv')
+    function rpncomm_gatherv(sendbuf, sendcount, sendtype, sendtype_len, recbuf, reccountv, disp, &
+                             rectype, rectype_len, root, com, com_len) result(status) &
+                             bind(C, name='rpncomm_gatherv')
       import :: C_INT, C_CHAR, C_SIZE_T
-      type(*), dimension(*), intent(IN)    :: sendbuf
+      implicit none
+      type(*), dimension(*), intent(IN) :: sendbuf
       type(*), dimension(*), intent(INOUT) :: recbuf
       integer(C_INT), intent(IN), value :: sendcount, root
       integer(C_INT), dimension(*), intent(IN) :: reccountv, disp
@@ -202,10 +230,12 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_gatherv
 
-    function rpncomm_scatterv(sendbuf, sendcount, disp, sendtype, sendtype_len, recbuf, reccountv, rectype, rectype_len, &
-                              root, com, com_len) result(status) bind(C, name='rpncomm_scatterv')
+    function rpncomm_scatterv(sendbuf, sendcount, disp, sendtype, sendtype_len, recbuf, reccountv, &
+                              rectype, rectype_len, root, com, com_len) result(status) &
+                              bind(C, name='rpncomm_scatterv')
       import :: C_INT, C_CHAR, C_SIZE_T
-      type(*), dimension(*), intent(IN)    :: sendbuf
+      implicit none
+      type(*), dimension(*), intent(IN) :: sendbuf
       type(*), dimension(*), intent(INOUT) :: recbuf
       integer(C_INT), dimension(*), intent(IN) :: sendcount, disp
       integer(C_INT), intent(IN), value :: reccountv, root
@@ -215,8 +245,9 @@ module rpn_comm_collectives_binding
     end function rpncomm_scatterv
 
     function rpncomm_spread_context(contxt, com, com_len, rootpe, pe, npts) result(status) &
-             bind(C, name='rpncomm_spread_context')
-      import :: C_INT, C_CHAR, C_SIZE_T, rpncomm_context
+                                    bind(C, name='rpncomm_spread_context')
+      import :: C_CHAR, C_SIZE_T, C_INT, rpncomm_context
+      implicit none
       type(rpncomm_context), intent(INOUT) :: contxt
       character(kind=C_CHAR), dimension(*), intent(IN) :: com
       integer(C_SIZE_T), intent(IN), value :: com_len
@@ -225,16 +256,19 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_spread_context
 
-    function rpncomm_spread_points(contxt, npoints) result(status) bind(C, name='rpncomm_spread_points')
+    function rpncomm_spread_points(contxt, npoints) result(status) &
+                                   bind(C, name='rpncomm_spread_points')
       import :: C_INT, rpncomm_context
+      implicit none
       type(rpncomm_context), intent(IN) :: contxt
       integer(C_INT), intent(INOUT) :: npoints
       integer(C_INT) :: status
     end function rpncomm_spread_points
 
-    function rpncomm_spread(contxt, source, npts, ndata, dest, dest_rows, dest_cols, npoints) result(status) &
-             bind(C, name='rpncomm_spread')
+    function rpncomm_spread(contxt, source, npts, ndata, dest, dest_rows, dest_cols, npoints) &
+                            result(status) bind(C, name='rpncomm_spread')
       import :: C_INT, rpncomm_context
+      implicit none
       type(rpncomm_context), intent(IN) :: contxt
       type(*), dimension(*), intent(IN) :: source
       integer(C_INT), intent(IN), value :: npts, ndata

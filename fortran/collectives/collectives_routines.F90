@@ -5,8 +5,8 @@
 ! are the plain Fortran ones, so code written for the original links unchanged); each only
 ! converts its arguments for the C ABI of the Rust core (logical <-> int, character(len=*) ->
 ! pointer + length, assumed-shape -> contiguous copy + count), which checks them and reports errors.
-! A routine without an `! interface:` line gets its explicit interface in RPN_COMM_interfaces.inc
-! (fortran/gen/gen_interfaces.py); the line names where the others are declared.
+! Their signatures are rows of fortran/routines.toml, which generates their interfaces;
+! fortran/gen/check_routines.py (make check) checks each routine here against its row.
 
 ! ========================================================================== collectives
 
@@ -78,7 +78,6 @@ subroutine RPN_COMM_allgather(sendbuf, sendcount, sendtype, recbuf, reccount, re
                            com, len(com, kind=C_SIZE_T))
 end subroutine RPN_COMM_allgather
 
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_reduce(sendbuf, recbuf, count, datatype, op, root, com, ierr)
   use rpn_comm_collectives_binding
   implicit none
@@ -92,7 +91,6 @@ subroutine RPN_COMM_reduce(sendbuf, recbuf, count, datatype, op, root, com, ierr
                         op, len(op, kind=C_SIZE_T), int(root, C_INT), com, len(com, kind=C_SIZE_T))
 end subroutine RPN_COMM_reduce
 
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_gather(sendbuf, sendcount, sendtype, recbuf, reccount, rectype, root, com, ierr)
   use rpn_comm_collectives_binding
   implicit none
@@ -118,7 +116,6 @@ subroutine RPN_COMM_bcastc(buffer, count, datatype, root, com, ierr)
                         int(root, C_INT), com, len(com, kind=C_SIZE_T))
 end subroutine RPN_COMM_bcastc
 
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_alltoall(sendbuf, sendcount, sendtype, recbuf, recvcnt, recvtype, com, ierr)
   use rpn_comm_collectives_binding
   implicit none
@@ -133,7 +130,6 @@ subroutine RPN_COMM_alltoall(sendbuf, sendcount, sendtype, recbuf, recvcnt, recv
                           com, len(com, kind=C_SIZE_T))
 end subroutine RPN_COMM_alltoall
 
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_gatherv(sendbuf, sendcount, sendtype, recbuf, reccountv, disp, rectype, root, com, ierr)
   use rpn_comm_collectives_binding
   implicit none
@@ -149,7 +145,6 @@ subroutine RPN_COMM_gatherv(sendbuf, sendcount, sendtype, recbuf, reccountv, dis
                          int(root, C_INT), com, len(com, kind=C_SIZE_T))
 end subroutine RPN_COMM_gatherv
 
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_scatterv(sendbuf, sendcount, disp, sendtype, recbuf, reccountv, rectype, root, com, ierr)
   use rpn_comm_collectives_binding
   implicit none
@@ -178,7 +173,6 @@ end subroutine RPN_COMM_scatterv
 ! tables the root spreads goes to the PE of rank pe(i) (negative: to none); pe and npts are used
 ! on the root only. Collective over com. Result: 0, or -1 (contxt then the null context) after the
 ! library's one-line message.
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_spread_context(contxt, com, rootpe, pe, npts) result(status)
   use rpn_comm_windows_types, only: rpncomm_context, NULL_rpncomm_context
   use rpn_comm_collectives_binding
@@ -203,7 +197,6 @@ end function RPN_COMM_spread_context
 ! original: a PE receiving no point gets one column it does not use); when associated it must have
 ! that shape. Collective over the context's communicator. Result: the number of points this PE
 ! received (>= 0), or -1 after the library's one-line message.
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_spread(contxt, source, npts, ndata, dest) result(status)
   use rpn_comm_windows_types, only: rpncomm_context
   use rpn_comm_collectives_binding

@@ -4,8 +4,8 @@
 ! are the plain Fortran ones, so code written for the original links unchanged); each only
 ! converts its arguments for the C ABI of the Rust core (logical <-> int, character(len=*) ->
 ! pointer + length, assumed-shape -> contiguous copy + count), which checks them and reports errors.
-! A routine without an `! interface:` line gets its explicit interface in RPN_COMM_interfaces.inc
-! (fortran/gen/gen_interfaces.py); the line names where the others are declared.
+! Their signatures are rows of fortran/routines.toml, which generates their interfaces;
+! fortran/gen/check_routines.py (make check) checks each routine here against its row.
 ! Arrays are passed as addresses of 4-byte words, of any type, as the original's implicit
 ! interfaces allow (docs/gem.md has the rules).
 
@@ -14,7 +14,6 @@
 ! The limited-area FFT solver's distributed transpose (za(size,min1:max1,n2,n3g) <->
 ! zb(size,n2,min3:max3,n1g), type +-1 along x, +-2 along y; docs/gem.md). No status, as the
 ! original: a refusal is the library's one line, the arrays untouched.
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_transpose(za, min1, max1, n1g, n2, min3, max3, n3g, zb, type, size)
   use rpn_comm_collectives_binding
   implicit none
@@ -29,7 +28,6 @@ end subroutine RPN_COMM_transpose
 
 ! Grid PE 0's garr(size, gmini:gmaxi, gminj:gmaxj, nk), an nig x njg field, cut into every PE's
 ! larr(size, mini:maxi, minj:maxj, nk) with halos halox, haloy (periodic or not); status 0 or -1.
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_dist(garr, gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size, &
                          larr, mini, maxi, minj, maxj, halox, haloy, periodx, periody, status)
   use rpn_comm_collectives_binding
@@ -52,7 +50,6 @@ end subroutine RPN_COMM_dist
 
 ! Every PE's larr collected into grid PE 0's garr (the interior of each tile, and the halo at the
 ! field's edges where both arrays have one); status 0 or -1.
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_coll(garr, gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size, &
                          larr, mini, maxi, minj, maxj, halox, haloy, status)
   use rpn_comm_collectives_binding
@@ -71,7 +68,6 @@ end subroutine RPN_COMM_coll
 
 ! Levels liste_i(1:dnk) of each I/O PE's global(gni, gnj, dnk) into every PE's local (the shape
 ! of grid descriptor grid_id, lnk levels); liste_o(l) becomes .true. where level l came.
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_shuf_ezdist(setno, grid_id, global, dnk, local, lnk, liste_i, liste_o) result(status)
   use rpn_comm_collectives_binding
   implicit none
@@ -93,7 +89,6 @@ end function RPN_COMM_shuf_ezdist
 
 ! Every PE's local levels 1:lnk gathered on the I/O PEs (level k on member mod(k-1, npe), in its
 ! global(:, :, (k-1)/npe + 1)); liste_o(i) is the level held in global(:, :, i) on the members.
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_shuf_ezcoll(setno, grid_id, global, dnk, local, lnk, liste_o) result(status)
   use rpn_comm_collectives_binding
   implicit none
@@ -112,7 +107,6 @@ end function RPN_COMM_shuf_ezcoll
 
 ! The stacked x-z transpose's setup: gnk levels, lnkx on this PE, over the row communicator
 ! row_comm (a Fortran MPI handle, as RPN_COMM_comm('EW') gives); ierr 0 or -1. MPI build.
-! interface: RPN_MPI_interfaces.hf
 subroutine RPN_MPI_transpose_setup(gnk, lnkx, row_comm, col_comm, ierr)
   use rpn_comm_collectives_binding
   implicit none
@@ -124,7 +118,6 @@ end subroutine RPN_MPI_transpose_setup
 
 ! z(lnix, lnjy, gnk) <-> zt(lnix, lnjy, lnkx, npex) (lnix 4-byte words) over the row of the setup;
 ! ierr 0 or -1.
-! interface: RPN_MPI_interfaces.hf
 subroutine RPN_MPI_ez_transpose_xz(z, zt, forward, lnix, lnjy, lnkx, ierr)
   use rpn_comm_collectives_binding
   implicit none

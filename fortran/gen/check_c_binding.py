@@ -3,7 +3,8 @@
 
     check_c_binding.py [--header H] [--fortran F90] [--types INC] [--constants INC]
 
-For every procedure with bind(C) in F90 (default: every fortran/<concern>/<concern>_binding.F90) the function of
+For every procedure with bind(C) in F90 (default: every fortran/<concern>/<concern>_binding.F90,
+generated from the [c.*] rows of fortran/routines.toml) the function of
 the same C name must be in H (default include/rpncomm_windows.h, written by cbindgen from
 src/ffi), with as many arguments, each of a compatible type passed the same way:
 
@@ -20,21 +21,31 @@ src/ffi), with as many arguments, each of a compatible type passed the same way:
 A const pointer must not be intent(OUT)/(INOUT) and a non-const one not intent(IN). The handle
 types of INC (default fortran/RPN_COMM_types.inc) must have the layout of struct rpncomm_handle,
 and every integer #define of the header must have the same value in RPN_COMM_constants.inc.
-Prints one line per mismatch ("file:line: ...") and exits 1 if there is any.
+Every function of the header must be bound once. Prints one line per mismatch ("file:line: ...")
+and exits 1 if there is any.
 """
 
 import argparse
 import os
 import re
 import sys
+import tomllib
 
 import c_header
 from fortran_source import FortranError, Statement, parse_declaration, read_procedures, read_statements
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 HEADER = os.path.join(ROOT, "include", "rpncomm_windows.h")
-CONCERNS = ("process", "grid", "p2p", "collectives", "halo", "windows")
-BINDINGS = [os.path.join(ROOT, "fortran", c, f"{c}_binding.F90") for c in CONCERNS]
+
+
+def _bindings():
+    """The bind(C) module of each concern of fortran/routines.toml (generated from its [c.*] rows)."""
+    with open(os.path.join(ROOT, "fortran", "routines.toml"), "rb") as f:
+        concerns = tomllib.load(f).get("concern", {})
+    return [os.path.join(ROOT, "fortran", c, f"{c}_binding.F90") for c in concerns]
+
+
+BINDINGS = _bindings()
 TYPES = os.path.join(ROOT, "fortran", "RPN_COMM_types.inc")
 CONSTANTS = os.path.join(ROOT, "fortran", "RPN_COMM_constants.inc")
 
@@ -234,7 +245,8 @@ def read_integer_parameters(path):
 
 def check(header=HEADER, binding=BINDINGS, types=TYPES, constants=CONSTANTS):
     """(number of bind(C) interfaces checked, [mismatch lines]); `binding`: a file or a list of files.
-    A C function bound twice (in one file or two) is a mismatch: each has one Fortran interface."""
+    A C function bound twice (in one file or two) is a mismatch: each has one Fortran interface; so
+    is a function of the header that none binds, when `binding` is a list (all the bindings)."""
     bindings = [binding] if isinstance(binding, str) else list(binding)
     with open(header, encoding="utf-8") as f:
         htext = f.read()
@@ -259,6 +271,10 @@ def check(header=HEADER, binding=BINDINGS, types=TYPES, constants=CONSTANTS):
             problems.append(f"{proc.path}:{proc.header.lineno}: bind(C, name='{proc.bind_name}'): no such function in {header}")
             continue
         problems.extend(check_procedure(proc, cfunc, handle_types))
+    if not isinstance(binding, str):
+        for name, cfunc in cfuncs.items():
+            if name not in seen:
+                problems.append(f"{header}:{cfunc.lineno}: {name} has no bind(C) interface (no [c.{name}] row in fortran/routines.toml)")
     return len(procs), problems
 
 

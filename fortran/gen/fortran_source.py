@@ -48,6 +48,7 @@ class Procedure:
     body: list = field(default_factory=list)  # statements between header and end
     end: Statement = None
     path: str = ""
+    module: str = None  # the module it is in (a module procedure or an interface body there), else None
 
     def declarations(self):
         """The body's declarations, in order."""
@@ -125,6 +126,8 @@ _HEADER = re.compile(
 )
 _END = re.compile(r"^end\s*(?:(subroutine|function)\b\s*(\w+)?)?\s*$", re.IGNORECASE)
 _RESULT = re.compile(r"\bresult\s*\(\s*(\w+)\s*\)", re.IGNORECASE)
+_MODULE = re.compile(r"^module\s+(\w+)\s*$", re.IGNORECASE)
+_END_MODULE = re.compile(r"^end\s*module\b", re.IGNORECASE)
 _BIND = re.compile(r"\bbind\s*\(\s*c\s*(?:,\s*name\s*=\s*(['\"])(.*?)\1\s*)?\)", re.IGNORECASE)
 
 
@@ -132,11 +135,20 @@ def read_procedures(path, text=None):
     """Every subroutine and function of the file (interface bodies included), in order."""
     procs = []
     current = None
+    module = None
     for st in read_statements(path, text):
         if st.kind != "code":
             if current is not None:
                 current.body.append(st)
             continue
+        if current is None:
+            m = _MODULE.match(st.text)
+            if m and m.group(1).lower() != "procedure":
+                module = m.group(1)
+                continue
+            if _END_MODULE.match(st.text):
+                module = None
+                continue
         m = _HEADER.match(st.text)
         if m and not st.text.lower().startswith("end"):
             if current is not None:
@@ -151,7 +163,7 @@ def read_procedures(path, text=None):
             if b:
                 bind_name = b.group(2) if b.group(2) is not None else name.lower()
             arglist = [a.strip() for a in args.split(",") if a.strip()]
-            current = Procedure(kind, name, arglist, result, bind_name, st, path=path)
+            current = Procedure(kind, name, arglist, result, bind_name, st, path=path, module=module)
             continue
         if current is None:
             continue

@@ -1,22 +1,20 @@
 #!/usr/bin/env python3
-"""Writes fortran/RPN_COMM_interfaces.inc from the external procedures of fortran/<concern>/.
+"""Writes the Fortran interfaces of the library from fortran/routines.toml.
 
-The external procedures are the one source of every Fortran signature of the library: the
-include file (and through it the module rpn_comm_windows) gets, for each of them, an interface
-body made of its header, the declarations of its dummy arguments and result (copied as written,
-directives such as `!GCC$ ATTRIBUTES NO_ARG_CHECK` included), the `use ISO_C_BINDING, only:` and
-`import ::` its declarations need, and `implicit none`. The `! ===== title` lines of the
-externals become the section comments. A `! generic: NAME` comment line just before a procedure
-makes it a specific of the generic interface NAME (written after the interface bodies; a
-generic may share its name with one of its specifics, as the original's do). A `! interface: WHERE`
-comment line just before a procedure leaves it out: it is declared in WHERE (another include, or
-nowhere when it takes buffers of any type through an implicit interface).
+The table is the one source of every signature (its header lists its rows). From it:
 
-    gen_interfaces.py [--externals F90 ...] [--output INC]  write the include file (only if it changes)
-    gen_interfaces.py --check [--output INC]              exit 1, with a diff, if INC is stale
+    fortran/RPN_COMM_interfaces.inc          interface bodies of the routines declared "module"
+    fortran/RPN_COMM_include_interfaces.inc  those declared "include", the `integer, external` ones
+    fortran/RPN_MPI_interfaces.hf            those declared "RPN_MPI", with the RPN_MPI_Loc type
+    fortran/<concern>/<concern>_binding.F90  the bind(C) interfaces of the [c.*] rows, a module each
 
-A declaration that names both a dummy argument and a local variable is refused: it could not be
-copied without the local.
+Each interface body has the row's header, `use ISO_C_BINDING, only:` the C kinds it names (an
+include; a bind(C) module has them by host association: `import ::`), `import ::` the derived
+types it names, `implicit none`, the NO_ARG_CHECK directives and the row's declarations. The
+generic interfaces (`generic = NAME` of the rows) follow the bodies of their file.
+
+    gen_interfaces.py [--table TOML] [--root DIR]   write the files under DIR (only those that change)
+    gen_interfaces.py --check [--table TOML] [--root DIR]  exit 1, with a diff, if a file is stale
 """
 
 import argparse
@@ -25,48 +23,63 @@ import os
 import re
 import sys
 
-from fortran_source import FortranError, parse_declaration, read_procedures, read_statements
+import table as tbl
+from fortran_source import FortranError
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-# the files of external procedures, in the order of the include's sections
-EXTERNALS = [os.path.join(ROOT, "fortran", f) for f in (
-    "grid/grid_init.F90", "grid/grid_topology.F90", "grid/io_pe_sets.F90", "process/process_routines.F90",
-    "p2p/p2p_routines.F90", "collectives/collectives_routines.F90", "collectives/distribution.F90",
-    "windows/windows_routines.F90", "halo/halo_routines.F90")]
-OUTPUT = os.path.join(ROOT, "fortran", "RPN_COMM_interfaces.inc")
+ROOT = tbl.ROOT
+INTERFACES = "fortran/RPN_COMM_interfaces.inc"
+INCLUDE_ONLY = "fortran/RPN_COMM_include_interfaces.inc"
+RPN_MPI = "fortran/RPN_MPI_interfaces.hf"
+WIDTH = 100  # longest generated line; longer statements are continued with '&'
 
-PREAMBLE = """\
-! RPN_COMM_interfaces.inc -- explicit interfaces of the rpncomm-windows routines
-!
-! GENERATED from the external procedures of fortran/<concern>/ by fortran/gen/gen_interfaces.py:
-! do not edit.
-! Change the external procedure instead; make rewrites this file and `make check` fails while
-! the committed copy is stale.
-!
-! Requires RPN_COMM_types.inc to have been included first in the same scope
-! (RPN_COMM.inc does that). Dummy arguments are those of the original RPN_COMM
-! windows package, so existing calls compile unchanged.
-
-  interface
-
-"""
-
-SECTION = re.compile(r"^!\s*=+\s*(\S.*?)\s*$")
-GENERIC = re.compile(r"^!\s*generic:\s*(\w+)\s*$", re.IGNORECASE)
-ELSEWHERE = re.compile(r"^!\s*interface:", re.IGNORECASE)
 C_NAME = re.compile(r"\bC_[A-Z0-9_]+\b", re.IGNORECASE)
-HANDLE_TYPE = re.compile(r"\btype\s*\(\s*(rpncomm_\w+)\s*\)", re.IGNORECASE)
-DIRECTIVE_NAMES = re.compile(r"::\s*(.*)$")
+DERIVED = re.compile(r"\btype\s*\(\s*(\w+)\s*\)", re.IGNORECASE)
+GENERATED = "GENERATED from fortran/routines.toml by fortran/gen/gen_interfaces.py: do not edit."
 
 
-def _reindent(lines, indent):
-    """`lines` of one statement moved to `indent` spaces, continuation lines kept relative."""
-    base = len(lines[0]) - len(lines[0].lstrip())
-    out = []
-    for line in lines:
-        lead = len(line) - len(line.lstrip())
-        out.append(" " * max(indent + lead - base, 0) + line.strip() if line.strip() else "")
-    return out
+def binding_path(concern):
+    return f"fortran/{concern}/{concern}_binding.F90"
+
+
+def _split_top(text):
+    """`text` split after the commas outside parentheses and strings (the pieces keep their comma)."""
+    parts, depth, quote, start = [], 0, None, 0
+    for i, c in enumerate(text):
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i + 1])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def wrap(text, indent, cont=None):
+    """One statement as lines of at most WIDTH characters, continued with '&' after a comma;
+    continuation lines start `cont` spaces in (default: indent + 4)."""
+    return wrap_pieces(_split_top(text), indent, cont)
+
+
+def wrap_pieces(pieces, indent, cont=None):
+    """The pieces joined by spaces as lines of at most WIDTH characters (if they allow it),
+    continued with '&' between two pieces."""
+    cont = indent + 4 if cont is None else cont
+    lines, line = [], " " * indent
+    for piece in pieces:
+        candidate = line + ("" if line.endswith(" ") or not line.strip() else " ") + piece
+        if len(candidate) > WIDTH - 2 and line.strip():
+            lines.append(line + " &")
+            line = " " * cont + piece
+        else:
+            line = candidate
+    lines.append(line)
+    return lines
 
 
 def _first_seen(names):
@@ -77,135 +90,247 @@ def _first_seen(names):
     return seen
 
 
-def interface_body(proc):
-    """The lines of the interface body of one external procedure."""
-    where = f"{proc.path}:{proc.header.lineno}: {proc.name}"
-    wanted = {a.lower() for a in proc.args}
-    if proc.result:
-        wanted.add(proc.result.lower())
-    kept, declared = [], set()
-    for st in proc.body:
-        if st.kind == "directive":
-            names = DIRECTIVE_NAMES.search(st.text)
-            listed = {n.strip().lower() for n in names.group(1).split(",")} if names else set()
-            if listed and listed <= wanted:
-                kept.append(st)
-            elif listed & wanted:
-                raise FortranError(f"{where}: directive names dummies and locals: {st.text}")
-            continue
-        decl = parse_declaration(st)
-        if decl is None:
-            continue
-        mine = set(decl.entities) & wanted
-        if not mine:
-            continue
-        if mine != set(decl.entities):
-            locals_ = ", ".join(sorted(set(decl.entities) - wanted))
-            raise FortranError(f"{where}:{st.lineno}: declaration mixes dummies with locals ({locals_}): declare them apart")
-        kept.append(st)
-        declared |= mine
-    missing = [a for a in proc.args + ([proc.result] if proc.result else []) if a.lower() not in declared]
-    if missing:
-        raise FortranError(f"{where}: no declaration with '::' for {', '.join(missing)}")
-
-    text = " ".join(st.text for st in kept if st.kind == "code")
-    c_names = _first_seen(n.upper() for n in C_NAME.findall(text))
-    handles = _first_seen(n for n in HANDLE_TYPE.findall(text))
-    body = _reindent(proc.header.lines, 4)
-    if c_names:
-        body.append("      use ISO_C_BINDING, only: " + ", ".join(c_names))
-    if handles:
-        body.append("      import :: " + ", ".join(handles))
-    body.append("      implicit none")
-    for st in kept:
-        # gfortran reads directives from column 1
-        body.extend([st.text] if st.kind == "directive" else _reindent(st.lines, 6))
-    body.append(f"    end {proc.kind} {proc.name}")
+def interface_body(row, c_kinds="use", indent=4):
+    """The lines of the interface body of a row. c_kinds: 'use' (`use ISO_C_BINDING, only:`) or
+    'import' (the kinds come from the host, as in a module that uses ISO_C_BINDING)."""
+    texts = [d.statement.text for d in row.decls]
+    joined = " ".join(texts)
+    kinds = _first_seen(n.upper() for n in C_NAME.findall(joined))
+    derived = _first_seen(n for n in DERIVED.findall(joined) if n != "*" and not n.upper().startswith("C_"))
+    opening = f"{row.kind} {row.name}("
+    pieces = [a + "," for a in row.args[:-1]] + [(row.args[-1] if row.args else "") + ")"]
+    pieces[0] = opening + pieces[0]
+    if row.result and row.result.lower() != row.name.lower():
+        pieces.append(f"result({row.result})")
+    if row.bind_name:
+        pieces.append(f"bind(C, name='{row.bind_name}')")
+    body = wrap_pieces(pieces, indent, indent + len(opening))
+    inner = indent + 2
+    imports = list(derived)
+    if kinds and c_kinds == "use":
+        body.append(" " * inner + "use ISO_C_BINDING, only: " + ", ".join(kinds))
+    elif kinds:
+        imports = kinds + imports
+    if imports:
+        body.extend(wrap("import :: " + ", ".join(imports), inner))
+    body.append(" " * inner + "implicit none")
+    if row.no_arg_check:
+        # gfortran reads its directives from column 1
+        body.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: " + ", ".join(row.no_arg_check))
+    for text in texts:
+        body.extend(wrap(text, inner))
+    body.append(" " * indent + f"end {row.kind} {row.name}")
     return body
 
 
-def generate(externals=EXTERNALS):
-    """The text of RPN_COMM_interfaces.inc for the externals files (a path or a list of them)."""
-    if isinstance(externals, str):
-        externals = [externals]
-    out = [PREAMBLE]
-    generics = {}  # generic name -> its specifics, in order
-    for path in externals:
-        _generate_file(path, out, generics)
-    out.append("  end interface\n")
-    for name, specifics in generics.items():
-        out.append(f"\n  interface {name}\n    procedure :: {', '.join(specifics)}\n  end interface {name}\n")
-    return "".join(out)
+def _comment(text, indent):
+    """`text` as comment lines of at most WIDTH characters."""
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(" " * indent + "! " + line + " " + word) > WIDTH:
+            lines.append(" " * indent + "! " + line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    if line:
+        lines.append(" " * indent + "! " + line)
+    return lines
 
 
-def _generate_file(path, out, generics):
-    source = _read(path)
-    procs = {p.header.lineno: p for p in read_procedures(path, source)}
-    inside_until = 0  # last line of the procedure just written
-    generic = None  # the `! generic: NAME` just read
-    elsewhere = False  # an `! interface: WHERE` just read
-    for st in read_statements(path, source):
-        if st.lineno <= inside_until:
+def _section(title):
+    return f"  ! {'-' * max(70 - len(title), 3)} {title}"
+
+
+def _bodies_by_concern(table, rows, c_kinds="use"):
+    """The interface bodies of `rows`, in the table's order, a section per concern."""
+    out = []
+    for concern in table.concerns.values():
+        mine = [r for r in rows if r.concern == concern.name]
+        if not mine:
             continue
-        if st.kind == "comment":
-            m = SECTION.match(st.text.strip())
-            if m:
-                title = m.group(1)
-                out.append(f"  ! {'-' * max(70 - len(title), 3)} {title}\n")
-            m = GENERIC.match(st.text.strip())
-            if m:
-                generic = m.group(1)
-            if ELSEWHERE.match(st.text.strip()):
-                elsewhere = True
+        out += [_section(concern.title), ""]
+        for r in mine:
+            if r.note:
+                out += _comment(r.note, 4)
+            out += interface_body(r, c_kinds) + [""]
+    return out
+
+
+def _generics(table, rows):
+    """The generic interfaces whose specifics are among `rows`."""
+    out = []
+    for name, note in table.generics.items():
+        specifics = [r.name for r in rows if r.generic == name]
+        if not specifics:
             continue
-        p = procs.get(st.lineno)
-        if p is not None:
-            inside_until = p.end.lineno
-            if not elsewhere:
-                out.append("\n".join(interface_body(p)) + "\n\n")
-                if generic:
-                    generics.setdefault(generic, []).append(p.name)
-        generic = None
-        elsewhere = False
+        out.append("")
+        if note:
+            out += _comment(note, 2)
+        out.append(f"  interface {name}")
+        out += wrap("procedure :: " + ", ".join(specifics), 4)
+        out.append(f"  end interface {name}")
+    return out
+
+
+def interfaces_inc(table):
+    rows = [r for r in table.routines.values() if "module" in r.declared]
+    out = [
+        "! RPN_COMM_interfaces.inc -- explicit interfaces of the rpncomm-windows routines",
+        "!",
+        f"! {GENERATED}",
+        "! Change the table instead; make rewrites this file and `make check` fails while the committed",
+        "! copy is stale.",
+        "!",
+        "! Requires RPN_COMM_types.inc to have been included first in the same scope (RPN_COMM.inc does",
+        "! that; so does the module rpn_comm_windows). Dummy arguments are those of the original",
+        "! RPN_COMM, so existing calls compile unchanged.",
+        "",
+        "  interface",
+        "",
+    ]
+    out += _bodies_by_concern(table, rows)
+    out.append("  end interface")
+    out += _generics(table, rows)
+    return "\n".join(out) + "\n"
+
+
+def include_interfaces_inc(table):
+    rows = [r for r in table.routines.values() if "include" in r.declared]
+    externals = [r for r in table.routines.values() if "external" in r.declared]
+    out = [
+        "! RPN_COMM_include_interfaces.inc -- interfaces that the include gives and the module does not",
+        "!",
+        f"! {GENERATED}",
+        "!",
+        "! Included by RPN_COMM.inc (not by the module rpn_comm_windows, whose users may declare these",
+        "! names themselves): the routines the original RPN_COMM's own include declares, with the",
+        "! original's interfaces, so that code written for the original (under implicit none) compiles",
+        "! unchanged. The routines taking buffers of any type (RPN_COMM_send, recv, isend, irecv,",
+        "! waitall_nostat, reduce, gather, ...) are not declared, as in the original: they are called",
+        "! through implicit interfaces.",
+        "",
+    ]
+    for r in externals:
+        decl = r.declaration_of(r.result)
+        out.append("  ! as in the original's include: a function taking arrays of any type, without an interface")
+        out.append(f"  {decl.type_spec}, external :: {r.name}")
+    out += ["", "  interface", ""]
+    out += _bodies_by_concern(table, rows)
+    out.append("  end interface")
+    out += _generics(table, rows)
+    return "\n".join(out) + "\n"
+
+
+def rpn_mpi_hf(table):
+    rows = [r for r in table.routines.values() if "RPN_MPI" in r.declared]
+    out = [
+        "! RPN_MPI_interfaces.hf -- included by RPN_MPI.hf: the RPN_MPI address type and the interfaces of",
+        "! the RPN_MPI routines the library provides (docs/gem.md). Needs ISO_C_BINDING in scope.",
+        f"! {GENERATED}",
+        "! A routine RPN_COMM.inc declares too is left out where IN_<its name> is defined.",
+        "",
+        "  type, bind(C) :: RPN_MPI_Loc       ! a wrapped array address (LoC gives one)",
+        "    type(C_PTR) :: p",
+        "  end type RPN_MPI_Loc",
+        "",
+        "  interface",
+        "",
+    ]
+    for r in rows:
+        guard = "include" in r.declared
+        if guard:
+            out.append(f"#if ! defined(IN_{r.name})")
+        out += interface_body(r, c_kinds="import")
+        if guard:
+            out.append("#endif")
+        out.append("")
+    out.append("  end interface")
+    return "\n".join(out) + "\n"
+
+
+def binding_f90(table, concern):
+    rows = [r for r in table.cfuncs.values() if r.concern == concern.name]
+    handles = _first_seen(n for r in rows for d in r.decls for n in DERIVED.findall(d.statement.text)
+                          if n.lower().startswith("rpncomm_"))
+    out = _comment(f"{concern.name}_binding.F90 -- bind(C) interfaces of {concern.binding}", 0)
+    out += ["!", f"! {GENERATED}"]
+    out += [
+        "!",
+        "! The C functions of the Rust core's C ABI (include/rpncomm_windows.h, cbindgen from src/ffi) that",
+        f"! the routines of fortran/{concern.name}/ call; fortran/gen/check_c_binding.py (make check) checks",
+        "! every interface against that header. Conventions: status 0 = RPN_COMM_OK, -1 = RPN_COMM_ERROR;",
+        "! strings are (pointer, length) without NUL; logicals are int 0/1; handles by reference.",
+        "",
+        f"module rpn_comm_{concern.name}_binding",
+        "  use ISO_C_BINDING",
+    ]
+    if handles:
+        out += wrap("use rpn_comm_windows_types, only: " + ", ".join(handles), 2)
+    out.append("  implicit none")
+    if handles:
+        out += wrap("private :: " + ", ".join(handles), 2)
+    if concern.binding_preamble.strip():
+        out += concern.binding_preamble.rstrip("\n").split("\n")
+    out += ["", "  interface", ""]
+    for r in rows:
+        if r.note:
+            out += _comment(r.note, 4)
+        out += interface_body(r, c_kinds="import") + [""]
+    out += ["  end interface", "", f"end module rpn_comm_{concern.name}_binding"]
+    return "\n".join(out) + "\n"
+
+
+def generate(table):
+    """{path relative to the root: text} of every generated file."""
+    files = {INTERFACES: interfaces_inc(table), INCLUDE_ONLY: include_interfaces_inc(table), RPN_MPI: rpn_mpi_hf(table)}
+    for concern in table.concerns.values():
+        files[binding_path(concern.name)] = binding_f90(table, concern)
+    return files
 
 
 def _read(path):
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--externals", nargs="+", default=EXTERNALS, help="the files of external procedures (default: those of fortran/<concern>/)")
-    ap.add_argument("--output", default=OUTPUT, help="the include file (default: %(default)s)")
-    ap.add_argument("--check", action="store_true", help="do not write: exit 1 if the include file differs")
+    ap.add_argument("--table", default=tbl.TABLE, help="the table (default: %(default)s)")
+    ap.add_argument("--root", default=ROOT, help="where the generated files are (default: the source tree)")
+    ap.add_argument("--check", action="store_true", help="do not write: exit 1 if a generated file differs")
     args = ap.parse_args(argv)
     try:
-        text = generate(args.externals)
+        files = generate(tbl.load(args.table))
     except (FortranError, OSError) as e:
         print(f"gen_interfaces: {e}", file=sys.stderr)
         return 2
-    try:
-        old = _read(args.output)
-    except FileNotFoundError:
-        old = None
+    stale = 0
+    for rel, text in files.items():
+        path = os.path.join(args.root, rel)
+        old = _read(path)
+        if args.check:
+            if old != text:
+                stale += 1
+                print(f"gen_interfaces: {path} differs from what {args.table} generates:", file=sys.stderr)
+                diff = difflib.unified_diff((old or "").splitlines(True), text.splitlines(True), path, "generated")
+                sys.stderr.writelines(diff)
+        elif old != text:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path + ".tmp", "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(path + ".tmp", path)
+            print(f"gen_interfaces: wrote {path}")
     if args.check:
-        if old == text:
-            print(f"gen_interfaces: {args.output} is up to date with its {len(args.externals)} files of external procedures")
-            return 0
-        print(f"gen_interfaces: {args.output} differs from what the external procedures generate:", file=sys.stderr)
-        diff = difflib.unified_diff((old or "").splitlines(True), text.splitlines(True), args.output, "generated")
-        sys.stderr.writelines(diff)
-        print("gen_interfaces: run `make fortran/RPN_COMM_interfaces.inc` (or make) and commit the result", file=sys.stderr)
-        return 1
-    if old != text:
-        tmp = args.output + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, args.output)
-        print(f"gen_interfaces: wrote {args.output}")
-    else:
-        os.utime(args.output)  # up to date: make must not run this again
+        if stale:
+            print("gen_interfaces: run `make` (or fortran/gen/gen_interfaces.py) and commit the result", file=sys.stderr)
+            return 1
+        print(f"gen_interfaces: the {len(files)} generated files are up to date with {args.table}")
+        return 0
+    # up to date or rewritten: make must not run this again before the table changes
+    os.utime(os.path.join(args.root, INTERFACES))
     return 0
 
 

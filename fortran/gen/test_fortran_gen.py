@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Tests of the Fortran sources' generator and checker (part of `make check`).
+"""Tests of the Fortran layer's table, generator and checkers (part of `make check`).
 
     python3 -B fortran/gen/test_fortran_gen.py
 
-Checks that the committed RPN_COMM_interfaces.inc is what the externals generate and that the
-bind(C) interfaces match the C header, then that both tools do fail on drifted temporary copies
+Checks that the committed generated files are what fortran/routines.toml generates, that every
+hand-written routine has the signature of its row (and every row its routine), and that the
+bind(C) interfaces match the C header; then that the tools do fail on drifted temporary copies
 of the real files (one drift per test). Prints one line per test and "N passed, N failed" last.
 """
 
@@ -18,11 +19,12 @@ import tempfile
 import unittest
 
 import check_c_binding
+import check_routines
 import gen_interfaces
+import table as tbl
 
 ROOT = gen_interfaces.ROOT
-EXTERNALS = gen_interfaces.EXTERNALS
-INTERFACES = gen_interfaces.OUTPUT
+TABLE = tbl.TABLE
 HEADER = check_c_binding.HEADER
 BINDINGS = check_c_binding.BINDINGS
 TYPES = check_c_binding.TYPES
@@ -38,18 +40,23 @@ def quiet(fn, *args):
 
 
 class Drift(unittest.TestCase):
-    """Temporary copies of the real files, one of them changed by a test."""
+    """A temporary copy of fortran/ and of the header, one file of it changed by a test."""
 
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="rpncomm-gen-test.")
-        self.files = {}
-        for key, paths in (("header", [HEADER]), ("binding", BINDINGS), ("types", [TYPES]), ("constants", [CONSTANTS]),
-                           ("externals", EXTERNALS), ("interfaces", [INTERFACES])):
-            copies = []
-            for path in paths:
-                copies.append(os.path.join(self.dir, os.path.relpath(path, ROOT).replace(os.sep, "_")))
-                shutil.copy(path, copies[-1])
-            self.files[key] = copies if len(paths) > 1 else copies[0]
+        shutil.copytree(os.path.join(ROOT, "fortran"), os.path.join(self.dir, "fortran"),
+                        ignore=shutil.ignore_patterns("__pycache__", "gen"))
+        os.makedirs(os.path.join(self.dir, "include"))
+        shutil.copy(HEADER, os.path.join(self.dir, "include"))
+
+        def copy(path):
+            return os.path.join(self.dir, os.path.relpath(path, ROOT))
+
+        self.files = {"header": copy(HEADER), "binding": [copy(b) for b in BINDINGS], "types": copy(TYPES),
+                      "constants": copy(CONSTANTS), "table": copy(TABLE),
+                      "interfaces": copy(os.path.join(ROOT, gen_interfaces.INTERFACES)),
+                      "routines": sorted(copy(p) for _, p in check_routines.hand_written_files(
+                          os.path.join(ROOT, "fortran"), tbl.load()))}
 
     def tearDown(self):
         shutil.rmtree(self.dir)
@@ -68,27 +75,44 @@ class Drift(unittest.TestCase):
         with open(path, "w", encoding="utf-8") as f:
             f.write(changed)
 
+    def append(self, key, text):
+        with open(self.files[key], "a", encoding="utf-8") as f:
+            f.write(text)
+
     def problems(self):
         f = self.files
         return check_c_binding.check(f["header"], f["binding"], f["types"], f["constants"])[1]
 
-    def assertDrift(self, *fragments):
+    def routine_problems(self):
+        return check_routines.check(self.files["table"], os.path.join(self.dir, "fortran"))[1]
+
+    def assertDrift(self, *fragments, problems=None):
         """The checker reports exactly one problem and it contains every fragment."""
-        problems = self.problems()
+        problems = self.problems() if problems is None else problems
         self.assertEqual(len(problems), 1, "\n".join(problems))
         for frag in fragments:
             self.assertIn(frag, problems[0])
 
+    def run_gen(self, *extra):
+        return quiet(gen_interfaces.main, ["--table", self.files["table"], "--root", self.dir, *extra])
+
 
 class CommittedFiles(unittest.TestCase):
-    def test_interfaces_include_is_what_the_externals_generate(self):
+    def test_generated_files_are_what_the_table_generates(self):
         status, out = quiet(gen_interfaces.main, ["--check"])
         self.assertEqual(status, 0, out)
+
+    def test_every_routine_has_the_signature_of_its_row(self):
+        n, problems = check_routines.check()
+        self.assertEqual(problems, [])
+        self.assertEqual(n, len(tbl.load().routines))
+        self.assertGreaterEqual(n, 100)  # every routine was found and compared
 
     def test_bind_c_interfaces_match_the_header(self):
         n, problems = check_c_binding.check()
         self.assertEqual(problems, [])
-        self.assertGreaterEqual(n, 30)  # every interface was found and compared
+        self.assertEqual(n, len(tbl.load().cfuncs))
+        self.assertGreaterEqual(n, 95)
 
     def test_every_concern_has_its_bind_c_interfaces(self):
         for path in BINDINGS:
@@ -96,10 +120,50 @@ class CommittedFiles(unittest.TestCase):
             self.assertEqual(problems, [], path)
             self.assertGreaterEqual(n, 4, path)
 
+    def test_one_fortran_interface_per_routine(self):
+        # each routine's interface is in one generated file (RPN_COMM_comm: the include and RPN_MPI.hf,
+        # kept apart by IN_RPN_COMM_comm), and each C function is bound in one module
+        table = tbl.load()
+        files = gen_interfaces.generate(table)
+        for row in list(table.routines.values()) + list(table.cfuncs.values()):
+            where = [rel for rel, text in files.items()
+                     if re.search(rf"^\s*(subroutine|function) {row.name}\(", text, re.M | re.I)]
+            expected = 2 if row.declared == ["include", "RPN_MPI"] else 0 if not set(row.declared) - {"external"} and not row.bind_name else 1
+            self.assertEqual(len(where), expected, f"{row.name}: {where}")
+
+
+ROW = """
+[c.rpncomm_win_spare]
+concern = "windows"
+args = "win, n"
+result = "status"
+decl = ["type(rpncomm_window), intent(IN) :: win", "integer(C_INT), intent(IN), value :: n", "integer(C_INT) :: status"]
+
+[routine.RPN_COMM_i_win_spare]
+concern = "windows"
+declared = ["module"]
+calls = ["rpncomm_win_spare"]
+args = "window, n, ierr"
+decl = ["type(rpncomm_window), intent(IN) :: window", "integer, intent(IN) :: n", "integer, intent(OUT) :: ierr"]
+"""
+
+EXTERNAL = """
+subroutine RPN_COMM_i_win_spare(window, n, ierr)
+  use rpn_comm_windows_types
+  use rpn_comm_windows_binding
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  integer, dimension(1), intent(IN) :: n
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_spare(window, int(n(1), C_INT))
+end subroutine RPN_COMM_i_win_spare
+"""
+
 
 class GeneratorDrift(Drift):
-    def run_gen(self, *extra):
-        return quiet(gen_interfaces.main, ["--externals", *self.files["externals"], "--output", self.files["interfaces"], *extra])
+    def test_unchanged_copies_are_up_to_date(self):
+        status, out = self.run_gen("--check")
+        self.assertEqual(status, 0, out)
 
     def test_hand_edit_of_the_include_file_is_detected(self):
         self.edit("interfaces", r"integer, intent\(IN\) :: slots", "integer(8), intent(IN) :: slots")
@@ -107,8 +171,14 @@ class GeneratorDrift(Drift):
         self.assertEqual(status, 1)
         self.assertIn("+      integer, intent(IN) :: slots", out)
 
-    def test_changed_external_is_detected_then_regenerated(self):
-        self.edit("externals", r"integer, intent\(IN\) :: siz$", "integer(C_INT64_T), intent(IN) :: siz")
+    def test_hand_edit_of_a_bind_c_module_is_detected(self):
+        self.edit("binding", r"integer\(C_INT\), intent\(IN\), value :: slots", "integer(C_INT), intent(IN) :: slots")
+        status, out = self.run_gen("--check")
+        self.assertEqual(status, 1)
+        self.assertIn("windows_binding.F90 differs", out)
+
+    def test_changed_row_is_detected_then_regenerated(self):
+        self.edit("table", r'"integer, intent\(IN\) :: siz",', '"integer(C_INT64_T), intent(IN) :: siz",')
         status, out = self.run_gen("--check")
         self.assertEqual(status, 1, out)
         self.assertEqual(self.run_gen()[0], 0)
@@ -117,18 +187,94 @@ class GeneratorDrift(Drift):
         self.assertIn("      integer(C_INT64_T), intent(IN) :: siz\n", text)
         self.assertIn("      use ISO_C_BINDING, only: C_INT64_T, C_PTR\n", text)
         self.assertEqual(self.run_gen("--check")[0], 0)
+        # the external routine still declares siz as before: it no longer matches its row
+        self.assertDrift("RPN_COMM_i_win_create: argument siz is `integer, intent(in)`, its row says `integer(c_int64_t), intent(in)`",
+                         problems=self.routine_problems())
 
-    def test_declaration_mixing_a_dummy_and_a_local_is_refused(self):
-        self.edit("externals", r"integer, intent\(OUT\)   :: Pelocal, Petotal", "integer :: Pelocal, Petotal, extra")
+    def test_a_new_routine_is_two_rows_and_its_external(self):
+        self.append("table", ROW)
+        self.assertEqual(self.run_gen()[0], 0)
+        with open(self.files["interfaces"], encoding="utf-8") as f:
+            self.assertIn("    subroutine RPN_COMM_i_win_spare(window, n, ierr)\n      import :: rpncomm_window\n", f.read())
+        binding = [b for b in self.files["binding"] if b.endswith("windows_binding.F90")][0]
+        with open(binding, encoding="utf-8") as f:
+            self.assertIn("    function rpncomm_win_spare(win, n) result(status) bind(C, name='rpncomm_win_spare')\n", f.read())
+        # the header lacks the C function, the routines lack the external
+        self.assertDrift("rpncomm_win_spare'): no such function")
+        self.assertDrift("[routine.RPN_COMM_i_win_spare]: no external procedure RPN_COMM_i_win_spare in fortran/windows/",
+                         problems=self.routine_problems())
+        with open(os.path.join(self.dir, "fortran", "windows", "windows_routines.F90"), "a", encoding="utf-8") as f:
+            f.write(EXTERNAL)
+        self.assertDrift("RPN_COMM_i_win_spare: argument n is `integer, intent(in), dimension(1)`, its row says `integer, intent(in)`",
+                         problems=self.routine_problems())
+
+    def test_undeclared_argument_is_refused(self):
+        self.edit("table", r'^decl = \["integer, intent\(IN\) :: nblocx, nblocy", "integer :: status"\]',
+                  'decl = ["integer, intent(IN) :: nblocx", "integer :: status"]')
         status, out = self.run_gen()
         self.assertEqual(status, 2)
-        self.assertIn("mixes dummies with locals (extra)", out)
+        self.assertIn("[routine.RPN_COMM_bloc]: no declaration of nblocy", out)
 
-    def test_undeclared_dummy_is_refused(self):
-        self.edit("externals", r"^  integer, intent\(INOUT\) :: size .*\n", "")
+    def test_declaration_of_a_non_argument_is_refused(self):
+        self.edit("table", r'^decl = \["integer, intent\(IN\) :: nblocx, nblocy", "integer :: status"\]',
+                  'decl = ["integer, intent(IN) :: nblocx, nblocy, extra", "integer :: status"]')
         status, out = self.run_gen()
         self.assertEqual(status, 2)
-        self.assertIn("RPN_COMM_size: no declaration with '::' for size", out)
+        self.assertIn("[routine.RPN_COMM_bloc]: 'extra' is declared but is neither an argument nor the result", out)
+
+    def test_call_of_a_c_function_without_a_row_is_refused(self):
+        self.edit("table", r'^calls = \["rpncomm_bloc"\]', 'calls = ["rpncomm_blocs"]')
+        status, out = self.run_gen()
+        self.assertEqual(status, 2)
+        self.assertIn("[routine.RPN_COMM_bloc]: calls rpncomm_blocs, which has no [c.rpncomm_blocs] row", out)
+
+
+class RoutinesDrift(Drift):
+    def test_unchanged_copies_pass(self):
+        self.assertEqual(self.routine_problems(), [])
+
+    def test_external_declaration_differs_from_its_row(self):
+        self.edit("routines", r"^  integer, intent\(IN\) :: nblocx, nblocy$", "  integer, intent(INOUT) :: nblocx, nblocy")
+        problems = self.routine_problems()
+        self.assertEqual(len(problems), 2, problems)  # nblocx and nblocy
+        self.assertIn("RPN_COMM_bloc: argument nblocx is `integer, intent(inout)`, its row says `integer, intent(in)`", problems[0])
+
+    def test_same_meaning_written_otherwise_passes(self):
+        self.edit("routines", r"^  integer, intent\(IN\) :: nblocx, nblocy$", "  integer, intent(in) :: nblocy\n  INTEGER,INTENT(IN)::nblocx")
+        self.assertEqual(self.routine_problems(), [])
+
+    def test_arguments_reordered(self):
+        self.edit("routines", r"^function RPN_COMM_bloc\(nblocx, nblocy\)", "function RPN_COMM_bloc(nblocy, nblocx)")
+        self.assertDrift("RPN_COMM_bloc: arguments (nblocy, nblocx), its row (nblocx, nblocy)", problems=self.routine_problems())
+
+    def test_result_type_changed(self):
+        self.edit("routines", r"^function RPN_COMM_wtime\(\) result\(t\)\n(.*\n.*\n)  real\(C_DOUBLE\) :: t",
+                  "function RPN_COMM_wtime() result(t)\n\\1  real(C_FLOAT) :: t")
+        self.assertDrift("RPN_COMM_wtime: result t is `real(c_float)`, its row says `real(c_double)`", problems=self.routine_problems())
+
+    def test_external_without_a_row(self):
+        self.edit("routines", r"^function RPN_COMM_bloc\(", "function RPN_COMM_blocs(")
+        self.edit("routines", r"^end function RPN_COMM_bloc$", "end function RPN_COMM_blocs")
+        problems = self.routine_problems()
+        self.assertEqual(len(problems), 2, problems)
+        self.assertIn("RPN_COMM_blocs: an external procedure without a [routine.RPN_COMM_blocs] row", problems[0])
+        self.assertIn("[routine.RPN_COMM_bloc]: no external procedure RPN_COMM_bloc in fortran/grid/", problems[1])
+
+    def test_external_in_the_folder_of_another_concern(self):
+        self.edit("table", r'^(\[routine.RPN_COMM_bloc\]\n)concern = "grid"', '\\1concern = "process"')
+        self.assertDrift("RPN_COMM_bloc: in fortran/grid/, its row's concern is process", problems=self.routine_problems())
+
+    def test_call_not_listed(self):
+        self.edit("table", r'^calls = \["rpncomm_bloc"\]', 'calls = []')
+        self.assertDrift("RPN_COMM_bloc: calls rpncomm_bloc, which its row's calls do not list", problems=self.routine_problems())
+
+    def test_listed_call_not_made(self):
+        self.edit("table", r'^calls = \["rpncomm_bloc"\]', 'calls = ["rpncomm_bloc", "rpncomm_mype"]')
+        self.assertDrift("RPN_COMM_bloc: does not call rpncomm_mype, which its row's calls list", problems=self.routine_problems())
+
+    def test_no_arg_check_removed(self):
+        self.edit("routines", r"^!GCC\$ ATTRIBUTES NO_ARG_CHECK :: buffer\n(?=  type\(\*\), dimension\(\*\), intent\(INOUT\) :: buffer\n  integer, intent\(IN\) :: count, root\n)", "")
+        self.assertDrift("RPN_COMM_bcast: NO_ARG_CHECK of (), its row's no_arg_check (buffer)", problems=self.routine_problems())
 
 
 class CheckerDrift(Drift):
@@ -140,6 +286,10 @@ class CheckerDrift(Drift):
                   "    function rpncomm_wtime() result(t) bind(C, name='rpncomm_bloc')")
         problems = self.problems()
         self.assertTrue(any("rpncomm_bloc already bound at" in p for p in problems), problems)
+
+    def test_header_function_without_a_binding(self):
+        self.append("header", "\nint rpncomm_spare(int n);\n")
+        self.assertDrift("rpncomm_spare has no bind(C) interface (no [c.rpncomm_spare] row in fortran/routines.toml)")
 
     def test_missing_argument(self):
         self.edit("header", r"int rpncomm_bloc\(int nblocx, int nblocy\);", "int rpncomm_bloc(int nblocx);")
@@ -176,7 +326,10 @@ class CheckerDrift(Drift):
 
     def test_renamed_c_function(self):
         self.edit("header", r"int rpncomm_win_close\(", "int rpncomm_win_end(")
-        self.assertDrift("bind(C, name='rpncomm_win_close'): no such function")
+        problems = self.problems()
+        self.assertEqual(len(problems), 2, problems)
+        self.assertIn("bind(C, name='rpncomm_win_close'): no such function", problems[0])
+        self.assertIn("rpncomm_win_end has no bind(C) interface", problems[1])
 
     def test_return_type_changed(self):
         self.edit("header", r"^double rpncomm_wtime\(void\);", "float rpncomm_wtime(void);")
@@ -200,15 +353,15 @@ class CheckerDrift(Drift):
         self.assertIn("C int * may be written through, Fortran declares intent(in)", problems[0])
 
     def test_buffer_passed_by_value(self):
-        self.edit("binding", r"type\(\*\), dimension\(\*\), intent\(IN\)    :: sendbuf\n      type\(\*\), dimension\(\*\), intent\(INOUT\) :: recvbuf",
+        self.edit("binding", r"type\(\*\), dimension\(\*\), intent\(IN\) :: sendbuf\n      type\(\*\), dimension\(\*\), intent\(INOUT\) :: recvbuf",
                   "type(C_PTR), intent(IN), value :: sendbuf\n      type(*), dimension(*), intent(INOUT) :: recvbuf")
         self.assertEqual(self.problems(), [])  # an address by value is a void * too
         self.edit("binding", r"type\(C_PTR\), intent\(IN\), value :: sendbuf", "integer(C_INT), intent(IN), value :: sendbuf")
         self.assertDrift("rpncomm_allreduce argument 1", "C const void * is a pointer, Fortran passes the value")
 
     def test_typed_function_and_bind_without_name(self):
-        self.edit("binding", r"function rpncomm_wtime\(\) result\(t\) bind\(C, name='rpncomm_wtime'\)\n      import :: C_DOUBLE\n      real\(C_DOUBLE\) :: t",
-                  "real(C_DOUBLE) function rpncomm_wtime() bind(C)\n      import :: C_DOUBLE")
+        self.edit("binding", r"function rpncomm_wtime\(\) result\(t\) bind\(C, name='rpncomm_wtime'\)\n      import :: C_DOUBLE\n      implicit none\n      real\(C_DOUBLE\) :: t",
+                  "real(C_DOUBLE) function rpncomm_wtime() bind(C)\n      import :: C_DOUBLE\n      implicit none")
         self.assertEqual(self.problems(), [])  # the C name of bind(C) alone is the lower-case Fortran name
         self.edit("binding", r"real\(C_DOUBLE\) function rpncomm_wtime", "real(C_FLOAT) function rpncomm_wtime")
         self.assertDrift("rpncomm_wtime: C returns double, Fortran result real(C_FLOAT)")

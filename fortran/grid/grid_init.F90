@@ -4,8 +4,21 @@
 ! are the plain Fortran ones, so code written for the original links unchanged); each only
 ! converts its arguments for the C ABI of the Rust core (logical <-> int, character(len=*) ->
 ! pointer + length, assumed-shape -> contiguous copy + count), which checks them and reports errors.
-! A routine without an `! interface:` line gets its explicit interface in RPN_COMM_interfaces.inc
-! (fortran/gen/gen_interfaces.py); the line names where the others are declared.
+! Their signatures are rows of fortran/routines.toml, which generates their interfaces;
+! fortran/gen/check_routines.py (make check) checks each routine here against its row.
+
+! the Userinit of the gridinit forms without one: keeps the grid RPN_COMM_init presets (npes x 1)
+module rpn_comm_grid_keep
+  implicit none
+  private
+  public :: rpncomm_keep_grid
+contains
+  subroutine rpncomm_keep_grid(pex, pey)
+    integer, intent(INOUT) :: pex, pey
+    pex = pex
+    pey = pey
+  end subroutine rpncomm_keep_grid
+end module rpn_comm_grid_keep
 
 ! ======================================================================== PE grid: init
 
@@ -56,7 +69,6 @@ end subroutine RPN_COMM_init
 ! and the grid's size; the value is the grid's number in its multigrid when Grids > 1, else the
 ! multigrid's number. Counts that do not cut the job into equal grids are refused on every PE and,
 ! as the original, end the job. A second call keeps the grids (the library says so).
-! interface: RPN_COMM_include_interfaces.inc
 integer function RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, Pex, Pey, MultiGrids, Grids)
   use rpn_comm_grid_binding
   use rpn_comm_process_binding, only: rpncomm_flush_at_stop
@@ -105,7 +117,6 @@ integer function RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, Pex, Pey,
   RPN_COMM_init_multi_level = place(3)
 end function RPN_COMM_init_multi_level
 
-! interface: RPN_COMM_include_interfaces.inc
 integer function RPN_COMM_init_multigrid(Userinit, Pelocal, Petotal, Pex, Pey, MultiGrids)
   implicit none
   external :: Userinit
@@ -120,7 +131,6 @@ end function RPN_COMM_init_multigrid
 ! original's: without Userinit the grid is Pex x Pey, or npes x 1 when Pex or Pey is 0; without
 ! Pex, Pey, Userinit chooses the grid.
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_init1(Userinit, Pelocal, Petotal) result(grid)
   implicit none
   external :: Userinit
@@ -133,9 +143,8 @@ function RPN_COMM_init1(Userinit, Pelocal, Petotal) result(grid)
   grid = RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, pex, pey, 1, 1)
 end function RPN_COMM_init1
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_init2(Pelocal, Petotal, Pex, Pey) result(grid)
-  use rpn_comm_grid_binding, only: rpncomm_keep_grid
+  use rpn_comm_grid_keep, only: rpncomm_keep_grid
   implicit none
   integer, intent(OUT)   :: Pelocal, Petotal
   integer, intent(INOUT) :: Pex, Pey
@@ -144,7 +153,6 @@ function RPN_COMM_init2(Pelocal, Petotal, Pex, Pey) result(grid)
   grid = RPN_COMM_init_multi_level(rpncomm_keep_grid, Pelocal, Petotal, Pex, Pey, 1, 1)
 end function RPN_COMM_init2
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_init_multigrid1(Userinit, Pelocal, Petotal, MultiGrids) result(grid)
   implicit none
   external :: Userinit
@@ -158,9 +166,8 @@ function RPN_COMM_init_multigrid1(Userinit, Pelocal, Petotal, MultiGrids) result
   grid = RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, pex, pey, MultiGrids, 1)
 end function RPN_COMM_init_multigrid1
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_init_multigrid2(Pelocal, Petotal, Pex, Pey, MultiGrids) result(grid)
-  use rpn_comm_grid_binding, only: rpncomm_keep_grid
+  use rpn_comm_grid_keep, only: rpncomm_keep_grid
   implicit none
   integer, intent(OUT)   :: Pelocal, Petotal
   integer, intent(INOUT) :: Pex, Pey
@@ -170,7 +177,6 @@ function RPN_COMM_init_multigrid2(Pelocal, Petotal, Pex, Pey, MultiGrids) result
   grid = RPN_COMM_init_multi_level(rpncomm_keep_grid, Pelocal, Petotal, Pex, Pey, MultiGrids, 1)
 end function RPN_COMM_init_multigrid2
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_init_multi_level1(Userinit, Pelocal, Petotal, MultiGrids, Grids) result(grid)
   implicit none
   external :: Userinit
@@ -185,9 +191,8 @@ function RPN_COMM_init_multi_level1(Userinit, Pelocal, Petotal, MultiGrids, Grid
   grid = RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, pex, pey, MultiGrids, Grids)
 end function RPN_COMM_init_multi_level1
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_init_multi_level2(Pelocal, Petotal, Pex, Pey, MultiGrids, Grids) result(grid)
-  use rpn_comm_grid_binding, only: rpncomm_keep_grid
+  use rpn_comm_grid_keep, only: rpncomm_keep_grid
   implicit none
   integer, intent(OUT)   :: Pelocal, Petotal
   integer, intent(INOUT) :: Pex, Pey

@@ -4,8 +4,8 @@
 ! are the plain Fortran ones, so code written for the original links unchanged); each only
 ! converts its arguments for the C ABI of the Rust core (logical <-> int, character(len=*) ->
 ! pointer + length, assumed-shape -> contiguous copy + count), which checks them and reports errors.
-! A routine without an `! interface:` line gets its explicit interface in RPN_COMM_interfaces.inc
-! (fortran/gen/gen_interfaces.py); the line names where the others are declared.
+! Their signatures are rows of fortran/routines.toml, which generates their interfaces;
+! fortran/gen/check_routines.py (make check) checks each routine here against its row.
 
 ! ==================================================================== PE grid: topology
 
@@ -33,7 +33,6 @@ subroutine RPN_COMM_size(com, size, ierr)
   size = n
 end subroutine RPN_COMM_size
 
-! interface: RPN_COMM_include_interfaces.inc
 subroutine RPN_COMM_rank(com, rank, ierr)
   use rpn_comm_grid_binding
   implicit none
@@ -47,7 +46,6 @@ subroutine RPN_COMM_rank(com, rank, ierr)
   if (r /= UNSET) rank = r
 end subroutine RPN_COMM_rank
 
-! interface: RPN_COMM_include_interfaces.inc
 subroutine RPN_COMM_carac(npex, npey, me, medomm, mex, mey, sizex, sizey, &
                           ismaster, mymaster, mybloc, myblocx, myblocy, blocme, domname)
   use rpn_comm_grid_binding
@@ -65,7 +63,6 @@ subroutine RPN_COMM_carac(npex, npey, me, medomm, mex, mey, sizex, sizey, &
   domname = 'DOM1'     ! one domain, named as the original names it
 end subroutine RPN_COMM_carac
 
-! interface: RPN_COMM_include_interfaces.inc
 subroutine RPN_COMM_bloctopo(blocme, blocmex, blocmey, blocsizex, blocsizey)
   use rpn_comm_grid_binding
   implicit none
@@ -99,7 +96,6 @@ function RPN_COMM_limit(my_id, npe, gmin, gmax, lmini, lmaxi, count, offset) res
   offset = o(1:npe)
 end function RPN_COMM_limit
 
-! interface: RPN_COMM_include_interfaces.inc
 integer function RPN_COMM_limit_2(my_id, npe, gmin, gmax, lmini, lmaxi, count, offset, relax)
   use rpn_comm_grid_binding
   implicit none
@@ -122,7 +118,6 @@ integer function RPN_COMM_limit_2(my_id, npe, gmin, gmax, lmini, lmaxi, count, o
   endif
 end function RPN_COMM_limit_2
 
-! interface: RPN_COMM_include_interfaces.inc
 integer function RPN_COMM_topo_2(nxg, minx, maxx, nxl, nxlmax, halo, nx0, alongx, fill, relax, abort)
   use rpn_comm_grid_binding
   implicit none
@@ -153,7 +148,6 @@ end function RPN_COMM_topo_2
 
 ! The original's older form: RPN_COMM_topo_2 in the strict mode (relax 0), ending the job when the
 ! split fails.
-! interface: RPN_COMM_include_interfaces.inc
 integer function RPN_COMM_topo(nxg, minx, maxx, nxl, nxlmax, halo, nx0, alongx, fill)
   implicit none
   integer, intent(IN) :: nxg, halo
@@ -163,7 +157,6 @@ integer function RPN_COMM_topo(nxg, minx, maxx, nxl, nxlmax, halo, nx0, alongx, 
   RPN_COMM_topo = RPN_COMM_topo_2(nxg, minx, maxx, nxl, nxlmax, halo, nx0, alongx, fill, 0, .true.)
 end function RPN_COMM_topo
 
-! interface: RPN_COMM_include_interfaces.inc
 subroutine RPN_COMM_set_petopo(sizx, sizy)
   use rpn_comm_grid_binding
   implicit none
@@ -172,7 +165,6 @@ subroutine RPN_COMM_set_petopo(sizx, sizy)
   status = rpncomm_set_petopo(int(sizx, C_INT), int(sizy, C_INT))
 end subroutine RPN_COMM_set_petopo
 
-! interface: RPN_COMM_include_interfaces.inc
 subroutine RPN_COMM_mydomain(call_back, mydomain)
   use rpn_comm_grid_binding
   implicit none
@@ -193,7 +185,6 @@ subroutine RPN_COMM_mydomain(call_back, mydomain)
   mydomain = d
 end subroutine RPN_COMM_mydomain
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_get_my_domain_1(call_back) result(domain)
   implicit none
   external :: call_back
@@ -203,7 +194,6 @@ function RPN_COMM_get_my_domain_1(call_back) result(domain)
   domain = d
 end function RPN_COMM_get_my_domain_1
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_get_my_domain_2(ndomains, offset) result(domain)
   use rpn_comm_grid_binding
   implicit none
@@ -219,7 +209,6 @@ function RPN_COMM_get_my_domain_2(ndomains, offset) result(domain)
   domain = d
 end function RPN_COMM_get_my_domain_2
 
-! interface: RPN_COMM_include_interfaces.inc
 function rpn_comm_create_2dgrid(gni, gnj, mini, maxi, minj, maxj) result(grid_id)
   use rpn_comm_grid_binding
   implicit none
@@ -232,7 +221,6 @@ function rpn_comm_create_2dgrid(gni, gnj, mini, maxi, minj, maxj) result(grid_id
   grid_id = id
 end function rpn_comm_create_2dgrid
 
-! interface: RPN_COMM_include_interfaces.inc
 function rpn_comm_get_2dgrid(grid_id, dim_i, dim_j, gni, gnj, mini, maxi, minj, maxj, &
                              starti, counti, startj, countj) result(status)
   use rpn_comm_grid_binding

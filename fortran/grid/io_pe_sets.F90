@@ -4,12 +4,11 @@
 ! are the plain Fortran ones, so code written for the original links unchanged); each only
 ! converts its arguments for the C ABI of the Rust core (logical <-> int, character(len=*) ->
 ! pointer + length, assumed-shape -> contiguous copy + count), which checks them and reports errors.
-! A routine without an `! interface:` line gets its explicit interface in RPN_COMM_interfaces.inc
-! (fortran/gen/gen_interfaces.py); the line names where the others are declared.
+! Their signatures are rows of fortran/routines.toml, which generates their interfaces;
+! fortran/gen/check_routines.py (make check) checks each routine here against its row.
 
 ! ================================================================= PE grid: I/O PE sets
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_create_io_set(npes, method) result(setno)
   use rpn_comm_grid_binding
   implicit none
@@ -22,7 +21,6 @@ function RPN_COMM_create_io_set(npes, method) result(setno)
   setno = n
 end function RPN_COMM_create_io_set
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_free_io_set(setno) result(freed)
   use rpn_comm_grid_binding
   implicit none
@@ -34,7 +32,6 @@ function RPN_COMM_free_io_set(setno) result(freed)
   freed = n
 end function RPN_COMM_free_io_set
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_is_io_pe(setno) result(ordinal)
   use rpn_comm_grid_binding
   implicit none
@@ -46,7 +43,6 @@ function RPN_COMM_is_io_pe(setno) result(ordinal)
   ordinal = n
 end function RPN_COMM_is_io_pe
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_io_pe_gridid(setno, n) result(ordinal)
   use rpn_comm_grid_binding
   implicit none
@@ -59,7 +55,6 @@ function RPN_COMM_io_pe_gridid(setno, n) result(ordinal)
   ordinal = r
 end function RPN_COMM_io_pe_gridid
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_io_pe_size(setno) result(population)
   use rpn_comm_grid_binding
   implicit none
@@ -71,7 +66,6 @@ function RPN_COMM_io_pe_size(setno) result(population)
   population = n
 end function RPN_COMM_io_pe_size
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_io_pe_comm(setno) result(communicator)
   use rpn_comm_grid_binding
   implicit none
@@ -83,7 +77,6 @@ function RPN_COMM_io_pe_comm(setno) result(communicator)
   communicator = f
 end function RPN_COMM_io_pe_comm
 
-! interface: RPN_COMM_include_interfaces.inc
 function RPN_COMM_io_pe_valid_set(x, y, npes, penx, peny, diag, method) result(status)
   use rpn_comm_grid_binding
   implicit none

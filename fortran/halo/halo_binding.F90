@@ -1,8 +1,11 @@
 ! halo_binding.F90 -- bind(C) interfaces of the halo exchanges and lists of halo fields
 !
-! The C functions are the Rust core's C ABI (include/rpncomm_windows.h, cbindgen from src/ffi);
-! fortran/gen/check_c_binding.py (make check) checks every interface here against that header.
-! Internal: only the library's external routines use this module.
+! GENERATED from fortran/routines.toml by fortran/gen/gen_interfaces.py: do not edit.
+!
+! The C functions of the Rust core's C ABI (include/rpncomm_windows.h, cbindgen from src/ffi) that
+! the routines of fortran/halo/ call; fortran/gen/check_c_binding.py (make check) checks
+! every interface against that header. Conventions: status 0 = RPN_COMM_OK, -1 = RPN_COMM_ERROR;
+! strings are (pointer, length) without NUL; logicals are int 0/1; handles by reference.
 
 module rpn_comm_halo_binding
   use ISO_C_BINDING
@@ -10,32 +13,34 @@ module rpn_comm_halo_binding
 
   interface
 
-    function rpncomm_xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
-                              periodx, periody, gni, npol_row, n) result(status) &
-             bind(C, name='rpncomm_xch_halo')
+    function rpncomm_xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, &
+                              periody, gni, npol_row, n) result(status) &
+                              bind(C, name='rpncomm_xch_halo')
       import :: C_INT
-!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+      implicit none
       type(*), dimension(*), intent(INOUT) :: g
       integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
       integer(C_INT), intent(IN), value :: periodx, periody, gni, npol_row, n
       integer(C_INT) :: status
     end function rpncomm_xch_halo
 
-    !      RPN_COMM_xch_halo_start, RPN_COMM_xch_halo_finish)
-    function rpncomm_xch_halo_list_new(minx, maxx, miny, maxy, ni, nj, halox, haloy, &
-                                       periodx, periody, gni, npol_row, list) result(status) &
-             bind(C, name='rpncomm_xch_halo_list_new')
+    ! RPN_COMM_xch_halo_start, RPN_COMM_xch_halo_finish)
+    function rpncomm_xch_halo_list_new(minx, maxx, miny, maxy, ni, nj, halox, haloy, periodx, &
+                                       periody, gni, npol_row, list) result(status) &
+                                       bind(C, name='rpncomm_xch_halo_list_new')
       import :: C_INT
+      implicit none
       integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, halox, haloy
       integer(C_INT), intent(IN), value :: periodx, periody, gni, npol_row
       integer(C_INT), intent(OUT) :: list
       integer(C_INT) :: status
     end function rpncomm_xch_halo_list_new
 
-    function rpncomm_xch_halo_list_add(list, g, nk, n) result(status) bind(C, name='rpncomm_xch_halo_list_add')
+    function rpncomm_xch_halo_list_add(list, g, nk, n) result(status) &
+                                       bind(C, name='rpncomm_xch_halo_list_add')
       import :: C_INT
+      implicit none
       integer(C_INT), intent(IN), value :: list
-!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
       type(*), dimension(*), intent(INOUT) :: g
       integer(C_INT), intent(IN), value :: nk, n
       integer(C_INT) :: status
@@ -43,45 +48,50 @@ module rpn_comm_halo_binding
 
     function rpncomm_xch_halo_list(list) result(status) bind(C, name='rpncomm_xch_halo_list')
       import :: C_INT
+      implicit none
       integer(C_INT), intent(IN), value :: list
       integer(C_INT) :: status
     end function rpncomm_xch_halo_list
 
     function rpncomm_xch_halo_start(list) result(status) bind(C, name='rpncomm_xch_halo_start')
       import :: C_INT
+      implicit none
       integer(C_INT), intent(IN), value :: list
       integer(C_INT) :: status
     end function rpncomm_xch_halo_start
 
     function rpncomm_xch_halo_finish(list) result(status) bind(C, name='rpncomm_xch_halo_finish')
       import :: C_INT
+      implicit none
       integer(C_INT), intent(IN), value :: list
       integer(C_INT) :: status
     end function rpncomm_xch_halo_finish
 
-    function rpncomm_xch_halo_list_free(list) result(status) bind(C, name='rpncomm_xch_halo_list_free')
+    function rpncomm_xch_halo_list_free(list) result(status) &
+                                        bind(C, name='rpncomm_xch_halo_list_free')
       import :: C_INT
+      implicit none
       integer(C_INT), intent(IN), value :: list
       integer(C_INT) :: status
     end function rpncomm_xch_halo_list_free
 
-    !      RPN_COMM_propagate_pilot_circular) and the quiet end of a PE after a refusal
-    function rpncomm_xch_halo_8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
-                                periodx, periody, gni, npol_row) result(status) &
-             bind(C, name='rpncomm_xch_halo_8')
+    ! RPN_COMM_propagate_pilot_circular) and the quiet end of a PE after a refusal
+    function rpncomm_xch_halo_8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, &
+                                periody, gni, npol_row) result(status) &
+                                bind(C, name='rpncomm_xch_halo_8')
       import :: C_INT
-!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+      implicit none
       type(*), dimension(*), intent(INOUT) :: g
       integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
       integer(C_INT), intent(IN), value :: periodx, periody, gni, npol_row
       integer(C_INT) :: status
     end function rpncomm_xch_halo_8
 
-    function rpncomm_xch_halox(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, &
-                               g2, minx2, maxx2, miny2, maxy2, gni, npol_row, n) result(status) &
-             bind(C, name='rpncomm_xch_halox')
+    function rpncomm_xch_halox(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, &
+                               periody, g2, minx2, maxx2, miny2, maxy2, gni, npol_row, n) &
+                               result(status) bind(C, name='rpncomm_xch_halox')
       import :: C_INT
-!GCC$ ATTRIBUTES NO_ARG_CHECK :: g, g2
+      implicit none
       type(*), dimension(*), intent(IN) :: g
       integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
       integer(C_INT), intent(IN), value :: periodx, periody
@@ -90,21 +100,23 @@ module rpn_comm_halo_binding
       integer(C_INT) :: status
     end function rpncomm_xch_halox
 
-    function rpncomm_propagate_pilot_circular(f, minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, hx, hy) &
-             result(status) bind(C, name='rpncomm_propagate_pilot_circular')
+    function rpncomm_propagate_pilot_circular(f, minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, &
+                                              hx, hy) result(status) &
+                                              bind(C, name='rpncomm_propagate_pilot_circular')
       import :: C_INT
-!GCC$ ATTRIBUTES NO_ARG_CHECK :: f
+      implicit none
       type(*), dimension(*), intent(INOUT) :: f
-      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, hx, hy
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, lni, lnj, nk, pilx, pily, hx, &
+          hy
       integer(C_INT) :: status
     end function rpncomm_propagate_pilot_circular
 
     ! the adjoint of the halo exchange (which: 8 RPN_COMM_adj_halo8, 4 adj_halo4, 0 adj_halo)
-    function rpncomm_adj_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, &
-                              periodx, periody, gni, npol_row, which) result(status) &
-             bind(C, name='rpncomm_adj_halo')
+    function rpncomm_adj_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, &
+                              periody, gni, npol_row, which) result(status) &
+                              bind(C, name='rpncomm_adj_halo')
       import :: C_INT
-!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+      implicit none
       type(*), dimension(*), intent(INOUT) :: g
       integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
       integer(C_INT), intent(IN), value :: periodx, periody, gni, npol_row, which

@@ -4,8 +4,8 @@
 ! are the plain Fortran ones, so code written for the original links unchanged); each only
 ! converts its arguments for the C ABI of the Rust core (logical <-> int, character(len=*) ->
 ! pointer + length, assumed-shape -> contiguous copy + count), which checks them and reports errors.
-! A routine without an `! interface:` line gets its explicit interface in RPN_COMM_interfaces.inc
-! (fortran/gen/gen_interfaces.py); the line names where the others are declared.
+! Their signatures are rows of fortran/routines.toml, which generates their interfaces;
+! fortran/gen/check_routines.py (make check) checks each routine here against its row.
 
 ! ======================================================================== halo exchange
 
@@ -201,7 +201,6 @@ end subroutine RPN_COMM_propagate_pilot_circular
 ! status 1 after the library's one-line message. As the original, no interface is declared for
 ! them: callers pass arrays of any kind.
 
-! interface: none (arrays of any kind, called through implicit interfaces, as the original's)
 subroutine RPN_COMM_adj_halo8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
   use rpn_comm_windows_types
   use rpn_comm_halo_binding
@@ -218,7 +217,6 @@ subroutine RPN_COMM_adj_halo8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, halo
                        int(gni, C_INT), int(npol_row, C_INT), 8_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_adj_halo8
 
-! interface: none (arrays of any kind, called through implicit interfaces, as the original's)
 subroutine RPN_COMM_adj_halo4(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
   use rpn_comm_windows_types
   use rpn_comm_halo_binding
@@ -235,7 +233,6 @@ subroutine RPN_COMM_adj_halo4(g, minx, maxx, miny, maxy, ni, nj, nk, halox, halo
                        int(gni, C_INT), int(npol_row, C_INT), 4_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_adj_halo4
 
-! interface: none (arrays of any kind, called through implicit interfaces, as the original's)
 subroutine RPN_COMM_adj_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
   use rpn_comm_windows_types
   use rpn_comm_halo_binding

@@ -1,19 +1,24 @@
-! p2p_binding.F90 -- bind(C) interfaces of point to point and the MPI handles a program passes to MPI
+! p2p_binding.F90 -- bind(C) interfaces of point to point and the MPI handles a program passes to
+! MPI
 !
-! The C functions are the Rust core's C ABI (include/rpncomm_windows.h, cbindgen from src/ffi);
-! fortran/gen/check_c_binding.py (make check) checks every interface here against that header.
-! Internal: only the library's external routines use this module.
+! GENERATED from fortran/routines.toml by fortran/gen/gen_interfaces.py: do not edit.
+!
+! The C functions of the Rust core's C ABI (include/rpncomm_windows.h, cbindgen from src/ffi) that
+! the routines of fortran/p2p/ call; fortran/gen/check_c_binding.py (make check) checks
+! every interface against that header. Conventions: status 0 = RPN_COMM_OK, -1 = RPN_COMM_ERROR;
+! strings are (pointer, length) without NUL; logicals are int 0/1; handles by reference.
 
 module rpn_comm_p2p_binding
   use ISO_C_BINDING
-  use rpn_comm_windows_types, only: rpncomm_datatype, rpncomm_communicator
+  use rpn_comm_windows_types, only: rpncomm_communicator, rpncomm_datatype
   implicit none
-  private :: rpncomm_datatype, rpncomm_communicator
+  private :: rpncomm_communicator, rpncomm_datatype
 
   interface
 
     function rpncomm_comm(name, name_len, com) result(status) bind(C, name='rpncomm_comm')
-      import :: C_INT, C_CHAR, C_SIZE_T, rpncomm_communicator
+      import :: C_CHAR, C_SIZE_T, C_INT, rpncomm_communicator
+      implicit none
       character(kind=C_CHAR), dimension(*), intent(IN) :: name
       integer(C_SIZE_T), intent(IN), value :: name_len
       type(rpncomm_communicator), intent(OUT) :: com
@@ -22,29 +27,35 @@ module rpn_comm_p2p_binding
 
     function rpncomm_comm_mpi(mcom, com) result(status) bind(C, name='rpncomm_comm_mpi')
       import :: C_INT, rpncomm_communicator
+      implicit none
       integer(C_INT), intent(IN), value :: mcom
       type(rpncomm_communicator), intent(OUT) :: com
       integer(C_INT) :: status
     end function rpncomm_comm_mpi
 
     function rpncomm_datyp(name, name_len, dtype) result(status) bind(C, name='rpncomm_datyp')
-      import :: C_INT, C_CHAR, C_SIZE_T, rpncomm_datatype
+      import :: C_CHAR, C_SIZE_T, C_INT, rpncomm_datatype
+      implicit none
       character(kind=C_CHAR), dimension(*), intent(IN) :: name
       integer(C_SIZE_T), intent(IN), value :: name_len
       type(rpncomm_datatype), intent(OUT) :: dtype
       integer(C_INT) :: status
     end function rpncomm_datyp
 
-    function rpncomm_comm_fortran(name, name_len, fcomm) result(status) bind(C, name='rpncomm_comm_fortran')
-      import :: C_INT, C_CHAR, C_SIZE_T
+    function rpncomm_comm_fortran(name, name_len, fcomm) result(status) &
+                                  bind(C, name='rpncomm_comm_fortran')
+      import :: C_CHAR, C_SIZE_T, C_INT
+      implicit none
       character(kind=C_CHAR), dimension(*), intent(IN) :: name
       integer(C_SIZE_T), intent(IN), value :: name_len
       integer(C_INT), intent(INOUT) :: fcomm
       integer(C_INT) :: status
     end function rpncomm_comm_fortran
 
-    function rpncomm_datyp_fortran(name, name_len, ftype) result(status) bind(C, name='rpncomm_datyp_fortran')
-      import :: C_INT, C_CHAR, C_SIZE_T
+    function rpncomm_datyp_fortran(name, name_len, ftype) result(status) &
+                                   bind(C, name='rpncomm_datyp_fortran')
+      import :: C_CHAR, C_SIZE_T, C_INT
+      implicit none
       character(kind=C_CHAR), dimension(*), intent(IN) :: name
       integer(C_SIZE_T), intent(IN), value :: name_len
       integer(C_INT), intent(INOUT) :: ftype
@@ -52,8 +63,9 @@ module rpn_comm_p2p_binding
     end function rpncomm_datyp_fortran
 
     function rpncomm_send(buf, count, dtype, dtype_len, dest, tag, com, com_len) result(status) &
-             bind(C, name='rpncomm_send')
+                          bind(C, name='rpncomm_send')
       import :: C_INT, C_CHAR, C_SIZE_T
+      implicit none
       type(*), dimension(*), intent(IN) :: buf
       integer(C_INT), intent(IN), value :: count, dest, tag
       character(kind=C_CHAR), dimension(*), intent(IN) :: dtype, com
@@ -61,9 +73,10 @@ module rpn_comm_p2p_binding
       integer(C_INT) :: status
     end function rpncomm_send
 
-    function rpncomm_recv(buf, count, dtype, dtype_len, source, tag, com, com_len, received) result(status) &
-             bind(C, name='rpncomm_recv')
+    function rpncomm_recv(buf, count, dtype, dtype_len, source, tag, com, com_len, received) &
+                          result(status) bind(C, name='rpncomm_recv')
       import :: C_INT, C_CHAR, C_SIZE_T
+      implicit none
       type(*), dimension(*), intent(INOUT) :: buf
       integer(C_INT), intent(IN), value :: count, source, tag
       character(kind=C_CHAR), dimension(*), intent(IN) :: dtype, com
@@ -72,9 +85,10 @@ module rpn_comm_p2p_binding
       integer(C_INT) :: status
     end function rpncomm_recv
 
-    function rpncomm_isend(buf, count, dtype, dtype_len, dest, tag, com, com_len, request) result(status) &
-             bind(C, name='rpncomm_isend')
+    function rpncomm_isend(buf, count, dtype, dtype_len, dest, tag, com, com_len, request) &
+                           result(status) bind(C, name='rpncomm_isend')
       import :: C_INT, C_CHAR, C_SIZE_T
+      implicit none
       type(*), dimension(*), intent(IN) :: buf
       integer(C_INT), intent(IN), value :: count, dest, tag
       character(kind=C_CHAR), dimension(*), intent(IN) :: dtype, com
@@ -83,9 +97,10 @@ module rpn_comm_p2p_binding
       integer(C_INT) :: status
     end function rpncomm_isend
 
-    function rpncomm_irecv(buf, count, dtype, dtype_len, source, tag, com, com_len, request) result(status) &
-             bind(C, name='rpncomm_irecv')
+    function rpncomm_irecv(buf, count, dtype, dtype_len, source, tag, com, com_len, request) &
+                           result(status) bind(C, name='rpncomm_irecv')
       import :: C_INT, C_CHAR, C_SIZE_T
+      implicit none
       type(*), dimension(*), intent(INOUT) :: buf
       integer(C_INT), intent(IN), value :: count, source, tag
       character(kind=C_CHAR), dimension(*), intent(IN) :: dtype, com
@@ -94,33 +109,40 @@ module rpn_comm_p2p_binding
       integer(C_INT) :: status
     end function rpncomm_irecv
 
-    function rpncomm_waitall_nostat(nreq, requests) result(status) bind(C, name='rpncomm_waitall_nostat')
+    function rpncomm_waitall_nostat(nreq, requests) result(status) &
+                                    bind(C, name='rpncomm_waitall_nostat')
       import :: C_INT
+      implicit none
       integer(C_INT), intent(IN), value :: nreq
       integer(C_INT), dimension(*), intent(INOUT) :: requests
       integer(C_INT) :: status
     end function rpncomm_waitall_nostat
 
-    function rpncomm_split_by_socket(origcomm, values) result(status) bind(C, name='rpncomm_split_by_socket')
+    function rpncomm_split_by_socket(origcomm, values) result(status) &
+                                     bind(C, name='rpncomm_split_by_socket')
       import :: C_INT
+      implicit none
       integer(C_INT), intent(IN), value :: origcomm
       integer(C_INT), intent(OUT) :: values(7)
       integer(C_INT) :: status
     end function rpncomm_split_by_socket
 
-    function rpncomm_oper_fortran(name, name_len, fop) result(status) bind(C, name='rpncomm_oper_fortran')
-      import :: C_INT, C_CHAR, C_SIZE_T
+    function rpncomm_oper_fortran(name, name_len, fop) result(status) &
+                                  bind(C, name='rpncomm_oper_fortran')
+      import :: C_CHAR, C_SIZE_T, C_INT
+      implicit none
       character(kind=C_CHAR), dimension(*), intent(IN) :: name
       integer(C_SIZE_T), intent(IN), value :: name_len
       integer(C_INT), intent(INOUT) :: fop
       integer(C_INT) :: status
     end function rpncomm_oper_fortran
 
-    function rpncomm_sendrecv(sendbuf, sendcount, sendtype, sendtype_len, dest, sendtag, &
-                              recvbuf, recvcount, recvtype, recvtype_len, source, recvtag, com, com_len, status) &
-             result(ierr) bind(C, name='rpncomm_sendrecv')
+    function rpncomm_sendrecv(sendbuf, sendcount, sendtype, sendtype_len, dest, sendtag, recvbuf, &
+                              recvcount, recvtype, recvtype_len, source, recvtag, com, com_len, &
+                              status) result(ierr) bind(C, name='rpncomm_sendrecv')
       import :: C_INT, C_CHAR, C_SIZE_T
-      type(*), dimension(*), intent(IN)    :: sendbuf
+      implicit none
+      type(*), dimension(*), intent(IN) :: sendbuf
       type(*), dimension(*), intent(INOUT) :: recvbuf
       integer(C_INT), intent(IN), value :: sendcount, dest, sendtag, recvcount, source, recvtag
       character(kind=C_CHAR), dimension(*), intent(IN) :: sendtype, recvtype, com

@@ -4,8 +4,8 @@
 ! are the plain Fortran ones, so code written for the original links unchanged); each only
 ! converts its arguments for the C ABI of the Rust core (logical <-> int, character(len=*) ->
 ! pointer + length, assumed-shape -> contiguous copy + count), which checks them and reports errors.
-! A routine without an `! interface:` line gets its explicit interface in RPN_COMM_interfaces.inc
-! (fortran/gen/gen_interfaces.py); the line names where the others are declared.
+! Their signatures are rows of fortran/routines.toml, which generates their interfaces;
+! fortran/gen/check_routines.py (make check) checks each routine here against its row.
 ! MPI handles (RPN_COMM_comm, RPN_COMM_datyp, requests) are the Fortran MPI integers, for the
 ! caller's own MPI calls; they exist in the MPI build only (the shared-memory build refuses those
 ! routines with one line).
@@ -38,7 +38,6 @@ subroutine RPN_COMM_i_datyp(dtyp_c, dtyp)
   status = rpncomm_datyp(dtyp_c, len(dtyp_c, kind=C_SIZE_T), dtyp)
 end subroutine RPN_COMM_i_datyp
 
-! interface: RPN_COMM_include_interfaces.inc
 integer function RPN_COMM_comm(com)
   use rpn_comm_p2p_binding
   implicit none
@@ -49,7 +48,6 @@ integer function RPN_COMM_comm(com)
   RPN_COMM_comm = f
 end function RPN_COMM_comm
 
-! interface: RPN_COMM_include_interfaces.inc
 integer function RPN_COMM_datyp(data_int)
   use rpn_comm_p2p_binding
   implicit none
@@ -60,7 +58,6 @@ integer function RPN_COMM_datyp(data_int)
   RPN_COMM_datyp = f
 end function RPN_COMM_datyp
 
-! interface: RPN_COMM_include_interfaces.inc
 integer function RPN_COMM_oper(op)
   use rpn_comm_p2p_binding
   implicit none
@@ -71,7 +68,6 @@ integer function RPN_COMM_oper(op)
   RPN_COMM_oper = f
 end function RPN_COMM_oper
 
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, recv, &
                              recvtag, com, status, ierr)
   use rpn_comm_p2p_binding
@@ -92,7 +88,6 @@ subroutine RPN_COMM_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbu
   status = n
 end subroutine RPN_COMM_sendrecv
 
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_send(buffer, count, datatype, dest, tag, com, ierr)
   use rpn_comm_p2p_binding
   implicit none
@@ -105,7 +100,6 @@ subroutine RPN_COMM_send(buffer, count, datatype, dest, tag, com, ierr)
                       int(dest, C_INT), int(tag, C_INT), com, len(com, kind=C_SIZE_T))
 end subroutine RPN_COMM_send
 
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_recv(buffer, count, datatype, source, tag, com, status, ierr)
   use rpn_comm_p2p_binding
   implicit none
@@ -122,7 +116,6 @@ subroutine RPN_COMM_recv(buffer, count, datatype, source, tag, com, status, ierr
   status = n
 end subroutine RPN_COMM_recv
 
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_isend(buffer, count, datatype, dest, tag, com, request, ierr)
   use rpn_comm_p2p_binding
   implicit none
@@ -139,7 +132,6 @@ subroutine RPN_COMM_isend(buffer, count, datatype, dest, tag, com, request, ierr
   request = r
 end subroutine RPN_COMM_isend
 
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_irecv(buffer, count, datatype, source, tag, com, request, ierr)
   use rpn_comm_p2p_binding
   implicit none
@@ -156,7 +148,6 @@ subroutine RPN_COMM_irecv(buffer, count, datatype, source, tag, com, request, ie
   request = r
 end subroutine RPN_COMM_irecv
 
-! interface: none (buffers of any type, called through implicit interfaces)
 subroutine RPN_COMM_waitall_nostat(nreq, req, ierr)
   use rpn_comm_p2p_binding
   implicit none
@@ -172,7 +163,6 @@ end subroutine RPN_COMM_waitall_nostat
 ! MPI build only: the caller's communicator origcomm (a Fortran MPI handle) split by node, each node
 ! cut into the original's "sockets", and the peers of equal rank in their socket; the new
 ! communicators are the caller's. On failure err = RPN_COMM_ERROR, the ranks -1 and isiz 0.
-! interface: RPN_COMM_include_interfaces.inc
 subroutine RPN_COMM_split_by_socket(origcomm, nodecomm, sockcomm, peercomm, noderank, sockrank, peerrank, isiz, err)
   use rpn_comm_p2p_binding
   implicit none

@@ -4,8 +4,8 @@
 ! are the plain Fortran ones, so code written for the original links unchanged); each only
 ! converts its arguments for the C ABI of the Rust core (logical <-> int, character(len=*) ->
 ! pointer + length, assumed-shape -> contiguous copy + count), which checks them and reports errors.
-! A routine without an `! interface:` line gets its explicit interface in RPN_COMM_interfaces.inc
-! (fortran/gen/gen_interfaces.py); the line names where the others are declared.
+! Their signatures are rows of fortran/routines.toml, which generates their interfaces;
+! fortran/gen/check_routines.py (make check) checks each routine here against its row.
 
 ! ============================================================================== process
 

@@ -1,20 +1,26 @@
 ! windows_binding.F90 -- bind(C) interfaces of the windows, their boxes and requests
 !
-! The C functions are the Rust core's C ABI (include/rpncomm_windows.h, cbindgen from src/ffi);
-! fortran/gen/check_c_binding.py (make check) checks every interface here against that header.
-! Internal: only the library's external routines use this module.
+! GENERATED from fortran/routines.toml by fortran/gen/gen_interfaces.py: do not edit.
+!
+! The C functions of the Rust core's C ABI (include/rpncomm_windows.h, cbindgen from src/ffi) that
+! the routines of fortran/windows/ call; fortran/gen/check_c_binding.py (make check) checks
+! every interface against that header. Conventions: status 0 = RPN_COMM_OK, -1 = RPN_COMM_ERROR;
+! strings are (pointer, length) without NUL; logicals are int 0/1; handles by reference.
 
 module rpn_comm_windows_binding
   use ISO_C_BINDING
-  use rpn_comm_windows_types, only: rpncomm_window, rpncomm_request, rpncomm_datatype, rpncomm_operator, rpncomm_communicator
+  use rpn_comm_windows_types, only: rpncomm_window, rpncomm_datatype, rpncomm_communicator, &
+      rpncomm_operator, rpncomm_request
   implicit none
-  private :: rpncomm_window, rpncomm_request, rpncomm_datatype, rpncomm_operator, rpncomm_communicator
+  private :: rpncomm_window, rpncomm_datatype, rpncomm_communicator, rpncomm_operator, &
+      rpncomm_request
 
   interface
 
     function rpncomm_win_create(win, dtype, siz, com, array) result(status) &
-             bind(C, name='rpncomm_win_create')
+                                bind(C, name='rpncomm_win_create')
       import :: C_INT, C_PTR, rpncomm_window, rpncomm_datatype, rpncomm_communicator
+      implicit none
       type(rpncomm_window), intent(OUT) :: win
       type(rpncomm_datatype), intent(IN) :: dtype
       integer(C_INT), intent(IN), value :: siz
@@ -24,8 +30,9 @@ module rpn_comm_windows_binding
     end function rpncomm_win_create
 
     function rpncomm_win_create_secondary(win, slots) result(status) &
-             bind(C, name='rpncomm_win_create_secondary')
+                                          bind(C, name='rpncomm_win_create_secondary')
       import :: C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       integer(C_INT), intent(IN), value :: slots
       integer(C_INT) :: status
@@ -33,12 +40,14 @@ module rpn_comm_windows_binding
 
     function rpncomm_win_free(win) result(status) bind(C, name='rpncomm_win_free')
       import :: C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(INOUT) :: win
       integer(C_INT) :: status
     end function rpncomm_win_free
 
     function rpncomm_win_valid(win, is_valid) result(status) bind(C, name='rpncomm_win_valid')
       import :: C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       integer(C_INT), intent(OUT) :: is_valid
       integer(C_INT) :: status
@@ -46,6 +55,7 @@ module rpn_comm_windows_binding
 
     function rpncomm_win_check(win, is_open) result(status) bind(C, name='rpncomm_win_check')
       import :: C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       integer(C_INT), intent(OUT) :: is_open
       integer(C_INT) :: status
@@ -53,6 +63,7 @@ module rpn_comm_windows_binding
 
     function rpncomm_win_get_ptr(win, np, ptr) result(status) bind(C, name='rpncomm_win_get_ptr')
       import :: C_INT, C_PTR, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       integer(C_INT), intent(IN), value :: np
       type(C_PTR), intent(OUT) :: ptr
@@ -61,6 +72,7 @@ module rpn_comm_windows_binding
 
     function rpncomm_win_get_size(win, siz) result(status) bind(C, name='rpncomm_win_get_size')
       import :: C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       integer(C_INT), intent(OUT) :: siz
       integer(C_INT) :: status
@@ -68,6 +80,7 @@ module rpn_comm_windows_binding
 
     function rpncomm_win_get_size2(win, siz) result(status) bind(C, name='rpncomm_win_get_size2')
       import :: C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       integer(C_INT), intent(OUT) :: siz
       integer(C_INT) :: status
@@ -75,6 +88,7 @@ module rpn_comm_windows_binding
 
     function rpncomm_win_open(win, active) result(status) bind(C, name='rpncomm_win_open')
       import :: C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       integer(C_INT), intent(IN), value :: active
       integer(C_INT) :: status
@@ -82,13 +96,15 @@ module rpn_comm_windows_binding
 
     function rpncomm_win_close(win) result(status) bind(C, name='rpncomm_win_close')
       import :: C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       integer(C_INT) :: status
     end function rpncomm_win_close
 
     function rpncomm_win_get_r(win, larray, target, offset, nelem) result(status) &
-             bind(C, name='rpncomm_win_get_r')
-      import :: C_INT, C_PTR, rpncomm_window
+                               bind(C, name='rpncomm_win_get_r')
+      import :: C_PTR, C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: larray
       integer(C_INT), intent(IN), value :: target, offset, nelem
@@ -96,8 +112,9 @@ module rpn_comm_windows_binding
     end function rpncomm_win_get_r
 
     function rpncomm_win_get_l(win, larray, offset, nelem) result(status) &
-             bind(C, name='rpncomm_win_get_l')
-      import :: C_INT, C_PTR, rpncomm_window
+                               bind(C, name='rpncomm_win_get_l')
+      import :: C_PTR, C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: larray
       integer(C_INT), intent(IN), value :: offset, nelem
@@ -105,8 +122,9 @@ module rpn_comm_windows_binding
     end function rpncomm_win_get_l
 
     function rpncomm_win_put_r(win, larray, target, offset, nelem) result(status) &
-             bind(C, name='rpncomm_win_put_r')
-      import :: C_INT, C_PTR, rpncomm_window
+                               bind(C, name='rpncomm_win_put_r')
+      import :: C_PTR, C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: larray
       integer(C_INT), intent(IN), value :: target, offset, nelem
@@ -114,8 +132,9 @@ module rpn_comm_windows_binding
     end function rpncomm_win_put_r
 
     function rpncomm_win_put_l(win, larray, offset, nelem) result(status) &
-             bind(C, name='rpncomm_win_put_l')
-      import :: C_INT, C_PTR, rpncomm_window
+                               bind(C, name='rpncomm_win_put_l')
+      import :: C_PTR, C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: larray
       integer(C_INT), intent(IN), value :: offset, nelem
@@ -123,8 +142,9 @@ module rpn_comm_windows_binding
     end function rpncomm_win_put_l
 
     function rpncomm_win_getacc_r(win, larray, garray, before, target, offset, nelem, oper) &
-             result(status) bind(C, name='rpncomm_win_getacc_r')
-      import :: C_INT, C_PTR, rpncomm_window, rpncomm_operator
+                                  result(status) bind(C, name='rpncomm_win_getacc_r')
+      import :: C_PTR, C_INT, rpncomm_window, rpncomm_operator
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: larray, garray
       integer(C_INT), intent(IN), value :: before, target, offset, nelem
@@ -132,18 +152,20 @@ module rpn_comm_windows_binding
       integer(C_INT) :: status
     end function rpncomm_win_getacc_r
 
-    function rpncomm_win_cas_r(win, compare, newval, oldval, target, offset) &
-             result(status) bind(C, name='rpncomm_win_cas_r')
-      import :: C_INT, C_PTR, rpncomm_window
+    function rpncomm_win_cas_r(win, compare, newval, oldval, target, offset) result(status) &
+                               bind(C, name='rpncomm_win_cas_r')
+      import :: C_PTR, C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: compare, newval, oldval
       integer(C_INT), intent(IN), value :: target, offset
       integer(C_INT) :: status
     end function rpncomm_win_cas_r
 
-    function rpncomm_win_fetchop_r(win, operand, oldval, target, offset, oper) &
-             result(status) bind(C, name='rpncomm_win_fetchop_r')
-      import :: C_INT, C_PTR, rpncomm_window, rpncomm_operator
+    function rpncomm_win_fetchop_r(win, operand, oldval, target, offset, oper) result(status) &
+                                   bind(C, name='rpncomm_win_fetchop_r')
+      import :: C_PTR, C_INT, rpncomm_window, rpncomm_operator
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: operand, oldval
       integer(C_INT), intent(IN), value :: target, offset
@@ -152,8 +174,9 @@ module rpn_comm_windows_binding
     end function rpncomm_win_fetchop_r
 
     function rpncomm_win_group(win, pes_to, n_to, pes_from, n_from) result(status) &
-             bind(C, name='rpncomm_win_group')
+                               bind(C, name='rpncomm_win_group')
       import :: C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       integer(C_INT), dimension(*), intent(IN) :: pes_to
       integer(C_INT), intent(IN), value :: n_to
@@ -164,14 +187,16 @@ module rpn_comm_windows_binding
 
     function rpncomm_win_oper(win, oper) result(status) bind(C, name='rpncomm_win_oper')
       import :: C_INT, rpncomm_window, rpncomm_operator
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(rpncomm_operator), intent(IN) :: oper
       integer(C_INT) :: status
     end function rpncomm_win_oper
 
     function rpncomm_win_post(win, pe, offseti, nelemi, offseto, nelemo, nreq) result(status) &
-             bind(C, name='rpncomm_win_post')
+                              bind(C, name='rpncomm_win_post')
       import :: C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       integer(C_INT), dimension(*), intent(IN) :: pe, offseti, nelemi, offseto, nelemo
       integer(C_INT), intent(IN), value :: nreq
@@ -180,8 +205,9 @@ module rpn_comm_windows_binding
 
     ! request-based operations: start, then complete with wait/test/flush/close
     function rpncomm_win_rput_r(win, larray, target, offset, nelem, req) result(status) &
-             bind(C, name='rpncomm_win_rput_r')
-      import :: C_INT, C_PTR, rpncomm_window, rpncomm_request
+                                bind(C, name='rpncomm_win_rput_r')
+      import :: C_PTR, C_INT, rpncomm_window, rpncomm_request
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: larray
       integer(C_INT), intent(IN), value :: target, offset, nelem
@@ -190,8 +216,9 @@ module rpn_comm_windows_binding
     end function rpncomm_win_rput_r
 
     function rpncomm_win_rget_r(win, larray, target, offset, nelem, req) result(status) &
-             bind(C, name='rpncomm_win_rget_r')
-      import :: C_INT, C_PTR, rpncomm_window, rpncomm_request
+                                bind(C, name='rpncomm_win_rget_r')
+      import :: C_PTR, C_INT, rpncomm_window, rpncomm_request
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: larray
       integer(C_INT), intent(IN), value :: target, offset, nelem
@@ -200,8 +227,9 @@ module rpn_comm_windows_binding
     end function rpncomm_win_rget_r
 
     function rpncomm_win_rgetacc_r(win, larray, garray, before, target, offset, nelem, oper, req) &
-             result(status) bind(C, name='rpncomm_win_rgetacc_r')
-      import :: C_INT, C_PTR, rpncomm_window, rpncomm_operator, rpncomm_request
+                                   result(status) bind(C, name='rpncomm_win_rgetacc_r')
+      import :: C_PTR, C_INT, rpncomm_window, rpncomm_operator, rpncomm_request
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: larray, garray
       integer(C_INT), intent(IN), value :: before, target, offset, nelem
@@ -212,12 +240,14 @@ module rpn_comm_windows_binding
 
     function rpncomm_win_wait(req) result(status) bind(C, name='rpncomm_win_wait')
       import :: C_INT, rpncomm_request
+      implicit none
       type(rpncomm_request), intent(INOUT) :: req
       integer(C_INT) :: status
     end function rpncomm_win_wait
 
     function rpncomm_win_test(req, flag) result(status) bind(C, name='rpncomm_win_test')
       import :: C_INT, rpncomm_request
+      implicit none
       type(rpncomm_request), intent(INOUT) :: req
       integer(C_INT), intent(OUT) :: flag
       integer(C_INT) :: status
@@ -225,6 +255,7 @@ module rpn_comm_windows_binding
 
     function rpncomm_win_flush(win, target) result(status) bind(C, name='rpncomm_win_flush')
       import :: C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       integer(C_INT), intent(IN), value :: target
       integer(C_INT) :: status
@@ -232,14 +263,16 @@ module rpn_comm_windows_binding
 
     function rpncomm_win_flush_all(win) result(status) bind(C, name='rpncomm_win_flush_all')
       import :: C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       integer(C_INT) :: status
     end function rpncomm_win_flush_all
 
     ! Sub-array (3-D box) transfers: shapes, starts and extents are 3 ints each, starts 0-based.
     function rpncomm_win_put_r_box(win, larray, lshape, lstart, count, target, tshape, tstart) &
-             result(status) bind(C, name='rpncomm_win_put_r_box')
-      import :: C_INT, C_PTR, rpncomm_window
+                                   result(status) bind(C, name='rpncomm_win_put_r_box')
+      import :: C_PTR, C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: larray
       integer(C_INT), dimension(3), intent(IN) :: lshape, lstart, count
@@ -249,8 +282,9 @@ module rpn_comm_windows_binding
     end function rpncomm_win_put_r_box
 
     function rpncomm_win_get_r_box(win, larray, lshape, lstart, count, target, tshape, tstart) &
-             result(status) bind(C, name='rpncomm_win_get_r_box')
-      import :: C_INT, C_PTR, rpncomm_window
+                                   result(status) bind(C, name='rpncomm_win_get_r_box')
+      import :: C_PTR, C_INT, rpncomm_window
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: larray
       integer(C_INT), dimension(3), intent(IN) :: lshape, lstart, count
@@ -260,9 +294,10 @@ module rpn_comm_windows_binding
     end function rpncomm_win_get_r_box
 
     function rpncomm_win_getacc_r_box(win, larray, garray, before, lshape, lstart, count, target, &
-                                      tshape, tstart, oper) &
-             result(status) bind(C, name='rpncomm_win_getacc_r_box')
-      import :: C_INT, C_PTR, rpncomm_window, rpncomm_operator
+                                      tshape, tstart, oper) result(status) &
+                                      bind(C, name='rpncomm_win_getacc_r_box')
+      import :: C_PTR, C_INT, rpncomm_window, rpncomm_operator
+      implicit none
       type(rpncomm_window), intent(IN) :: win
       type(C_PTR), intent(IN), value :: larray, garray
       integer(C_INT), intent(IN), value :: before

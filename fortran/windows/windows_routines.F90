@@ -4,8 +4,8 @@
 ! are the plain Fortran ones, so code written for the original links unchanged); each only
 ! converts its arguments for the C ABI of the Rust core (logical <-> int, character(len=*) ->
 ! pointer + length, assumed-shape -> contiguous copy + count), which checks them and reports errors.
-! A routine without an `! interface:` line gets its explicit interface in RPN_COMM_interfaces.inc
-! (fortran/gen/gen_interfaces.py); the line names where the others are declared.
+! Their signatures are rows of fortran/routines.toml, which generates their interfaces;
+! fortran/gen/check_routines.py (make check) checks each routine here against its row.
 
 ! ============================================================ window creation / freeing
 
@@ -75,7 +75,6 @@ end function RPN_COMM_i_win_check
 ! example does) would have its literal np written into by that form, so the specification's
 ! holds at link level (docs/windows.md). The two-argument form stays available through the
 ! generic of the same name (RPN_COMM_i_win_get_ptr_primary).
-! generic: RPN_COMM_i_win_get_ptr
 function RPN_COMM_i_win_get_ptr(window, np, ierr) result(ptr)
   use rpn_comm_windows_types
   use rpn_comm_windows_binding
@@ -90,7 +89,6 @@ end function RPN_COMM_i_win_get_ptr
 
 ! 4.6.3's form (window, ierr): the primary window's memory. Called by that name, or as
 ! RPN_COMM_i_win_get_ptr(window, ierr) through the generic.
-! generic: RPN_COMM_i_win_get_ptr
 function RPN_COMM_i_win_get_ptr_primary(window, ierr) result(ptr)
   use rpn_comm_windows_types
   use rpn_comm_windows_binding
