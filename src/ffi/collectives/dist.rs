@@ -1,6 +1,6 @@
 //! The C entry points of the distribution routines (runtime::collectives::dist): RPN_COMM_dist, _coll,
 //! _shuf_ezdist, _shuf_ezcoll and RPN_MPI_transpose_setup / RPN_MPI_ez_transpose_xz. The
-//! Fortran routines of fortran/rpn_comm_dist.F90 call them.
+//! Fortran routines of fortran/collectives/distribution.F90 call them.
 
 use std::ffi::{c_int, c_void};
 
