@@ -59,6 +59,12 @@ FORTRAN_SRCS := fortran/types.F90 \
                 fortran/halo/halo_routines.F90 \
                 fortran/halo/halo_generic.F90 \
                 fortran/windows/windows_routines.F90 \
+                fortran/grid/grid_direct.F90 \
+                fortran/collectives/collectives_direct.F90 \
+                fortran/p2p/p2p_direct.F90 \
+                fortran/halo/halo_direct.F90 \
+                fortran/windows/windows_direct.F90 \
+                fortran/process/process_direct.F90 \
                 fortran/rpn_comm_windows.F90
 # Include files shipped to users next to the .mod files.
 FORTRAN_INCS := fortran/RPN_COMM_types.inc \
@@ -167,14 +173,15 @@ cargo-build: | deps
 $(RUST_LIB) $(RUST_BIN) $(RUST_HDR): cargo-build ;
 
 # --------------------------------------------------------------------------------------- Fortran
-# fortran/routines.toml is the one table of the signatures: the include files of interfaces and the
-# bind(C) modules are generated from it (fortran/gen/gen_interfaces.py writes them all, each only if
-# it changes); the generated files are committed (users read them) and fortran/gen/test_fortran_gen.py
-# (make check) fails while a committed copy is stale.
+# fortran/routines.toml is the one table of the signatures: the include files of interfaces, the
+# bind(C) modules and the routines whose body is one C call (<concern>_direct.F90) are generated
+# from it (fortran/gen/gen_interfaces.py writes them all, each only if it changes); the generated
+# files are committed (users read them) and fortran/gen/test_fortran_gen.py (make check) fails
+# while a committed copy is stale.
 FORTRAN_TABLE := fortran/routines.toml
 FORTRAN_GEN := fortran/gen/gen_interfaces.py fortran/gen/table.py fortran/gen/fortran_source.py
 FORTRAN_GENERATED := fortran/RPN_COMM_interfaces.inc fortran/RPN_COMM_include_interfaces.inc \
-                     fortran/RPN_MPI_interfaces.hf $(filter %_binding.F90,$(FORTRAN_SRCS))
+                     fortran/RPN_MPI_interfaces.hf $(filter %_binding.F90 %_direct.F90,$(FORTRAN_SRCS))
 fortran/RPN_COMM_interfaces.inc: $(FORTRAN_TABLE) $(FORTRAN_GEN)
 	@if command -v python3 >/dev/null 2>&1; then python3 -B fortran/gen/gen_interfaces.py; \
 	 else echo "warning: python3 not found: the interfaces not regenerated from $(FORTRAN_TABLE)" >&2; touch $@; fi

@@ -105,17 +105,6 @@ function RPN_COMM_shuf_ezcoll(setno, grid_id, global, dnk, local, lnk, liste_o) 
   liste_o = lo
 end function RPN_COMM_shuf_ezcoll
 
-! The stacked x-z transpose's setup: gnk levels, lnkx on this PE, over the row communicator
-! row_comm (a Fortran MPI handle, as RPN_COMM_comm('EW') gives); ierr 0 or -1. MPI build.
-subroutine RPN_MPI_transpose_setup(gnk, lnkx, row_comm, col_comm, ierr)
-  use rpn_comm_collectives_binding
-  implicit none
-  integer, intent(IN) :: row_comm, col_comm
-  integer, intent(IN) :: gnk, lnkx
-  integer, intent(OUT) :: ierr
-  ierr = rpncomm_mpi_transpose_setup(int(gnk, C_INT), int(lnkx, C_INT), int(row_comm, C_INT), int(col_comm, C_INT))
-end subroutine RPN_MPI_transpose_setup
-
 ! z(lnix, lnjy, gnk) <-> zt(lnix, lnjy, lnkx, npex) (lnix 4-byte words) over the row of the setup;
 ! ierr 0 or -1.
 subroutine RPN_MPI_ez_transpose_xz(z, zt, forward, lnix, lnjy, lnkx, ierr)

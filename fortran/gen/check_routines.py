@@ -4,8 +4,9 @@
     check_routines.py [--table TOML] [--fortran DIR]
 
 Every external procedure (not in a module) of a hand-written file of DIR/<concern>/ (default
-fortran/; the generated <concern>_binding.F90 are not read) must have a [routine.*] row of that
-concern, and every row its external procedure, once. The external must have its row's kind
+fortran/; the generated <concern>_binding.F90 and <concern>_direct.F90 are not read) must have a
+[routine.*] row of that concern, and every row its external procedure, once, except the rows of
+body "direct", whose routines are generated (and must not be written by hand). The external must have its row's kind
 (subroutine or function), dummy arguments (names and order), declaration of each argument and of
 the result (type, attributes, dimensions: compared as meaning, not as text, so that
 `integer, dimension(n), intent(IN) :: a` matches `integer, intent(in) :: a(n)`), NO_ARG_CHECK
@@ -117,7 +118,7 @@ def hand_written_files(fortran, table):
         if not os.path.isdir(folder):
             continue
         for base in sorted(os.listdir(folder)):
-            if base.endswith(".F90") and base != f"{concern}_binding.F90":
+            if base.endswith(".F90") and base not in (f"{concern}_binding.F90", f"{concern}_direct.F90"):
                 out.append((concern, os.path.join(folder, base)))
     return out
 
@@ -139,11 +140,14 @@ def check(table_path=tbl.TABLE, fortran=FORTRAN):
                 problems.append(f"{where}: defined again (first at {found[row.name]})")
                 continue
             found[row.name] = f"{path}:{proc.header.lineno}"
+            if row.body == "direct":
+                problems.append(f"{where}: written by hand, but its row's body is direct (generated into {concern}_direct.F90)")
+                continue
             if row.concern != concern:
                 problems.append(f"{where}: in fortran/{concern}/, its row's concern is {row.concern}")
             problems.extend(compare(proc, row))
     for name, row in table.routines.items():
-        if name not in found:
+        if name not in found and row.body != "direct":
             problems.append(f"{row.where()}: no external procedure {name} in fortran/{row.concern}/")
     return len(found), problems
 

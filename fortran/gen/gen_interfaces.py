@@ -280,11 +280,140 @@ def binding_f90(table, concern):
     return "\n".join(out) + "\n"
 
 
+def _is(decl, spec, *attrs, array=None, name=None):
+    """Whether `decl` (of entity `name`) has the type `spec` (lower case, no spaces), the attributes
+    `attrs` among its own, and is an array or not (None: either)."""
+    if re.sub(r"\s+", "", decl.type_spec).lower() != spec:
+        return False
+    own = [re.sub(r"\s+", "", a).lower() for a in decl.attrs]
+    if not all(a in own for a in attrs):
+        return False
+    if array is not None:
+        is_array = any(a.startswith("dimension(") for a in own) or decl.entities[name.lower()].startswith("(")
+        return is_array == array
+    return True
+
+
+def _intent(decl):
+    found = [a.lower() for a in decl.attrs if a.lower().replace(" ", "").startswith("intent(")]
+    return found[0].replace(" ", "")[7:-1] if found else None
+
+
+def direct_call(row, cfunc):
+    """(the variable receiving the C function's status, [the C call's argument expressions]) of a
+    routine whose body is the one call of `cfunc`; TableError saying why when its arguments cannot
+    be passed by these rules (in order, each routine argument to the next C argument(s)):
+        character(len=*), intent(IN)       -> the characters and len(s, kind=C_SIZE_T)
+        integer, intent(IN) scalar          -> int(x, C_INT) (C: integer(C_INT), value)
+        logical, intent(IN) scalar          -> merge(1_C_INT, 0_C_INT, x) (C: integer(C_INT), value)
+        the same type(...) (a handle, type(*), type(C_PTR)) passed the same way, or an integer
+        passed by reference to integer(C_INT) of the same intent and rank -> x itself
+    The status goes to a function's integer result, or else to the last argument, ierr."""
+    where = row.where()
+    args = list(row.args)
+    if row.result:
+        target = row.result
+        if not _is(row.declaration_of(target), "integer"):
+            raise tbl.TableError(f"{where}: a direct body returns the C status: the result must be integer")
+    else:
+        if not args or args[-1].lower() != "ierr" or _intent(row.declaration_of(args[-1])) != "out":
+            raise tbl.TableError(f"{where}: a direct body returns the C status in its last argument, ierr, intent(OUT)")
+        target = args.pop()
+    exprs, j = [], 0
+    cargs = cfunc.args
+    for a in args:
+        f = row.declaration_of(a)
+        c = cfunc.declaration_of(cargs[j]) if j < len(cargs) else None
+        cname = cargs[j] if c is not None else None
+        if c is None:
+            raise tbl.TableError(f"{where}: a direct body: {cfunc.name} has no argument left for {a}")
+        if _is(f, "character(len=*)", "intent(in)", array=False, name=a):
+            nxt = cfunc.declaration_of(cargs[j + 1]) if j + 1 < len(cargs) else None
+            if not (_is(c, "character(kind=c_char)") and nxt is not None and _is(nxt, "integer(c_size_t)", "value")):
+                raise tbl.TableError(f"{where}: a direct body: the string {a} needs characters and a C_SIZE_T length in {cfunc.name}")
+            exprs += [a, f"len({a}, kind=C_SIZE_T)"]
+            j += 2
+            continue
+        by_value = _is(c, "integer(c_int)", "value", array=False, name=cname)
+        if _is(f, "integer", "intent(in)", array=False, name=a) and by_value:
+            exprs.append(f"int({a}, C_INT)")
+        elif _is(f, "logical", "intent(in)", array=False, name=a) and by_value:
+            exprs.append(f"merge(1_C_INT, 0_C_INT, {a})")
+        elif (re.sub(r"\s+", "", f.type_spec).lower() == re.sub(r"\s+", "", c.type_spec).lower() and f.type_spec.lower().startswith("type")
+              and ("value" in f.attrs) == ("value" in c.attrs) and _intent(f) == _intent(c)):
+            exprs.append(a)
+        elif (_is(f, "integer") and _is(c, "integer(c_int)") and "value" not in c.attrs and _intent(f) == _intent(c)
+              and _is(f, "integer", array=True, name=a) == _is(c, "integer(c_int)", array=True, name=cname)):
+            exprs.append(a)
+        else:
+            raise tbl.TableError(f"{where}: a direct body cannot pass {a} ({f.statement.text}) to {cfunc.name}'s {cname} ({c.statement.text})")
+        j += 1
+    if j != len(cargs):
+        raise tbl.TableError(f"{where}: a direct body passes {j} of the {len(cargs)} arguments of {cfunc.name}")
+    return target, exprs
+
+
+def direct_routine(table, row):
+    """The lines of a routine whose body is generated: its one C call, the status returned."""
+    cfunc = table.cfuncs[row.calls[0]]
+    target, exprs = direct_call(row, cfunc)
+    texts = [d.statement.text for d in row.decls]
+    call = f"{target} = {cfunc.name}({', '.join(exprs)})"
+    # the kinds of the declarations and of the call, literals' kinds (1_C_INT) included
+    kinds = _first_seen(n.upper() for n in re.findall(r"(?<![A-Za-z0-9])C_[A-Z0-9_]+\b", " ".join(texts + [call]), re.I))
+    handles = _first_seen(n for n in DERIVED.findall(" ".join(texts)) if n.lower().startswith("rpncomm_"))
+    out = _comment(row.note, 0) if row.note else []
+    opening = f"{row.kind} {row.name}("
+    pieces = [a + "," for a in row.args[:-1]] + [(row.args[-1] if row.args else "") + ")"]
+    pieces[0] = opening + pieces[0]
+    if row.result and row.result.lower() != row.name.lower():
+        pieces.append(f"result({row.result})")
+    out += wrap_pieces(pieces, 0, len(opening))
+    if kinds:
+        out.append("  use ISO_C_BINDING, only: " + ", ".join(kinds))
+    if handles:
+        out += wrap("use rpn_comm_windows_types, only: " + ", ".join(handles), 2)
+    out.append(f"  use rpn_comm_{cfunc.concern}_binding, only: {cfunc.name}")
+    out.append("  implicit none")
+    if row.no_arg_check:
+        out.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: " + ", ".join(row.no_arg_check))
+    for text in texts:
+        out += wrap(text, 2)
+    out += wrap_pieces([f"{target} = {cfunc.name}(" + exprs[0] + ","] + [e + "," for e in exprs[1:-1]] + [exprs[-1] + ")"]
+                       if len(exprs) > 1 else [f"{call}"], 2, 2 + len(f"{target} = {cfunc.name}("))
+    out.append(f"end {row.kind} {row.name}")
+    return out
+
+
+def direct_path(concern):
+    return f"fortran/{concern}/{concern}_direct.F90"
+
+
+def direct_f90(table, concern):
+    rows = [r for r in table.routines.values() if r.concern == concern.name and r.body == "direct"]
+    out = _comment(f"{concern.name}_direct.F90 -- the routines of {concern.binding} whose body is one C call", 0)
+    out += [
+        "!",
+        f"! {GENERATED}",
+        "!",
+        "! External procedures with the original RPN_COMM's names and dummy arguments (their rows say",
+        "! body = \"direct\"): each passes its arguments to one C function of the Rust core, which checks",
+        "! them and reports errors, and returns its status (fortran/gen/gen_interfaces.py, direct_call,",
+        "! has the conversions). The other routines of the concern are written by hand beside this file.",
+        "",
+    ]
+    for r in rows:
+        out += direct_routine(table, r) + [""]
+    return "\n".join(out)
+
+
 def generate(table):
     """{path relative to the root: text} of every generated file."""
     files = {INTERFACES: interfaces_inc(table), INCLUDE_ONLY: include_interfaces_inc(table), RPN_MPI: rpn_mpi_hf(table)}
     for concern in table.concerns.values():
         files[binding_path(concern.name)] = binding_f90(table, concern)
+    for concern in table.concerns.values():
+        files[direct_path(concern.name)] = direct_f90(table, concern)
     return files
 
 

@@ -19,6 +19,8 @@ TABLE = os.path.join(ROOT, "fortran", "routines.toml")
 
 # where a routine's interface is written (see the table's header)
 DECLARED = ("module", "include", "external", "RPN_MPI")
+# how a routine's body is written: by hand in fortran/<concern>/, or generated (one C call)
+BODIES = ("hand", "direct")
 
 
 class TableError(FortranError):
@@ -40,6 +42,7 @@ class Row:
     generic: str = None
     calls: list = field(default_factory=list)
     no_arg_check: list = field(default_factory=list)
+    body: str = "hand"
 
     @property
     def kind(self):
@@ -89,7 +92,7 @@ def _strings(where, value, what):
 def _row(kind, name, fields, concerns):
     where = f"routines.toml: [{kind}.{name}]"
     known = {"concern", "args", "result", "decl", "note"}
-    known |= {"declared", "generic", "calls", "no_arg_check"} if kind == "routine" else set()
+    known |= {"declared", "generic", "calls", "no_arg_check", "body"} if kind == "routine" else set()
     extra = set(fields) - known
     if extra:
         raise TableError(f"{where}: unknown key(s) {', '.join(sorted(extra))}")
@@ -135,6 +138,11 @@ def _row(kind, name, fields, concerns):
     for n in row.no_arg_check:
         if n.lower() not in [a.lower() for a in args]:
             raise TableError(f"{where}: no_arg_check names '{n}', not an argument")
+    row.body = fields.get("body", "hand")
+    if row.body not in BODIES:
+        raise TableError(f"{where}: body '{row.body}' is none of {', '.join(BODIES)}")
+    if row.body == "direct" and len(row.calls) != 1:
+        raise TableError(f"{where}: a direct body makes one C call; calls lists {len(row.calls)}")
     return row
 
 

@@ -202,11 +202,3 @@ function RPN_COMM_init_multi_level2(Pelocal, Petotal, Pex, Pey, MultiGrids, Grid
   integer, external :: RPN_COMM_init_multi_level
   grid = RPN_COMM_init_multi_level(rpncomm_keep_grid, Pelocal, Petotal, Pex, Pey, MultiGrids, Grids)
 end function RPN_COMM_init_multi_level2
-
-function RPN_COMM_bloc(nblocx, nblocy) result(status)
-  use rpn_comm_grid_binding
-  implicit none
-  integer, intent(IN) :: nblocx, nblocy
-  integer :: status
-  status = rpncomm_bloc(int(nblocx, C_INT), int(nblocy, C_INT))
-end function RPN_COMM_bloc

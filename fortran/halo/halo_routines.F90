@@ -69,62 +69,6 @@ subroutine RPN_COMM_xch_halo_list_new(list, minx, maxx, miny, maxy, ni, nj, halo
   list = handle
 end subroutine RPN_COMM_xch_halo_list_new
 
-! Adds the field g(minx:maxx, miny:maxy, nk) of elements of n 4-byte words (1: integer, real;
-! 2: real*8) to the list. Local. The array must not move while the list is exchanged with it.
-subroutine RPN_COMM_xch_halo_list_add(list, g, nk, n, ierr)
-  use rpn_comm_windows_types
-  use rpn_comm_halo_binding
-  implicit none
-  integer, intent(IN) :: list
-!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
-  type(*), dimension(*), intent(INOUT) :: g
-  integer, intent(IN) :: nk, n
-  integer, intent(OUT) :: ierr
-  ierr = rpncomm_xch_halo_list_add(int(list, C_INT), g, int(nk, C_INT), int(n, C_INT))
-end subroutine RPN_COMM_xch_halo_list_add
-
-! Exchanges the halos of every field of the list: one message per neighbour for all of them.
-! Collective over the grid (neighbours only).
-subroutine RPN_COMM_xch_halo_list(list, ierr)
-  use rpn_comm_windows_types
-  use rpn_comm_halo_binding
-  implicit none
-  integer, intent(IN) :: list
-  integer, intent(OUT) :: ierr
-  ierr = rpncomm_xch_halo_list(int(list, C_INT))
-end subroutine RPN_COMM_xch_halo_list
-
-! Starts the exchange of the list's halos and returns: until RPN_COMM_xch_halo_finish, the caller
-! may compute on the interior but neither write the points next to the edges nor touch the halos.
-subroutine RPN_COMM_xch_halo_start(list, ierr)
-  use rpn_comm_windows_types
-  use rpn_comm_halo_binding
-  implicit none
-  integer, intent(IN) :: list
-  integer, intent(OUT) :: ierr
-  ierr = rpncomm_xch_halo_start(int(list, C_INT))
-end subroutine RPN_COMM_xch_halo_start
-
-! Waits for the neighbours' part of the list's exchange and fills its halos.
-subroutine RPN_COMM_xch_halo_finish(list, ierr)
-  use rpn_comm_windows_types
-  use rpn_comm_halo_binding
-  implicit none
-  integer, intent(IN) :: list
-  integer, intent(OUT) :: ierr
-  ierr = rpncomm_xch_halo_finish(int(list, C_INT))
-end subroutine RPN_COMM_xch_halo_finish
-
-! Forgets the list (an exchange of it still in flight is finished first).
-subroutine RPN_COMM_xch_halo_list_free(list, ierr)
-  use rpn_comm_windows_types
-  use rpn_comm_halo_binding
-  implicit none
-  integer, intent(IN) :: list
-  integer, intent(OUT) :: ierr
-  ierr = rpncomm_xch_halo_list_free(int(list, C_INT))
-end subroutine RPN_COMM_xch_halo_list_free
-
 ! ============================================================================= halo family
 
 ! The rest of the original's halo exchanges, with its arguments. Like RPN_COMM_xch_halo they have

@@ -88,18 +88,6 @@ subroutine RPN_COMM_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbu
   status = n
 end subroutine RPN_COMM_sendrecv
 
-subroutine RPN_COMM_send(buffer, count, datatype, dest, tag, com, ierr)
-  use rpn_comm_p2p_binding
-  implicit none
-!GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  type(*), dimension(*), intent(IN) :: buffer
-  integer, intent(IN) :: count, dest, tag
-  character(len=*), intent(IN) :: datatype, com
-  integer, intent(OUT) :: ierr
-  ierr = rpncomm_send(buffer, int(count, C_INT), datatype, len(datatype, kind=C_SIZE_T), &
-                      int(dest, C_INT), int(tag, C_INT), com, len(com, kind=C_SIZE_T))
-end subroutine RPN_COMM_send
-
 subroutine RPN_COMM_recv(buffer, count, datatype, source, tag, com, status, ierr)
   use rpn_comm_p2p_binding
   implicit none

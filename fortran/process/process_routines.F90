@@ -9,13 +9,6 @@
 
 ! ============================================================================== process
 
-subroutine RPN_COMM_finalize(ierr)
-  use rpn_comm_process_binding
-  implicit none
-  integer, intent(OUT) :: ierr
-  ierr = rpncomm_finalize()
-end subroutine RPN_COMM_finalize
-
 function RPN_COMM_wtime() result(t)
   use rpn_comm_process_binding
   implicit none
