@@ -7,6 +7,7 @@ The table is the one source of every signature (its header lists its rows). From
     fortran/RPN_COMM_include_interfaces.inc  those declared "include", the `integer, external` ones
     fortran/RPN_MPI_interfaces.hf            those declared "RPN_MPI", with the RPN_MPI_Loc type
     fortran/<concern>/<concern>_binding.F90  the bind(C) interfaces of the [c.*] rows, a module each
+    fortran/<concern>/<concern>_direct.F90   the routines of body = "direct", whole (direct_call)
 
 Each interface body has the row's header, `use ISO_C_BINDING, only:` the C kinds it names (an
 include; a bind(C) module has them by host association: `import ::`), `import ::` the derived
