@@ -18,6 +18,7 @@ import sys
 import tempfile
 import unittest
 
+import adopt_rows
 import check_c_binding
 import check_routines
 import gen_interfaces
@@ -61,10 +62,11 @@ class Drift(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.dir)
 
-    def edit(self, key, old, new, count=1):
-        """Replaces `old` (a regular expression) by `new` in the copy of file `key` (of the one file of
-        the group `key` that has it), `count` times."""
+    def edit(self, key, old, new, count=1, only=""):
+        """Replaces `old` (a regular expression) by `new` in the copy of file `key` (of the first file of
+        the group `key` that has it, among those whose path ends with `only`), `count` times."""
         paths = self.files[key] if isinstance(self.files[key], list) else [self.files[key]]
+        paths = [p for p in paths if p.endswith(only)]
         for path in paths:
             with open(path, encoding="utf-8") as f:
                 text = f.read()
@@ -317,6 +319,48 @@ class RoutinesDrift(Drift):
     def test_no_arg_check_removed(self):
         self.edit("routines", r"^(subroutine RPN_COMM_recv\(.*\n.*\n  implicit none\n)!GCC\$ ATTRIBUTES NO_ARG_CHECK :: buffer\n", "\\1")
         self.assertDrift("RPN_COMM_recv: NO_ARG_CHECK of (), its row's no_arg_check (buffer)", problems=self.routine_problems())
+
+
+class AdoptRows(Drift):
+    """Routines written by hand before the table (another branch's work) become rows."""
+
+    def adopt(self):
+        return quiet(adopt_rows.main, ["--from", self.dir, "--table", self.files["table"], "--write"])
+
+    def test_nothing_to_adopt_in_the_committed_tree(self):
+        status, out = self.adopt()
+        self.assertEqual(status, 0, out)
+        self.assertIn("adopt_rows: 0 row(s)", out)
+
+    def test_hand_written_routine_becomes_rows(self):
+        binding = [b for b in self.files["binding"] if b.endswith("windows_binding.F90")][0]
+        self.edit("binding", r"^  end interface$", "    ! how many spares\n"
+                  "    function rpncomm_win_spare(win, n) result(status) bind(C, name='rpncomm_win_spare')\n"
+                  "      import :: C_INT, rpncomm_window\n      type(rpncomm_window), intent(IN) :: win\n"
+                  "      integer(C_INT), intent(IN), value :: n\n      integer(C_INT) :: status\n"
+                  "    end function rpncomm_win_spare\n  end interface", only="windows_binding.F90")
+        self.edit("interfaces", r"^  end interface$", "    subroutine RPN_COMM_i_win_spare(window, n, ierr)\n"
+                  "      import :: rpncomm_window\n      implicit none\n"
+                  "      type(rpncomm_window), intent(IN) :: window\n      integer, intent(IN) :: n\n"
+                  "      integer, intent(OUT) :: ierr\n    end subroutine RPN_COMM_i_win_spare\n  end interface")
+        with open(os.path.join(self.dir, "fortran", "windows", "windows_routines.F90"), "a", encoding="utf-8") as f:
+            f.write(EXTERNAL.replace("integer, dimension(1), intent(IN) :: n", "integer, intent(IN) :: n")
+                    .replace("int(n(1), C_INT)", "int(n, C_INT)"))
+        self.assertDrift("RPN_COMM_i_win_spare: an external procedure without a [routine.RPN_COMM_i_win_spare] row",
+                         problems=self.routine_problems())
+        status, out = self.adopt()
+        self.assertEqual(status, 0, out)
+        self.assertIn("adopt_rows: 2 row(s) written", out)
+        table = tbl.load(self.files["table"])
+        self.assertEqual(table.cfuncs["rpncomm_win_spare"].note, "how many spares")
+        row = table.routines["RPN_COMM_i_win_spare"]
+        self.assertEqual((row.concern, row.declared, row.calls), ("windows", ["module"], ["rpncomm_win_spare"]))
+        self.assertEqual(self.routine_problems(), [])
+        self.assertEqual(self.run_gen()[0], 0)  # the hand-written binding and include become generated
+        with open(binding, encoding="utf-8") as f:
+            self.assertIn("    ! how many spares\n    function rpncomm_win_spare(win, n) result(status)", f.read())
+        self.assertEqual(self.adopt()[0], 0)
+        self.assertIn("adopt_rows: 0 row(s)", self.adopt()[1])  # adopted once
 
 
 class CheckerDrift(Drift):
