@@ -81,8 +81,11 @@ def new_rows(table, tree):
     rows = {c: [] for c in table.concerns}
     cnames = set(table.cfuncs)
     fortran = os.path.join(tree, "fortran")
+    def folder(c):
+        return os.path.join(tree, table.concerns[c].path)
+
     for c in table.concerns:
-        path = os.path.join(fortran, c, f"{c}_binding.F90")
+        path = os.path.join(folder(c), f"{c}_binding.F90")
         if not os.path.exists(path):
             continue
         lines = _read(path).split("\n")
@@ -103,13 +106,12 @@ def new_rows(table, tree):
                 "include": _read(os.path.join(fortran, "RPN_COMM_include_interfaces.inc")),
                 "RPN_MPI": _read(os.path.join(fortran, "RPN_MPI_interfaces.hf"))}
     for c in table.concerns:
-        folder = os.path.join(fortran, c)
-        if not os.path.isdir(folder):
+        if not os.path.isdir(folder(c)):
             continue
-        for base in sorted(os.listdir(folder)):
+        for base in sorted(os.listdir(folder(c))):
             if not base.endswith(".F90") or base in (f"{c}_binding.F90", f"{c}_direct.F90"):
                 continue
-            path = os.path.join(folder, base)
+            path = os.path.join(folder(c), base)
             for p in read_procedures(path):
                 if p.module is not None or table.routine(p.name):
                     continue

@@ -39,10 +39,17 @@ HEADER = os.path.join(ROOT, "include", "rpncomm_windows.h")
 
 
 def _bindings():
-    """The bind(C) module of each concern of fortran/routines.toml (generated from its [c.*] rows)."""
+    """The bind(C) module of each concern of fortran/routines.toml that has [c.*] rows."""
     with open(os.path.join(ROOT, "fortran", "routines.toml"), "rb") as f:
-        concerns = tomllib.load(f).get("concern", {})
-    return [os.path.join(ROOT, "fortran", c, f"{c}_binding.F90") for c in concerns]
+        table = tomllib.load(f)
+    with_rows = {row.get("concern") for row in table.get("c", {}).values()}
+    out = []
+    for name, concern in table.get("concern", {}).items():
+        if name in with_rows:
+            folder = concern.get("folder", name)
+            out.append(os.path.join(ROOT, "fortran", folder, f"{name}_binding.F90") if folder else
+                       os.path.join(ROOT, "fortran", f"{name}_binding.F90"))
+    return out
 
 
 BINDINGS = _bindings()

@@ -111,15 +111,16 @@ def compare(proc, row):
 
 
 def hand_written_files(fortran, table):
-    """The hand-written .F90 files of each concern's folder: (concern, path)."""
+    """The hand-written .F90 files of each concern's folder: (concern, path). `fortran`: the folder
+    the concerns' folders are in (fortran/ of the source tree or of a copy)."""
     out = []
-    for concern in table.concerns:
-        folder = os.path.join(fortran, concern)
+    for name, concern in table.concerns.items():
+        folder = os.path.join(fortran, os.path.relpath(concern.path, "fortran"))
         if not os.path.isdir(folder):
             continue
         for base in sorted(os.listdir(folder)):
-            if base.endswith(".F90") and base not in (f"{concern}_binding.F90", f"{concern}_direct.F90"):
-                out.append((concern, os.path.join(folder, base)))
+            if base.endswith(".F90") and base not in (f"{name}_binding.F90", f"{name}_direct.F90"):
+                out.append((name, os.path.normpath(os.path.join(folder, base))))
     return out
 
 
@@ -144,11 +145,11 @@ def check(table_path=tbl.TABLE, fortran=FORTRAN):
                 problems.append(f"{where}: written by hand, but its row's body is direct (generated into {concern}_direct.F90)")
                 continue
             if row.concern != concern:
-                problems.append(f"{where}: in fortran/{concern}/, its row's concern is {row.concern}")
+                problems.append(f"{where}: in {table.concerns[concern].path}/, its row's concern is {row.concern}")
             problems.extend(compare(proc, row))
     for name, row in table.routines.items():
         if name not in found and row.body != "direct":
-            problems.append(f"{row.where()}: no external procedure {name} in fortran/{row.concern}/")
+            problems.append(f"{row.where()}: no external procedure {name} in {table.concerns[row.concern].path}/")
     return len(found), problems
 
 

@@ -39,7 +39,8 @@ GENERATED = "GENERATED from fortran/routines.toml by fortran/gen/gen_interfaces.
 
 
 def binding_path(concern):
-    return f"fortran/{concern}/{concern}_binding.F90"
+    """The bind(C) module of a Concern."""
+    return f"{concern.path}/{concern.name}_binding.F90"
 
 
 def _split_top(text):
@@ -258,7 +259,7 @@ def binding_f90(table, concern):
     out += [
         "!",
         "! The C functions of the Rust core's C ABI (include/rpncomm_windows.h, cbindgen from src/ffi) that",
-        f"! the routines of fortran/{concern.name}/ call; fortran/gen/check_c_binding.py (make check) checks",
+        f"! the routines of {concern.path}/ call; fortran/gen/check_c_binding.py (make check) checks",
         "! every interface against that header. Conventions: status 0 = RPN_COMM_OK, -1 = RPN_COMM_ERROR;",
         "! strings are (pointer, length) without NUL; logicals are int 0/1; handles by reference.",
         "",
@@ -387,7 +388,8 @@ def direct_routine(table, row):
 
 
 def direct_path(concern):
-    return f"fortran/{concern}/{concern}_direct.F90"
+    """The generated routines of a Concern."""
+    return f"{concern.path}/{concern.name}_direct.F90"
 
 
 def direct_f90(table, concern):
@@ -411,10 +413,13 @@ def direct_f90(table, concern):
 def generate(table):
     """{path relative to the root: text} of every generated file."""
     files = {INTERFACES: interfaces_inc(table), INCLUDE_ONLY: include_interfaces_inc(table), RPN_MPI: rpn_mpi_hf(table)}
+    # a concern's bind(C) module and generated routines, where it has rows for them
     for concern in table.concerns.values():
-        files[binding_path(concern.name)] = binding_f90(table, concern)
+        if any(r.concern == concern.name for r in table.cfuncs.values()):
+            files[binding_path(concern)] = binding_f90(table, concern)
     for concern in table.concerns.values():
-        files[direct_path(concern.name)] = direct_f90(table, concern)
+        if any(r.concern == concern.name and r.body == "direct" for r in table.routines.values()):
+            files[direct_path(concern)] = direct_f90(table, concern)
     return files
 
 

@@ -65,6 +65,12 @@ class Concern:
     title: str  # the section title in the include files
     binding: str  # what its bind(C) module binds, for the module's header
     binding_preamble: str = ""
+    folder: str = None  # its folder under fortran/ ("" for fortran/ itself); default: its name
+
+    @property
+    def path(self):
+        """Its folder, relative to the source tree: fortran/NAME, or fortran."""
+        return "fortran" if self.folder == "" else f"fortran/{self.folder or self.name}"
 
 
 @dataclass
@@ -163,7 +169,11 @@ def load(path=TABLE, text=None):
     for name, f in data.get("concern", {}).items():
         if not re.fullmatch(r"[a-z0-9]+", name):
             raise TableError(f"routines.toml: [concern.{name}]: a concern is a folder name of fortran/")
-        concerns[name] = Concern(name, f.get("title", name), f.get("binding", name), f.get("binding_preamble", ""))
+        extra = set(f) - {"title", "binding", "binding_preamble", "folder"}
+        if extra:
+            raise TableError(f"routines.toml: [concern.{name}]: unknown key(s) {', '.join(sorted(extra))}")
+        concerns[name] = Concern(name, f.get("title", name), f.get("binding", name), f.get("binding_preamble", ""),
+                                 f.get("folder"))
     cfuncs = {n: _row("c", n, f, concerns) for n, f in data.get("c", {}).items()}
     routines = {n: _row("routine", n, f, concerns) for n, f in data.get("routine", {}).items()}
     lower = {}

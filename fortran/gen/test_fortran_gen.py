@@ -321,6 +321,39 @@ class RoutinesDrift(Drift):
         self.assertDrift("RPN_COMM_recv: NO_ARG_CHECK of (), its row's no_arg_check (buffer)", problems=self.routine_problems())
 
 
+class TopConcern(Drift):
+    """A concern whose routines are at the top of fortran/ (folder = ""), without C functions."""
+
+    def test_routines_at_the_top(self):
+        self.append("table", """
+[concern.handles]
+title = "handles"
+binding = "the handles"
+folder = ""
+
+[routine.RPN_COMM_null_window]
+concern = "handles"
+declared = ["module"]
+generic = "RPN_COMM_is_null"
+args = "what"
+result = "status"
+decl = ["type(rpncomm_window), intent(IN) :: what", "logical :: status"]
+""")
+        self.assertDrift("[routine.RPN_COMM_null_window]: no external procedure RPN_COMM_null_window in fortran/",
+                         problems=self.routine_problems())
+        with open(os.path.join(self.dir, "fortran", "null_handles.F90"), "w", encoding="utf-8") as f:
+            f.write("function RPN_COMM_null_window(what) result(status)\n  use rpn_comm_windows_types\n  implicit none\n"
+                    "  type(rpncomm_window), intent(IN) :: what\n  logical :: status\n"
+                    "  status = .not. c_associated(what%p)\nend function RPN_COMM_null_window\n")
+        self.assertEqual(self.routine_problems(), [])  # the modules of types.F90 and rpn_comm_windows.F90 are not routines
+        self.assertEqual(self.run_gen()[0], 0)
+        with open(self.files["interfaces"], encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("  ! --------------------------------------------------------------- handles\n", text)
+        self.assertIn("  interface RPN_COMM_is_null\n    procedure :: RPN_COMM_null_window\n", text)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "fortran", "handles_binding.F90")))  # no C function
+
+
 class AdoptRows(Drift):
     """Routines written by hand before the table (another branch's work) become rows."""
 
