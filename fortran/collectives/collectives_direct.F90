@@ -103,3 +103,52 @@ subroutine RPN_MPI_transpose_setup(gnk, lnkx, row_comm, col_comm, ierr)
   ierr = rpncomm_mpi_transpose_setup(int(gnk, C_INT), int(lnkx, C_INT), int(row_comm, C_INT), &
                                      int(col_comm, C_INT))
 end subroutine RPN_MPI_transpose_setup
+
+subroutine RPN_COMM_alltoall(sendbuf, sendcount, sendtype, recbuf, recvcnt, recvtype, com, ierr)
+  use ISO_C_BINDING, only: C_INT, C_SIZE_T
+  use rpn_comm_collectives_binding, only: rpncomm_alltoall
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
+  type(*), dimension(*), intent(IN) :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recbuf
+  integer, intent(IN) :: sendcount, recvcnt
+  character(len=*), intent(IN) :: sendtype, recvtype, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_alltoall(sendbuf, int(sendcount, C_INT), sendtype, len(sendtype, kind=C_SIZE_T), &
+                          recbuf, int(recvcnt, C_INT), recvtype, len(recvtype, kind=C_SIZE_T), &
+                          com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_alltoall
+
+subroutine RPN_COMM_gatherv(sendbuf, sendcount, sendtype, recbuf, reccountv, disp, rectype, root, &
+                            com, ierr)
+  use ISO_C_BINDING, only: C_INT, C_SIZE_T
+  use rpn_comm_collectives_binding, only: rpncomm_gatherv
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
+  type(*), dimension(*), intent(IN) :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recbuf
+  integer, intent(IN) :: sendcount, root
+  integer, dimension(*), intent(IN) :: reccountv, disp
+  character(len=*), intent(IN) :: sendtype, rectype, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_gatherv(sendbuf, int(sendcount, C_INT), sendtype, len(sendtype, kind=C_SIZE_T), &
+                         recbuf, reccountv, disp, rectype, len(rectype, kind=C_SIZE_T), &
+                         int(root, C_INT), com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_gatherv
+
+subroutine RPN_COMM_scatterv(sendbuf, sendcount, disp, sendtype, recbuf, reccountv, rectype, root, &
+                             com, ierr)
+  use ISO_C_BINDING, only: C_SIZE_T, C_INT
+  use rpn_comm_collectives_binding, only: rpncomm_scatterv
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
+  type(*), dimension(*), intent(IN) :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recbuf
+  integer, dimension(*), intent(IN) :: sendcount, disp
+  integer, intent(IN) :: reccountv, root
+  character(len=*), intent(IN) :: sendtype, rectype, com
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_scatterv(sendbuf, sendcount, disp, sendtype, len(sendtype, kind=C_SIZE_T), &
+                          recbuf, int(reccountv, C_INT), rectype, len(rectype, kind=C_SIZE_T), &
+                          int(root, C_INT), com, len(com, kind=C_SIZE_T))
+end subroutine RPN_COMM_scatterv

@@ -40,50 +40,6 @@ subroutine RPN_COMM_bcastc(buffer, count, datatype, root, com, ierr)
                         int(root, C_INT), com, len(com, kind=C_SIZE_T))
 end subroutine RPN_COMM_bcastc
 
-subroutine RPN_COMM_alltoall(sendbuf, sendcount, sendtype, recbuf, recvcnt, recvtype, com, ierr)
-  use rpn_comm_collectives_binding
-  implicit none
-!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
-  type(*), dimension(*), intent(IN)    :: sendbuf
-  type(*), dimension(*), intent(INOUT) :: recbuf
-  integer, intent(IN) :: sendcount, recvcnt
-  character(len=*), intent(IN) :: sendtype, recvtype, com
-  integer, intent(OUT) :: ierr
-  ierr = rpncomm_alltoall(sendbuf, int(sendcount, C_INT), sendtype, len(sendtype, kind=C_SIZE_T), &
-                          recbuf, int(recvcnt, C_INT), recvtype, len(recvtype, kind=C_SIZE_T),    &
-                          com, len(com, kind=C_SIZE_T))
-end subroutine RPN_COMM_alltoall
-
-subroutine RPN_COMM_gatherv(sendbuf, sendcount, sendtype, recbuf, reccountv, disp, rectype, root, com, ierr)
-  use rpn_comm_collectives_binding
-  implicit none
-!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
-  type(*), dimension(*), intent(IN)    :: sendbuf
-  type(*), dimension(*), intent(INOUT) :: recbuf
-  integer, intent(IN) :: sendcount, root
-  integer, dimension(*), intent(IN) :: reccountv, disp   ! read on the root only
-  character(len=*), intent(IN) :: sendtype, rectype, com
-  integer, intent(OUT) :: ierr
-  ierr = rpncomm_gatherv(sendbuf, int(sendcount, C_INT), sendtype, len(sendtype, kind=C_SIZE_T), &
-                         recbuf, reccountv, disp, rectype, len(rectype, kind=C_SIZE_T),           &
-                         int(root, C_INT), com, len(com, kind=C_SIZE_T))
-end subroutine RPN_COMM_gatherv
-
-subroutine RPN_COMM_scatterv(sendbuf, sendcount, disp, sendtype, recbuf, reccountv, rectype, root, com, ierr)
-  use rpn_comm_collectives_binding
-  implicit none
-!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recbuf
-  type(*), dimension(*), intent(IN)    :: sendbuf
-  type(*), dimension(*), intent(INOUT) :: recbuf
-  integer, dimension(*), intent(IN) :: sendcount, disp   ! read on the root only
-  integer, intent(IN) :: reccountv, root
-  character(len=*), intent(IN) :: sendtype, rectype, com
-  integer, intent(OUT) :: ierr
-  ierr = rpncomm_scatterv(sendbuf, sendcount, disp, sendtype, len(sendtype, kind=C_SIZE_T), &
-                          recbuf, int(reccountv, C_INT), rectype, len(rectype, kind=C_SIZE_T), &
-                          int(root, C_INT), com, len(com, kind=C_SIZE_T))
-end subroutine RPN_COMM_scatterv
-
 ! Spread (their interfaces are in RPN_COMM_include_interfaces.inc).
 !
 ! RPN_COMM_spread_context and RPN_COMM_spread, with the original's names, arguments and results: a
