@@ -40,8 +40,8 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 
 # Fortran layer, compiled in this order (a file may use the modules of the files before it).
-FORTRAN_SRCS := fortran/types.F90 \
-                fortran/is_null.F90 \
+FORTRAN_SRCS := fortran/types/types.F90 \
+                fortran/types/is_null.F90 \
                 fortran/process/process_binding.F90 \
                 fortran/grid/grid_binding.F90 \
                 fortran/p2p/p2p_binding.F90 \
@@ -181,7 +181,7 @@ $(RUST_LIB) $(RUST_BIN) $(RUST_HDR): cargo-build ;
 FORTRAN_TABLE := fortran/routines.toml
 FORTRAN_GEN := fortran/gen/gen_interfaces.py fortran/gen/table.py fortran/gen/fortran_source.py
 FORTRAN_GENERATED := fortran/RPN_COMM_interfaces.inc fortran/RPN_COMM_include_interfaces.inc \
-                     fortran/RPN_MPI_interfaces.hf $(filter %_binding.F90 %_direct.F90,$(FORTRAN_SRCS))
+                     fortran/RPN_MPI_interfaces.hf fortran/RPN_COMM_is_null.inc $(filter %_binding.F90 %_direct.F90,$(FORTRAN_SRCS))
 fortran/RPN_COMM_interfaces.inc: $(FORTRAN_TABLE) $(FORTRAN_GEN)
 	@if command -v python3 >/dev/null 2>&1; then python3 -B fortran/gen/gen_interfaces.py; \
 	 else echo "warning: python3 not found: the interfaces not regenerated from $(FORTRAN_TABLE)" >&2; touch $@; fi

@@ -175,7 +175,7 @@ def _generics(table, rows):
 
 
 def interfaces_inc(table):
-    rows = [r for r in table.routines.values() if "module" in r.declared]
+    rows = [r for r in table.routines.values() if "module" in r.declared and table.concerns[r.concern].include is None]
     out = [
         "! RPN_COMM_interfaces.inc -- explicit interfaces of the rpncomm-windows routines",
         "!",
@@ -191,6 +191,29 @@ def interfaces_inc(table):
         "",
     ]
     out += _bodies_by_concern(table, rows)
+    out.append("  end interface")
+    out += _generics(table, rows)
+    return "\n".join(out) + "\n"
+
+
+def concern_inc(table, concern):
+    """The include file of a concern's own "module" routines (its `include`)."""
+    rows = [r for r in table.routines.values() if "module" in r.declared and r.concern == concern.name]
+    out = _comment(f"{concern.include} -- the interfaces of the routines of {concern.binding}", 0)
+    out += [
+        "!",
+        f"! {GENERATED}",
+        "!",
+        "! Included by RPN_COMM.inc after RPN_COMM_types.inc, and by the module rpn_comm_windows; the",
+        f"! routines are in {concern.path}/.",
+        "",
+        "  interface",
+        "",
+    ]
+    for r in rows:
+        if r.note:
+            out += _comment(r.note, 4)
+        out += interface_body(r) + [""]
     out.append("  end interface")
     out += _generics(table, rows)
     return "\n".join(out) + "\n"
@@ -413,6 +436,9 @@ def direct_f90(table, concern):
 def generate(table):
     """{path relative to the root: text} of every generated file."""
     files = {INTERFACES: interfaces_inc(table), INCLUDE_ONLY: include_interfaces_inc(table), RPN_MPI: rpn_mpi_hf(table)}
+    for concern in table.concerns.values():
+        if concern.include:
+            files[f"fortran/{concern.include}"] = concern_inc(table, concern)
     # a concern's bind(C) module and generated routines, where it has rows for them
     for concern in table.concerns.values():
         if any(r.concern == concern.name for r in table.cfuncs.values()):

@@ -66,6 +66,7 @@ class Concern:
     binding: str  # what its bind(C) module binds, for the module's header
     binding_preamble: str = ""
     folder: str = None  # its folder under fortran/ ("" for fortran/ itself); default: its name
+    include: str = None  # the include file of its "module" routines' interfaces (default RPN_COMM_interfaces.inc)
 
     @property
     def path(self):
@@ -169,11 +170,13 @@ def load(path=TABLE, text=None):
     for name, f in data.get("concern", {}).items():
         if not re.fullmatch(r"[a-z0-9]+", name):
             raise TableError(f"routines.toml: [concern.{name}]: a concern is a folder name of fortran/")
-        extra = set(f) - {"title", "binding", "binding_preamble", "folder"}
+        extra = set(f) - {"title", "binding", "binding_preamble", "folder", "include"}
         if extra:
             raise TableError(f"routines.toml: [concern.{name}]: unknown key(s) {', '.join(sorted(extra))}")
         concerns[name] = Concern(name, f.get("title", name), f.get("binding", name), f.get("binding_preamble", ""),
-                                 f.get("folder"))
+                                 f.get("folder"), f.get("include"))
+        if concerns[name].include is not None and not re.fullmatch(r"RPN_COMM_\w+\.inc", concerns[name].include):
+            raise TableError(f"routines.toml: [concern.{name}]: include must name an RPN_COMM_*.inc of fortran/")
     cfuncs = {n: _row("c", n, f, concerns) for n, f in data.get("c", {}).items()}
     routines = {n: _row("routine", n, f, concerns) for n, f in data.get("routine", {}).items()}
     lower = {}

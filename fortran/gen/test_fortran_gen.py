@@ -331,27 +331,49 @@ title = "handles"
 binding = "the handles"
 folder = ""
 
-[routine.RPN_COMM_null_window]
+[routine.RPN_COMM_null_spare]
 concern = "handles"
 declared = ["module"]
-generic = "RPN_COMM_is_null"
+generic = "RPN_COMM_is_spare"
 args = "what"
 result = "status"
 decl = ["type(rpncomm_window), intent(IN) :: what", "logical :: status"]
 """)
-        self.assertDrift("[routine.RPN_COMM_null_window]: no external procedure RPN_COMM_null_window in fortran/",
+        self.assertDrift("[routine.RPN_COMM_null_spare]: no external procedure RPN_COMM_null_spare in fortran/",
                          problems=self.routine_problems())
         with open(os.path.join(self.dir, "fortran", "null_handles.F90"), "w", encoding="utf-8") as f:
-            f.write("function RPN_COMM_null_window(what) result(status)\n  use rpn_comm_windows_types\n  implicit none\n"
+            f.write("function RPN_COMM_null_spare(what) result(status)\n  use rpn_comm_windows_types\n  implicit none\n"
                     "  type(rpncomm_window), intent(IN) :: what\n  logical :: status\n"
-                    "  status = .not. c_associated(what%p)\nend function RPN_COMM_null_window\n")
+                    "  status = .not. c_associated(what%p)\nend function RPN_COMM_null_spare\n")
         self.assertEqual(self.routine_problems(), [])  # the modules of types.F90 and rpn_comm_windows.F90 are not routines
         self.assertEqual(self.run_gen()[0], 0)
         with open(self.files["interfaces"], encoding="utf-8") as f:
             text = f.read()
         self.assertIn("  ! --------------------------------------------------------------- handles\n", text)
-        self.assertIn("  interface RPN_COMM_is_null\n    procedure :: RPN_COMM_null_window\n", text)
+        self.assertIn("  interface RPN_COMM_is_spare\n    procedure :: RPN_COMM_null_spare\n", text)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "fortran", "handles_binding.F90")))  # no C function
+
+
+class ConcernInclude(Drift):
+    """A concern whose interfaces go to an include of their own (the handles': RPN_COMM_is_null.inc)."""
+
+    def test_its_routines_are_in_its_include_only(self):
+        files = gen_interfaces.generate(tbl.load())
+        self.assertIn("    function RPN_COMM_null_window(what) result(status)\n", files["fortran/RPN_COMM_is_null.inc"])
+        self.assertIn("  interface RPN_COMM_is_null\n", files["fortran/RPN_COMM_is_null.inc"])
+        self.assertNotIn("RPN_COMM_null_window", files[gen_interfaces.INTERFACES])
+        self.assertNotIn("fortran/types/types_binding.F90", files)  # the handles' routines call no C function
+
+    def test_its_routines_are_checked(self):
+        self.edit("routines", r"^  type\(rpncomm_window\), intent\(IN\) :: what$", "  type(rpncomm_window), intent(INOUT) :: what")
+        self.assertDrift("RPN_COMM_null_window: argument what is `type(rpncomm_window), intent(inout)`, its row says",
+                         problems=self.routine_problems())
+
+    def test_include_named_otherwise_is_refused(self):
+        self.edit("table", r'^include = "RPN_COMM_is_null.inc"', 'include = "is_null.h"')
+        status, out = self.run_gen()
+        self.assertEqual(status, 2)
+        self.assertIn("[concern.types]: include must name an RPN_COMM_*.inc of fortran/", out)
 
 
 class AdoptRows(Drift):

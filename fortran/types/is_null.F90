@@ -1,7 +1,8 @@
-! is_null.F90 -- whether a handle is null, for each handle type of RPN_COMM_types.inc:
-! the specific functions of the generic RPN_COMM_is_null (RPN_COMM_is_null.inc), with the original
-! RPN_COMM's names and arguments (4.6.3). A handle is null when its p is C_NULL_PTR (a NULL_rpncomm_*
-! handle, or one a routine returned on failure); a freed handle is not null (the routines refuse it).
+! is_null.F90 -- whether a handle is null, for each handle type of RPN_COMM_types.inc: the specific
+! functions of the generic RPN_COMM_is_null (RPN_COMM_is_null.inc, generated from their rows of
+! fortran/routines.toml), with the original RPN_COMM's names and arguments (4.6.3). A handle is
+! null when its p is C_NULL_PTR (a NULL_rpncomm_* handle, or one a routine returned on failure); a
+! freed handle is not null (the routines refuse it).
 
 function RPN_COMM_null_context(what) result(status)
   use rpn_comm_windows_types
