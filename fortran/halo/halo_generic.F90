@@ -6,8 +6,10 @@
 ! as the original's callers pass it): 8-byte elements are exchanged as RPN_COMM_xch_halon with
 ! n = 2 exchanges them. Another type does not compile. The legacy include cannot know the kind:
 ! its g is untyped (type(*)), so that code written for the original compiles unchanged.
-! Every specific calls the one bind(C) interface of the exchange (halo_binding.F90); an element
-! is passed by its address, as the original's callers pass the start of a field.
+! The specifics of arrays call the bind(C) interface of the exchange (halo_binding.F90); those of
+! an element call the same C function through a scalar view of its first argument (below), since
+! Fortran lets a scalar reach an assumed-size dummy only as an array element, and taking its
+! address with c_loc would need TARGET of every caller's array.
 
 module rpn_comm_halo_generic
   use ISO_C_BINDING
@@ -26,7 +28,32 @@ module rpn_comm_halo_generic
     module procedure xch_halo_r8_0, xch_halo_r8_1, xch_halo_r8_2, xch_halo_r8_3, xch_halo_r8_4
   end interface RPN_COMM_xch_halo
 
+  ! rpncomm_xch_halo of halo_binding.F90 with g seen as one element: the start of the field.
+  interface
+    function xch_halo_from(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, &
+                           periody, gni, npol_row, n) result(status) bind(C, name='rpncomm_xch_halo')
+      import :: C_INT
+      implicit none
+      type(*), intent(INOUT) :: g
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+      integer(C_INT), intent(IN), value :: periodx, periody, gni, npol_row, n
+      integer(C_INT) :: status
+    end function xch_halo_from
+  end interface
+
 contains
+
+  ! The exchange of the field that starts at the element g, of n 4-byte words per element.
+  subroutine exchange_from(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row, n)
+    type(*), intent(INOUT) :: g
+    integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+    logical, intent(IN) :: periodx, periody
+    integer, intent(IN) :: gni, npol_row, n
+    if (xch_halo_from(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                      int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                      merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                      int(gni, C_INT), int(npol_row, C_INT), int(n, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+  end subroutine exchange_from
 
   ! The exchange of the field that starts at g, of elements of n 4-byte words; a refused call
   ! (the library printed why) ends this PE as the external routines do.
@@ -43,12 +70,10 @@ contains
 
   subroutine xch_halo_i4_0(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
     integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
-    integer(INT32), intent(INOUT), target :: g
+    integer(INT32), intent(INOUT) :: g
     logical, intent(IN) :: periodx, periody
     integer, intent(IN) :: gni, npol_row
-    integer(INT32), pointer, contiguous :: start(:)
-    call c_f_pointer(c_loc(g), start, [1])
-    call exchange(start, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row, 1)
+    call exchange_from(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row, 1)
   end subroutine xch_halo_i4_0
 
   subroutine xch_halo_i4_1(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
@@ -85,12 +110,10 @@ contains
 
   subroutine xch_halo_r4_0(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
     integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
-    real(REAL32), intent(INOUT), target :: g
+    real(REAL32), intent(INOUT) :: g
     logical, intent(IN) :: periodx, periody
     integer, intent(IN) :: gni, npol_row
-    real(REAL32), pointer, contiguous :: start(:)
-    call c_f_pointer(c_loc(g), start, [1])
-    call exchange(start, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row, 1)
+    call exchange_from(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row, 1)
   end subroutine xch_halo_r4_0
 
   subroutine xch_halo_r4_1(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
@@ -127,12 +150,10 @@ contains
 
   subroutine xch_halo_i8_0(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
     integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
-    integer(INT64), intent(INOUT), target :: g
+    integer(INT64), intent(INOUT) :: g
     logical, intent(IN) :: periodx, periody
     integer, intent(IN) :: gni, npol_row
-    integer(INT64), pointer, contiguous :: start(:)
-    call c_f_pointer(c_loc(g), start, [1])
-    call exchange(start, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row, 2)
+    call exchange_from(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row, 2)
   end subroutine xch_halo_i8_0
 
   subroutine xch_halo_i8_1(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
@@ -169,12 +190,10 @@ contains
 
   subroutine xch_halo_r8_0(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
     integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
-    real(REAL64), intent(INOUT), target :: g
+    real(REAL64), intent(INOUT) :: g
     logical, intent(IN) :: periodx, periody
     integer, intent(IN) :: gni, npol_row
-    real(REAL64), pointer, contiguous :: start(:)
-    call c_f_pointer(c_loc(g), start, [1])
-    call exchange(start, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row, 2)
+    call exchange_from(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row, 2)
   end subroutine xch_halo_r8_0
 
   subroutine xch_halo_r8_1(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row)
