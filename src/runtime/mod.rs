@@ -60,13 +60,16 @@ pub struct Runtime {
     stats: Option<stats::Recorder>,
     /// The halo exchanges' internal windows and buffers.
     halo: Box<halo::HaloState>,
+    /// The transpose's buffers, kept between calls.
+    transposes: collectives::transpose::TransposeBuffers,
     /// The contexts of RPN_COMM_spread.
     spreads: crate::core::HandleTable<collectives::spread::SpreadContext>,
 }
 
 enum Global {
     NotStarted,
-    Running(Runtime),
+    /// (boxed: the runtime is large, the other states empty)
+    Running(Box<Runtime>),
     Finalized,
 }
 
@@ -83,7 +86,7 @@ pub fn with_runtime<T>(f: impl FnOnce(&mut Runtime) -> Result<T>) -> Result<T> {
         let rt = Runtime::start()?;
         // Only this first start sets it (a runtime is started once per process).
         let _ = WINDOWS.set(Arc::clone(&rt.windows));
-        *global = Global::Running(rt);
+        *global = Global::Running(Box::new(rt));
     }
     match &mut *global {
         Global::Running(rt) => f(rt),
@@ -154,6 +157,7 @@ impl Runtime {
             layout: grid::Layout::default(),
             stats,
             halo: Box::default(),
+            transposes: Default::default(),
             spreads: collectives::spread::new_table(),
         })
     }

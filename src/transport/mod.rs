@@ -160,19 +160,21 @@ pub trait Transport: Send {
     }
 
     /// Collective over `comm` (RPN_COMM_transpose): `send` holds one block of `block` bytes per
-    /// PE in rank order; returns the block each PE addressed to this one, in rank order. By
-    /// default from an allgather (every PE keeps its blocks: correct on every transport, at
-    /// PEs times the traffic); the MPI transport makes it MPI_Alltoall as the original does.
-    fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize) -> Result<Vec<u8>> {
+    /// PE in rank order; `recv` (as long) receives the block each PE addressed to this one, in
+    /// rank order. The caller gives the buffer so that it can keep it between calls (a fresh one
+    /// each call costs its page faults). By default from an allgather (every PE keeps its
+    /// blocks: correct on every transport, at PEs times the traffic); the MPI transport makes it
+    /// MPI_Alltoall as the original does.
+    fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize, recv: &mut [u8]) -> Result<()> {
         let (n, me) = (comm.size(), comm.rank());
+        check_alltoall(send, block, n, recv)?;
         let mut all = vec![0u8; send.len() * n];
         self.allgather(comm, send, &mut all)?;
         let stride = block * n;
-        let mut mine = Vec::with_capacity(stride);
-        for p in 0..n {
-            mine.extend_from_slice(&all[p * stride + me * block..p * stride + (me + 1) * block]);
+        for (p, to) in recv.chunks_exact_mut(block.max(1)).enumerate().take(n) {
+            to.copy_from_slice(&all[p * stride + me * block..p * stride + (me + 1) * block]);
         }
-        Ok(mine)
+        Ok(())
     }
 
     /// Collective over `comm` (the distribution routines, the RPN_MPI transpose): this PE sends
@@ -321,4 +323,17 @@ pub trait TransportWindow: Send + Sync {
     fn reset_secondary(&self, full: bool) -> Result<()>;
     /// Collective: releases the window.
     fn free(self: Box<Self>) -> Result<()>;
+}
+
+/// The lengths an alltoall of `block` bytes per PE over `n` PEs takes: `send` and `recv` hold
+/// one block per PE.
+pub fn check_alltoall(send: &[u8], block: usize, n: usize, recv: &[u8]) -> Result<()> {
+    if send.len() != block * n || recv.len() != block * n {
+        return Err(Error::Internal(format!(
+            "alltoall of {} bytes sent, {} received, in blocks of {block} for {n} PEs",
+            send.len(),
+            recv.len()
+        )));
+    }
+    Ok(())
 }

@@ -105,7 +105,8 @@ impl Runtime {
         }
         // SAFETY: the caller's contract: send holds n blocks.
         let mine = unsafe { read_caller_bytes(send, block * n) };
-        let got = self.transport.alltoall(&comm, &mine, block)?;
+        let mut got = vec![0u8; block * n];
+        self.transport.alltoall(&comm, &mine, block, &mut got)?;
         // SAFETY: the caller's contract: recv has room for n blocks (got holds as many).
         unsafe { write_caller_bytes(&got, recv) };
         Ok(())

@@ -111,98 +111,129 @@ impl Shape {
     }
 }
 
-/// Forward: the blocks this PE (`me`) sends, one per PE of the line, from za.
-fn pack_forward(s: &Shape, sp: &Split, me: usize, za: &[u32]) -> Vec<u32> {
+/// The transpose's send and receive buffers, kept between calls: fresh ones each call cost
+/// their page faults, two thirds of a call of the limited-area solver's size (bench/README.md).
+#[derive(Default)]
+pub(in crate::runtime) struct TransposeBuffers {
+    send: Vec<u32>,
+    recv: Vec<u32>,
+}
+
+/// The first `n` words of `v`, grown when shorter (what a call does not write is never read).
+fn room(v: &mut Vec<u32>, n: usize) -> &mut [u32] {
+    if v.len() < n {
+        v.resize(n, 0);
+    }
+    &mut v[..n]
+}
+
+/// `dst`, elements of `size` words, from the elements of `src` at `first`, `first + stride`, ...
+fn gather_strided(dst: &mut [u32], src: &[u32], first: usize, stride: usize, size: usize) {
+    match size {
+        1 => dst.iter_mut().enumerate().for_each(|(j, d)| *d = src[first + j * stride]),
+        2 => dst.chunks_exact_mut(2).enumerate().for_each(|(j, d)| {
+            let f = first + j * stride;
+            d.copy_from_slice(&src[f..f + 2]);
+        }),
+        _ => dst.chunks_exact_mut(size).enumerate().for_each(|(j, d)| {
+            let f = first + j * stride;
+            d.copy_from_slice(&src[f..f + size]);
+        }),
+    }
+}
+
+/// The inverse of `gather_strided`: the elements of `src` to `dst` at `first`, `first + stride`, ...
+fn scatter_strided(dst: &mut [u32], src: &[u32], first: usize, stride: usize, size: usize) {
+    match size {
+        1 => src.iter().enumerate().for_each(|(j, v)| dst[first + j * stride] = *v),
+        2 => src.chunks_exact(2).enumerate().for_each(|(j, v)| {
+            let f = first + j * stride;
+            dst[f..f + 2].copy_from_slice(v);
+        }),
+        _ => src.chunks_exact(size).enumerate().for_each(|(j, v)| {
+            let f = first + j * stride;
+            dst[f..f + size].copy_from_slice(v);
+        }),
+    }
+}
+
+/// Forward: the blocks this PE (`me`) sends, one per PE of the line, from za into `out`
+/// (one block per PE). Level by level: one level's columns of za (n2 rows of them) stay in the
+/// first-level cache while they are spread over the block.
+fn pack_forward(s: &Shape, sp: &Split, me: usize, za: &[u32], out: &mut [u32]) {
     let block = sp.block(s);
-    let mut out = vec![0u32; block * sp.np];
+    let run = s.size * s.n2;
+    // j runs contiguous in the block, every n1l-th element in za
+    let stride = s.size * s.n1l();
     for d in 0..sp.np {
         let b = &mut out[d * block..(d + 1) * block];
-        for i in 0..sp.cols(s, me) {
-            for kk in 0..sp.levels(s, d) {
-                for j in 0..s.n2 {
-                    let at = s.size * (j + s.n2 * (kk + sp.n3p * i));
-                    let from = s.za_at(i, j, d * sp.n3p + kk);
-                    b[at..at + s.size].copy_from_slice(&za[from..from + s.size]);
-                }
+        for kk in 0..sp.levels(s, d) {
+            for i in 0..sp.cols(s, me) {
+                let at = run * (kk + sp.n3p * i);
+                gather_strided(&mut b[at..at + run], za, s.za_at(i, 0, d * sp.n3p + kk), stride, s.size);
             }
         }
     }
-    out
 }
 
 /// Forward: the received blocks (from each PE of the line, in rank order) into zb.
 fn unpack_forward(s: &Shape, sp: &Split, me: usize, recv: &[u32], zb: &mut [u32]) {
     let block = sp.block(s);
     let base = sp.zb_base(s);
+    // a column's levels lie one after the other in the block and in zb: one copy each
+    let run = s.size * s.n2 * sp.levels(s, me);
     for p in 0..sp.np {
         let b = &recv[p * block..(p + 1) * block];
-        // j runs contiguous in the block and in zb: one copy of n2 elements
-        let run = s.size * s.n2;
         for i in 0..sp.cols(s, p) {
-            for kk in 0..sp.levels(s, me) {
-                let at = s.size * s.n2 * (kk + sp.n3p * i);
-                let to = s.zb_at(0, base + kk as i64, p * sp.n1p + i);
-                zb[to..to + run].copy_from_slice(&b[at..at + run]);
-            }
+            let at = s.size * s.n2 * sp.n3p * i;
+            let to = s.zb_at(0, base, p * sp.n1p + i);
+            zb[to..to + run].copy_from_slice(&b[at..at + run]);
         }
     }
 }
 
-/// Backward: the blocks this PE sends, one per PE of the line, from zb.
-fn pack_backward(s: &Shape, sp: &Split, me: usize, zb: &[u32]) -> Vec<u32> {
+/// Backward: the blocks this PE sends, one per PE of the line, from zb into `out`.
+fn pack_backward(s: &Shape, sp: &Split, me: usize, zb: &[u32], out: &mut [u32]) {
     let block = sp.block(s);
     let base = sp.zb_base(s);
-    let mut out = vec![0u32; block * sp.np];
+    // a column's levels lie one after the other in zb and in the block: one copy each
+    let run = s.size * s.n2 * sp.levels(s, me);
     for d in 0..sp.np {
         let b = &mut out[d * block..(d + 1) * block];
-        // j runs contiguous in zb and in the block: one copy of n2 elements
-        let run = s.size * s.n2;
         for i in 0..sp.cols(s, d) {
-            for kk in 0..sp.levels(s, me) {
-                let at = s.size * s.n2 * (kk + sp.n3p * i);
-                let from = s.zb_at(0, base + kk as i64, d * sp.n1p + i);
-                b[at..at + run].copy_from_slice(&zb[from..from + run]);
-            }
+            let at = s.size * s.n2 * sp.n3p * i;
+            let from = s.zb_at(0, base, d * sp.n1p + i);
+            b[at..at + run].copy_from_slice(&zb[from..from + run]);
         }
     }
-    out
 }
 
-/// Backward: the received blocks into za.
+/// Backward: the received blocks into za, level by level (as `pack_forward`).
 fn unpack_backward(s: &Shape, sp: &Split, me: usize, recv: &[u32], za: &mut [u32]) {
     let block = sp.block(s);
+    let run = s.size * s.n2;
+    let stride = s.size * s.n1l();
     for p in 0..sp.np {
         let b = &recv[p * block..(p + 1) * block];
-        for i in 0..sp.cols(s, me) {
-            for kk in 0..sp.levels(s, p) {
-                for j in 0..s.n2 {
-                    let at = s.size * (j + s.n2 * (kk + sp.n3p * i));
-                    let to = s.za_at(i, j, p * sp.n3p + kk);
-                    za[to..to + s.size].copy_from_slice(&b[at..at + s.size]);
-                }
+        for kk in 0..sp.levels(s, p) {
+            for i in 0..sp.cols(s, me) {
+                let at = run * (kk + sp.n3p * i);
+                scatter_strided(za, &b[at..at + run], s.za_at(i, 0, p * sp.n3p + kk), stride, s.size);
             }
         }
     }
-}
-
-/// The received bytes as words: in place where the transport's buffer is word-aligned (the
-/// allocator's large blocks are), else one copy.
-fn words(bytes: &[u8]) -> std::borrow::Cow<'_, [u32]> {
-    if bytes.as_ptr().align_offset(4) == 0 {
-        // SAFETY: aligned for u32, bytes.len() / 4 whole words inside the slice, u32 has no
-        // invalid bit pattern; borrowed from `bytes`, so it lives no longer.
-        return std::borrow::Cow::Borrowed(unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const u32, bytes.len() / 4) });
-    }
-    let mut w = vec![0u32; bytes.len() / 4];
-    // SAFETY: w has room for bytes.len() / 4 words; u32 has no invalid bit pattern.
-    unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), w.as_mut_ptr() as *mut u8, w.len() * 4) };
-    std::borrow::Cow::Owned(w)
 }
 
 /// The words as bytes, without a copy.
 fn as_bytes(words: &[u32]) -> &[u8] {
     // SAFETY: the same memory, 4 bytes per word, u8 aligned everywhere.
     unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, words.len() * 4) }
+}
+
+/// The words as bytes to write, without a copy.
+fn as_bytes_mut(words: &mut [u32]) -> &mut [u8] {
+    // SAFETY: the same memory, borrowed mutably as the words were; any byte pattern is a word.
+    unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, words.len() * 4) }
 }
 
 impl Runtime {
@@ -254,15 +285,22 @@ impl Runtime {
         // SAFETY: the caller's arrays are as large as the shape says (the function's contract),
         // of 4-byte words (Fortran integers or reals), and distinct (checked above).
         let source: &[u32] = if from_words == 0 { &[] } else { unsafe { std::slice::from_raw_parts(from as *const u32, from_words) } };
-        let send = if kind > 0 { pack_forward(&shape, &split, me, source) } else { pack_backward(&shape, &split, me, source) };
-        let received = self.transport.alltoall(&comm, as_bytes(&send), block_bytes)?;
-        let recv = words(&received);
+        let words = split.block(&shape) * np;
+        let buffers = &mut self.transposes;
+        let send = room(&mut buffers.send, words);
+        if kind > 0 {
+            pack_forward(&shape, &split, me, source, send);
+        } else {
+            pack_backward(&shape, &split, me, source, send);
+        }
+        let recv = room(&mut buffers.recv, words);
+        self.transport.alltoall(&comm, as_bytes(send), block_bytes, as_bytes_mut(recv))?;
         // SAFETY: as above; written in place, so that what no global index stands for keeps its value.
         let target: &mut [u32] = if to_words == 0 { &mut [] } else { unsafe { std::slice::from_raw_parts_mut(to as *mut u32, to_words) } };
         if kind > 0 {
-            unpack_forward(&shape, &split, me, &recv, target);
+            unpack_forward(&shape, &split, me, recv, target);
         } else {
-            unpack_backward(&shape, &split, me, &recv, target);
+            unpack_backward(&shape, &split, me, recv, target);
         }
         Ok(())
     }
@@ -296,7 +334,13 @@ mod tests {
                     a
                 })
                 .collect();
-            let sent: Vec<Vec<u32>> = (0..np).map(|p| pack_forward(&s, &sp, p, &za[p])).collect();
+            let sent: Vec<Vec<u32>> = (0..np)
+                .map(|p| {
+                    let mut out = vec![0u32; sp.block(&s) * np];
+                    pack_forward(&s, &sp, p, &za[p], &mut out);
+                    out
+                })
+                .collect();
             let b = sp.block(&s);
             for me in 0..np {
                 let recv: Vec<u32> = (0..np).flat_map(|p| sent[p][me * b..(me + 1) * b].to_vec()).collect();
@@ -311,7 +355,8 @@ mod tests {
                     }
                 }
                 // and back: this PE's zb returned to every PE's za
-                let back = pack_backward(&s, &sp, me, &zb);
+                let mut back = vec![0u32; sp.block(&s) * np];
+                pack_backward(&s, &sp, me, &zb, &mut back);
                 let mut za_back = vec![0u32; s.za_words()];
                 // a single PE line only: the full round trip needs every PE's zb
                 if np == 1 {

@@ -123,22 +123,20 @@ pub fn gather(comm: &Comm, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> 
 }
 
 /// MPI_Alltoall of `block` bytes per rank of `comm` (`send` holds one block per rank, in rank
-/// order): the blocks addressed to this rank, in rank order.
-pub fn alltoall(comm: &Comm, send: &[u8], block: usize) -> Result<Vec<u8>> {
+/// order): the blocks addressed to this rank into `recv`, in rank order.
+pub fn alltoall(comm: &Comm, send: &[u8], block: usize, recv: &mut [u8]) -> Result<()> {
     let bytes = c_int::try_from(block).map_err(|_| Error::BadArgument(format!("alltoall of {block} bytes per PE")))?;
-    assert_eq!(send.len(), block * comm.size, "one block per rank");
+    crate::transport::check_alltoall(send, block, comm.size, recv)?;
     if block == 0 {
-        return Ok(Vec::new());
+        return Ok(());
     }
-    let mut recv = vec![0u8; block * comm.size];
     let rc = {
         let _mpi = shim::serial()?;
         let _watch = watchdog::watch("MPI_Alltoall");
         // SAFETY: live communicator; send holds and recv has room for size x block bytes.
         unsafe { rpnmpi_alltoall(comm.raw(), send.as_ptr() as *const c_void, recv.as_mut_ptr() as *mut c_void, bytes) }
     };
-    shim::check(rc, "MPI_Alltoall")?;
-    Ok(recv)
+    shim::check(rc, "MPI_Alltoall")
 }
 
 /// MPI_Alltoallv of byte blocks over `comm`: `send_counts[p]` bytes to rank p (one after the

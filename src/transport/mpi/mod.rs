@@ -422,8 +422,8 @@ impl Transport for MpiTransport {
         collectives::gather(self.comm(comm)?, mine, root)
     }
 
-    fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize) -> Result<Vec<u8>> {
-        collectives::alltoall(self.comm(comm)?, send, block)
+    fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize, recv: &mut [u8]) -> Result<()> {
+        collectives::alltoall(self.comm(comm)?, send, block, recv)
     }
 
     fn alltoallv(&mut self, comm: &Communicator, send: &[u8], send_counts: &[usize], recv_counts: &[usize]) -> Result<Vec<u8>> {

@@ -174,12 +174,12 @@ impl Transport for ShmTransport {
         self.exchange(comm, send, &table)
     }
 
-    fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize) -> Result<Vec<u8>> {
-        if send.len() != block * comm.size() {
-            return Err(Error::Internal(format!("alltoall of {} bytes in blocks of {block} for {} PEs", send.len(), comm.size())));
-        }
+    fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize, recv: &mut [u8]) -> Result<()> {
+        super::check_alltoall(send, block, comm.size(), recv)?;
         // every PE sends `block` bytes to every PE: no counts to exchange
-        self.exchange(comm, send, &vec![block; comm.size() * comm.size()])
+        let got = self.exchange(comm, send, &vec![block; comm.size() * comm.size()])?;
+        recv.copy_from_slice(&got);
+        Ok(())
     }
 
     unsafe fn create_window(
