@@ -42,9 +42,56 @@
 #   --no-output      the cases without their output requests (the sortie lines of outcfg.out):
 #                    only the per-step statistics are compared (while a routine that output needs,
 #                    RPN_COMM_shuf_ezcoll, is missing)
+#   --nodes LIST     run GEM (both sides) across simulated nodes (tests/multinode/mnrun.sh, as root):
+#                    LIST is the PEs per node, as mnrun's --nodes (2,2: two nodes of two PEs). The
+#                    runs go to WORK/run-SIDE-nodesLIST (2,2: run-orig-nodes2-2) and are compared with
+#                    each other and, where WORK/run-SIDE/CASE is a one-node run of the same case with
+#                    the same settings, with it. See "Across simulated nodes" below
+#   --kit FILE       pack what the runs need into FILE (.tar.gz; after the builds, if any) and stop
+#                    there (no run): see "A kit for another machine" below
+#   --from-kit DIR   run from an unpacked kit (no compilers, no build: implies --no-build)
+#   --mpi-prefix P   an Open MPI to run with instead of the system's (e.g. Debian's packages unpacked
+#                    with dpkg -x into R: P=R/usr): P/bin first in PATH, P/lib and Debian's
+#                    P/lib/x86_64-linux-gnu and .../openmpi/lib first in LD_LIBRARY_PATH,
+#                    OPAL_PREFIX=P unless set; PMIX_PREFIX and the rest are taken as they are set
 #   --dry            check the arguments and the tools, print the plan, run nothing
 # Every run has MALLOC_PERTURB_=165 unless it is set (0: the heap as it is): librmn writes part
 # of each output file from memory it never cleared (docs/gem.md, "Running GEM").
+#
+# Across simulated nodes (--nodes): runmod.sh starts GEM through r.run_in_parallel, which calls the
+# first `mpirun` in PATH (Open MPI: `mpirun -x VAR... -machinefile F -n N script`). For the run only,
+# PATH starts with RUN/mpirun-bin/, whose `mpirun` drops the -machinefile (localhost lines) and
+# calls `tests/multinode/mnrun.sh --impl openmpi --nodes LIST --mpirun RUN/mpirun-bin/launcher -n N
+# ...` with the rest; `launcher` is the real mpirun with `--mca osc pt2pt` (Debian's Open MPI 4.1
+# makes MPI windows between nodes only with osc/pt2pt; GEM creates windows itself, on both sides).
+# GEM's files are not changed; the run directory is on the same filesystem inside the namespaces.
+# mnrun fills the nodes in order: with --nodes 2,2, PEs 0-1 on n1 and 2-3 on n2 (case5: the Yin
+# grid on one node, the Yang on the other). Measured (2026-11-28, this 2-core VM, under nice -n 5,
+# while another job kept about one core busy; docs/gem.md, "Across simulated nodes"), each case to
+# its end (24 h, 48 steps), every file byte-identical between the sides and with the one-node runs:
+#   case   nodes  PEs  s/step ours  orig   (one node: ours  orig)
+#   case5  2,2    4       1.159     1.930             2.384 3.155
+#   lam5   2,2    4       0.367     1.037             0.448 1.670
+#
+# A kit for another machine (one without compilers and MPI, same architecture and a glibc at least
+# as new; bash, python3 and coreutils, as GEM's scripts need):
+#   here:   tests/gem/run_gem.sh --work W --no-build --kit gemrun-kit.tar.gz
+#           packs gemrun-kit/: gem/ (GEM's run scripts and tools, its configurations, .common_setup),
+#           bin-orig/ and bin-ours/ (maingemdm and the tools of both builds, fstcomp and fst_records
+#           for the comparison), lib/ (the shared libraries they load other than glibc's and
+#           Open MPI's: gfortran, fftw, lapack, blas, ...) and tests/gem, tests/multinode (this
+#           script, mnrun.sh, agent.sh)
+#   there:  tar xzf gemrun-kit.tar.gz
+#           export PMIX_PREFIX=... [OPAL_PREFIX=... LD_LIBRARY_PATH=...]   # as the Open MPI kit says
+#           gemrun-kit/tests/gem/run_gem.sh --from-kit gemrun-kit --work /some/dir --cases case5 \
+#               [--mpi-prefix R/usr] [--nodes 2,2]
+#           (--dry --from-kit ... lists the tools and the libraries maingemdm cannot find there)
+#   Tried here (2026-11-28): the kit unpacked into a fresh directory, with gfortran, cc, make,
+#   cmake, mpifort and git shadowed by failing stand-ins, ran case5 (--end 6p) on one node and on
+#   --nodes 2,2: IDENTICAL, the nodes runs as the one-node ones; and with --mpi-prefix on a copy
+#   of the files of Debian's openmpi-bin, openmpi-common, libopenmpi3, libpmix2, libhwloc15 and
+#   libevent packages in /tmp: every Open MPI library and component came from the copy, but one
+#   PMIx plugin (pmix_mca_pcompress_zlib) still from /usr, despite PMIX_PREFIX
 set -u -o pipefail
 
 PROJECT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -63,6 +110,10 @@ FCST_END=""
 STOP_STEP=10
 RESTART_EVERY=""
 DRY=0
+NODES=""
+KIT=""
+FROM_KIT=""
+MPI_PREFIX=""
 NICE="nice -n 10"
 MPI_IMPL=openmpi
 # What GEM.md's build list needs to run a case, and fstcomp to compare outputs
@@ -87,6 +138,10 @@ while [ $# -gt 0 ]; do
     --end) FCST_END=$2; shift 2 ;;
     --stop-step) STOP_STEP=$2; shift 2 ;;
     --restart-every) RESTART_EVERY=$2; shift 2 ;;
+    --nodes) NODES=$2; shift 2 ;;
+    --kit) KIT=$2; shift 2 ;;
+    --from-kit) FROM_KIT=$2; BUILD=0; shift 2 ;;
+    --mpi-prefix) MPI_PREFIX=$2; shift 2 ;;
     --dry) DRY=1; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (--help lists them)" ;;
@@ -101,6 +156,27 @@ case $REUSE in ""|orig|ours) ;; *) die "--reuse takes orig or ours, not '$REUSE'
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "--jobs takes a positive number, not '$JOBS'"
 # at step 0 GEM has no step time yet to compare the time left with: the stop cannot fire there
 [[ $STOP_STEP =~ ^[1-9][0-9]*$ ]] || die "--stop-step takes a step from 1 on, not '$STOP_STEP'"
+[[ -z $NODES || $NODES =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "--nodes takes the PEs of each node, comma separated (2,2), not '$NODES'"
+[[ -z $KIT || $KIT == *.tar.gz ]] || die "--kit takes a FILE.tar.gz, not '$KIT'"
+if [ -n "$FROM_KIT" ]; then
+  [ -f "$FROM_KIT/gem/.common_setup" ] && [ -x "$FROM_KIT/bin-orig/maingemdm" ] || die "no kit at $FROM_KIT (gem/.common_setup, bin-orig/maingemdm)"
+  [ -z "$KIT" ] || die "--kit packs the builds of a work directory, not a kit"
+  FROM_KIT=$(cd "$FROM_KIT" && pwd)
+fi
+# An Open MPI of its own (e.g. unpacked from Debian's packages): its programs and libraries first
+if [ -n "$MPI_PREFIX" ]; then
+  [ -d "$MPI_PREFIX/bin" ] || die "no $MPI_PREFIX/bin (--mpi-prefix)"
+  MPI_PREFIX=$(cd "$MPI_PREFIX" && pwd)
+  export PATH=$MPI_PREFIX/bin:$PATH OPAL_PREFIX=${OPAL_PREFIX:-$MPI_PREFIX}
+  for d in "$MPI_PREFIX/lib" "$MPI_PREFIX/lib/x86_64-linux-gnu" "$MPI_PREFIX/lib/x86_64-linux-gnu/openmpi/lib"; do
+    [ -d "$d" ] && export LD_LIBRARY_PATH=$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  done
+fi
+# The kit's libraries (gfortran, fftw, lapack, ...: not Open MPI's)
+[ -n "$FROM_KIT" ] && export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$FROM_KIT/lib
+# mpirun as r.run_in_parallel will find it (--mpi-prefix: Debian's P/bin/mpirun is a link to
+# /etc/alternatives, mpirun.openmpi one to orterun)
+MPIRUN=$(command -v mpirun.openmpi || command -v mpirun || echo mpirun)
 SIDES="orig ours"
 [ -n "$ONLY" ] && SIDES=$ONLY
 case_base() { echo "${1%%+*}"; }
@@ -115,9 +191,22 @@ done
 for c in ${CASES//,/ }; do [[ ,$ordered, == *,$c,* ]] || ordered=$ordered,$c; done
 CASES=${ordered#,}
 if [ $DRY = 0 ]; then
+  [ -z "$NODES" ] || [ -x "$PROJECT/tests/multinode/mnrun.sh" ] || die "no $PROJECT/tests/multinode/mnrun.sh (--nodes)"
   WORK=$(mkdir -p "$WORK" 2>/dev/null && cd "$WORK" && pwd) || die "cannot make the work directory $WORK"
 fi
 [ -z "$GEM" ] && GEM=$WORK/src
+[ -n "$FROM_KIT" ] && GEM=$FROM_KIT/gem
+# where the programs of each side are (BINS/bin-orig, BINS/bin-ours)
+BINS=$WORK
+[ -n "$FROM_KIT" ] && BINS=$FROM_KIT
+# the runs of a layout of simulated nodes go apart from the one-node runs
+RUNS_TAG=""
+[ -n "$NODES" ] && RUNS_TAG=-nodes${NODES//,/-}
+run_dir() { echo "$WORK/run-$1$RUNS_TAG/$2"; }   # side case
+# GEM's commit (a kit has no git: the commit it was packed from)
+gem_commit() {
+  if [ -f "$GEM/.gemrun-commit" ]; then cat "$GEM/.gemrun-commit"; else git -C "$GEM" rev-parse HEAD 2>/dev/null; fi
+}
 [ -z "$OURS_PREFIX" ] && OURS_PREFIX=$WORK/ours-inst
 RPN_PREFIX=$WORK/rpn-inst       # rmn, tdpack, vgrid installed from the orig build's objects
 DBASE=$WORK/dbase               # placeholders for GEM's data archive (analytic cases read nothing)
@@ -160,14 +249,30 @@ case_restart_every() {
 # ------------------------------------------------------------------------------------------- dry mode
 if [ $DRY = 1 ]; then
   say "dry run: nothing is built or run"
-  for t in git cmake make gfortran mpirun.openmpi mpifort.openmpi cargo; do
+  tools="git cmake make gfortran mpirun.openmpi mpifort.openmpi cargo"
+  [ -n "$FROM_KIT" ] && tools="mpirun.openmpi mpirun orted ompi_info python3"
+  [ -n "$NODES" ] && tools="$tools ip nsenter unshare"
+  for t in $tools; do
     command -v "$t" >/dev/null 2>&1 && say "tool $t: $(command -v "$t")" || say "tool $t: MISSING"
   done
-  if [ -d "$GEM/.git" ] || [ -f "$GEM/.git" ]; then say "GEM sources: $GEM ($(git -C "$GEM" log -1 --format=%h 2>/dev/null))"
+  if [ -n "$NODES" ]; then
+    say "nodes: $NODES (tests/multinode/mnrun.sh, as root: $([ "$(id -u)" = 0 ] && echo yes || echo "NO, a real run fails"));" \
+        "runs in $(run_dir SIDE CASE)"
+  fi
+  [ -n "$KIT" ] && say "kit: packs $WORK's GEM, bin-orig, bin-ours and their libraries into $KIT (no run)"
+  if [ -n "$FROM_KIT" ]; then
+    say "GEM and its programs: the kit $FROM_KIT (GEM $(gem_commit))"
+    missing=$(for s in $SIDES; do ldd "$BINS/bin-$s/maingemdm"; done 2>&1 | awk '/not found/ {print $1}' | sort -u | tr '\n' ' ')
+    say "libraries maingemdm cannot find: ${missing:-none}"
+  elif [ -d "$GEM/.git" ] || [ -f "$GEM/.git" ]; then say "GEM sources: $GEM ($(git -C "$GEM" log -1 --format=%h 2>/dev/null))"
   elif [ -n "$MIRRORS" ]; then say "GEM sources: to clone from $MIRRORS at $COMMIT into $GEM"
   else say "GEM sources: none at $GEM and no --mirrors (a real run stops here)"; fi
-  say "work: $WORK; rmn/tdpack/vgrid -> $RPN_PREFIX; ours -> $OURS_PREFIX"
-  for s in $SIDES; do say "build $s: $WORK/build-$s ($GEM_TARGETS)"; done
+  if [ -z "$FROM_KIT" ]; then
+    say "work: $WORK; rmn/tdpack/vgrid -> $RPN_PREFIX; ours -> $OURS_PREFIX"
+    for s in $SIDES; do say "build $s: $WORK/build-$s ($GEM_TARGETS)"; done
+  else
+    say "work: $WORK (runs only)"
+  fi
   for c in ${CASES//,/ }; do
     say "case $c: configurations/$(case_cfg "$c") -ptopo $(case_ptopo "$c") ($(case_pes "$c") PEs) on $SIDES"
     case $(case_variant "$c") in
@@ -313,18 +418,20 @@ make_dbase() {
 
 # The feeder of the +stop cases' time_left pipe (tests/gem/time_left_feed.c), built once
 time_left_feed() {
-  local tool=$WORK/bin-$1/time_left_feed
-  if [ ! -x "$tool" ] || [ "$PROJECT/tests/gem/time_left_feed.c" -nt "$tool" ]; then
+  local tool=$BINS/bin-$1/time_left_feed
+  if [ -z "$FROM_KIT" ] && { [ ! -x "$tool" ] || [ "$PROJECT/tests/gem/time_left_feed.c" -nt "$tool" ]; }; then
     cc -O1 -Wall -o "$tool" "$PROJECT/tests/gem/time_left_feed.c" || return 1
   fi
   echo "$tool"
 }
 
 # What makes a case's run: GEM's commit, its copied configuration, what the script feeds it
-run_settings() {  # case
-  echo "gem $(git -C "$GEM" rev-parse HEAD 2>/dev/null) ptopo $(case_ptopo "$1") stop $STOP_STEP" \
-       "MALLOC_PERTURB_=${MALLOC_PERTURB_-165} no_output $NO_OUTPUT"
+run_settings() {  # case [nodes: default --nodes's]
+  local nodes=${2-$NODES}
+  echo "gem $(gem_commit) ptopo $(case_ptopo "$1") stop $STOP_STEP" \
+       "MALLOC_PERTURB_=${MALLOC_PERTURB_-165} no_output $NO_OUTPUT${nodes:+ nodes $nodes}"
 }
+
 
 # Runs a case in WORK/run-SIDE/CASE: one segment (one runmod.sh) for a plain case; for +stop and
 # +restart, segments until GEM ends (status ED), each after the first a restart from the restart
@@ -355,10 +462,45 @@ case_cfgs() {  # case dir
   if [ $NO_OUTPUT = 1 ]; then sed -i -e '/^ *sortie/d' "$dir/cfg_0000/outcfg.out"; fi
 }
 
-# Whether WORK/run-SIDE/CASE is a finished run of the case as it would run now
-reusable() {  # side case
-  local rd=$WORK/run-$1/$2 tmp ok=1
-  [ -f "$rd/ran" ] && [ "$(run_settings "$2")" = "$(cat "$rd/settings" 2>/dev/null)" ] || return 1
+# The `mpirun` that r.run_in_parallel finds first in PATH during a run (RUN/mpirun-bin): with --nodes
+# the job across the simulated nodes, through mnrun.sh; with --mpi-prefix only, that Open MPI's
+# mpirun.openmpi (its bin/mpirun is a link to /etc/alternatives where it was unpacked from Debian's
+# packages). r.run_in_parallel calls `mpirun [-x VAR]... -machinefile FILE -n N PROGRAM` (and
+# `mpirun -n 1 which_mpi` to learn the MPI): the machine file (localhost lines) is dropped, mnrun
+# names the nodes; the rest goes to the real mpirun, with osc/pt2pt (Debian's Open MPI 4.1 makes
+# MPI windows between nodes only with it; GEM makes windows itself, whichever RPN_COMM)
+mpirun_shim() {  # run directory: prints the directory
+  local d=$1/mpirun-bin
+  mkdir -p "$d"
+  if [ -z "$NODES" ]; then
+    printf '#!/bin/sh\nexec %q "$@"\n' "$MPIRUN" > "$d/mpirun"
+  else
+    printf '#!/bin/sh\nexec %q --mca osc pt2pt "$@"\n' "$MPIRUN" > "$d/launcher"
+    {
+      echo '#!/bin/bash'
+      echo "# r.run_in_parallel's mpirun across the simulated nodes $NODES (written by tests/gem/run_gem.sh)"
+      echo 'args=() np=1'
+      echo 'while [ $# -gt 0 ]; do'
+      echo '  case $1 in'
+      echo '    -machinefile|--machinefile|-hostfile|--hostfile) shift 2 ;;'
+      echo '    -n|-np) np=$2; shift 2; break ;;'
+      echo '    *) args+=("$1"); shift ;;'
+      echo '  esac'
+      echo 'done'
+      printf 'echo "mpirun (tests/gem/run_gem.sh): $np PEs on the simulated nodes %s" >&2\n' "$NODES"
+      printf 'exec %q --impl openmpi --nodes %q --mpirun %q -n "$np" "${args[@]}" "$@"\n' \
+        "$PROJECT/tests/multinode/mnrun.sh" "$NODES" "$d/launcher"
+    } > "$d/mpirun"
+  fi
+  chmod +x "$d"/*
+  echo "$d"
+}
+
+# Whether the run of CASE on SIDE (or the one in DIR, made on NODES) is a finished run of the case as
+# it would run now
+reusable() {  # side case [dir nodes]
+  local rd=${3:-$(run_dir "$1" "$2")} tmp ok=1
+  [ -f "$rd/ran" ] && [ "$(run_settings "$2" "${4-$NODES}")" = "$(cat "$rd/settings" 2>/dev/null)" ] || return 1
   tmp=$(mktemp -d) || return 1
   case_cfgs "$2" "$tmp" && diff -r "$tmp" "$rd/cfgs" > /dev/null && ok=0
   rm -rf "$tmp"
@@ -366,7 +508,8 @@ reusable() {  # side case
 }
 
 run_case() {  # side case
-  local side=$1 c=$2 rd=$WORK/run-$1/$2 variant seg=1 status feeder="" feed_pid=""
+  local side=$1 c=$2 rd variant seg=1 status feeder="" feed_pid=""
+  rd=$(run_dir "$side" "$c")
   variant=$(case_variant "$c")
   rm -rf "$rd"; mkdir -p "$rd"
   case_cfgs "$c" "$rd/cfgs"
@@ -385,7 +528,7 @@ run_case() {  # side case
     fi
     (
       gem_env || exit 1
-      export PATH=$WORK/bin-$side:$PATH ATM_MODEL_DFILES=$DBASE CMCCONST=$DBASE/datafiles/constants
+      export PATH=$BINS/bin-$side:$PATH ATM_MODEL_DFILES=$DBASE CMCCONST=$DBASE/datafiles/constants
       # OMPI_MCA_shmem=posix: with Open MPI 4.1's default (mmap), MPI_Win_allocate on the Yin and the
       # Yang 'GRID' at once fails now and then, on either build (docs/gem.md, "Running GEM")
       export OMPI_MCA_rmaps_base_oversubscribe=1 MAX_CORES=8 OMP_NUM_THREADS=1 OMPI_MCA_shmem=${OMPI_MCA_shmem:-posix}
@@ -395,6 +538,7 @@ run_case() {  # side case
       # freed there before, which changes with anything the process did (docs/gem.md); 0 leaves
       # the heap as it is
       export MALLOC_PERTURB_=${MALLOC_PERTURB_-165}
+      if [ -n "$NODES" ] || [ -n "$MPI_PREFIX" ]; then export PATH=$(mpirun_shim "$rd"):$PATH; fi
       if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
       cd "$rd" || exit 1
       ln -sfn "$GEM/share/configurations" configurations
@@ -459,8 +603,8 @@ stat_steps() {  # file (glbstat writes the step as i4, the field's name right af
 # The records of two RPN standard files compared bit for bit (tests/gem/fst_records.f90, built once
 # with the rmn of the orig build): prints its report, returns 0 when every record is identical.
 fst_records() {  # A B
-  local tool=$WORK/bin-orig/fst_records
-  if [ ! -x "$tool" ] || [ "$PROJECT/tests/gem/fst_records.f90" -nt "$tool" ]; then
+  local tool=$BINS/bin-orig/fst_records
+  if [ -z "$FROM_KIT" ] && { [ ! -x "$tool" ] || [ "$PROJECT/tests/gem/fst_records.f90" -nt "$tool" ]; }; then
     mpifort.openmpi -O1 -fopenmp -ffree-line-length-none -J "$WORK" "$PROJECT/tests/gem/fst_records.f90" -o "$tool" \
       "$RPN_PREFIX/lib/librmn-ompi.a" "$RPN_PREFIX/lib/libApp-ompi.a" > "$WORK/fst_records.build.log" 2>&1 ||
       { say "fst_records does not build (see $WORK/fst_records.build.log)"; return 2; }
@@ -525,9 +669,9 @@ compare_runs() {  # A B label [restart]
       continue
     fi
     ok=0; CMP_ND=$((CMP_ND + 1))
-    (cd "$(dirname "$f")" && "$WORK/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$a/fststat.$n"
-    (cd "$(dirname "$fb")" && "$WORK/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$b/fststat.$n"
-    "$WORK/bin-orig/fstcomp" -a "$f" -b "$fb" > "$b/fstcomp.$n" 2>&1
+    (cd "$(dirname "$f")" && "$BINS/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$a/fststat.$n"
+    (cd "$(dirname "$fb")" && "$BINS/bin-orig/fststat" -fst "$n" 2>&1) | grep ' Mean:' > "$b/fststat.$n"
+    "$BINS/bin-orig/fstcomp" -a "$f" -b "$fb" > "$b/fstcomp.$n" 2>&1
     say "$label: $rel: records differ ($(tail -n 1 "$b/fst_records.$n"): $b/fst_records.$n; fststat's first differences below, fstcomp in $b/fstcomp.$n):"
     diff "$a/fststat.$n" "$b/fststat.$n" | head -6
   done < <(output_files "$a")
@@ -557,17 +701,47 @@ cmp_words() {  # identical?
 }
 
 compare_case() {  # case: prints one table row, returns 0 when identical
-  local c=$1 ok
-  compare_runs "$WORK/run-orig/$c" "$WORK/run-ours/$c" "$c"; ok=$?
-  ROW="| $c | $(case_pes "$c") ($(case_ptopo "$c")) | $(cmp_words $ok) | $(secs_per_step "$WORK/run-ours/$c/listing") | $(secs_per_step "$WORK/run-orig/$c/listing") |"
+  local c=$1 ok words one
+  compare_runs "$(run_dir orig "$c")" "$(run_dir ours "$c")" "$c"; ok=$?
+  words=$(cmp_words $ok)
   BYTES[$c]=$([ $ok = 0 ] && [ "$CMP_NB" = 0 ] && echo yes || { [ $ok = 0 ] && echo "no: $CMP_NB of $CMP_NF files in other bytes, records identical"; } || echo "no: differ")
+  if [ -n "$NODES" ]; then
+    one_node "$c" || ok=1
+    ROW="| $c | $NODES | $(case_pes "$c") ($(case_ptopo "$c")) | $words | $ONE_WORDS | $(secs_per_step "$(run_dir ours "$c")/listing") | $(secs_per_step "$(run_dir orig "$c")/listing") |"
+  else
+    ROW="| $c | $(case_pes "$c") ($(case_ptopo "$c")) | $words | $(secs_per_step "$(run_dir ours "$c")/listing") | $(secs_per_step "$(run_dir orig "$c")/listing") |"
+  fi
+  return $ok
+}
+
+# With --nodes: each side's run on the simulated nodes against its one-node run of the same case
+# and settings (WORK/run-SIDE/CASE, from a run without --nodes), where there is one. Prints the
+# words of the table in ONE_WORDS, the sides without a one-node run added to ONE_MISSING; returns 1
+# when one differs
+ONE_MISSING=""
+one_node() {  # case
+  local c=$1 s ok=0 one
+  ONE_WORDS=""
+  for s in $SIDES; do
+    one=$WORK/run-$s/$c
+    if ! reusable "$s" "$c" "$one" ""; then
+      ONE_WORDS="$ONE_WORDS${ONE_WORDS:+; }$s: no one-node run with these settings in $one"
+      ONE_MISSING="$ONE_MISSING $c/$s"; continue
+    fi
+    if compare_runs "$one" "$(run_dir "$s" "$c")" "$c on $s, one node against $NODES"; then
+      ONE_WORDS="$ONE_WORDS${ONE_WORDS:+; }$s: $(cmp_words 0)"
+    else
+      ONE_WORDS="$ONE_WORDS${ONE_WORDS:+; }$s: $(cmp_words 1)"; ok=1
+    fi
+  done
   return $ok
 }
 
 # The steps at which a +stop or +restart run stopped (its segments but the last), and its statistics
 # and files against the same build's uninterrupted run: one row of the second table
 compare_variant() {  # side case: prints one row, returns 0 when the continued run is identical
-  local side=$1 c=$2 rd=$WORK/run-$1/$2 base stops ok=0 same bytes="—"
+  local side=$1 c=$2 rd base stops ok=0 same bytes="—"
+  rd=$(run_dir "$side" "$c")
   base=$(case_base "$c")
   stops=$(awk '$2 == "RS" {printf "%s%s", (NR > 1 ? ", " : ""), $3}' "$rd/segments")
   if [ "$(case_variant "$c")" = stop ] && [ "$(head -n 1 "$rd/segments" | awk '{print $3}')" != "$STOP_STEP" ]; then
@@ -575,7 +749,7 @@ compare_variant() {  # side case: prints one row, returns 0 when the continued r
   fi
   if ! case_continues "$c"; then
     same="not continued (limited area: a restart reads the analysis again)"
-  elif compare_runs "$WORK/run-$side/$base" "$rd" "$c on $side against $base" restart; then
+  elif compare_runs "$(run_dir "$side" "$base")" "$rd" "$c on $side against $base" restart; then
     same=$(cmp_words 0)
   else
     same=$(cmp_words 1); ok=1
@@ -585,8 +759,49 @@ compare_variant() {  # side case: prints one row, returns 0 when the continued r
   return $ok
 }
 
+# ------------------------------------------------------------------------------------------------- kit
+# What the runs need, packed into a .tar.gz for a machine without compilers (the script's header,
+# "A kit for another machine"): GEM's run scripts and configurations, the programs of both builds,
+# the shared libraries they load but glibc's and Open MPI's, and the scripts of tests/gem and
+# tests/multinode
+make_kit() {
+  local name tmp k s f lib
+  name=$(basename "$KIT" .tar.gz)
+  tmp=$WORK/kit.tmp
+  k=$tmp/$name
+  rm -rf "$tmp"; mkdir -p "$k/gem/src" "$k/lib" "$k/tests" || return 1
+  # GEM: the environment (.common_setup and what it sources and runs), the scripts runmod.sh calls,
+  # the configurations, the physics input tables (src/rpnphy/include); no sources
+  (cd "$GEM" && cp -pr .common_setup _cado cado MANIFEST utils scripts share "$k/gem/") || return 1
+  for s in gemdyn modelutils rpnphy; do
+    mkdir -p "$k/gem/src/$s"
+    for f in MANIFEST bin share include; do
+      [ -e "$GEM/src/$s/$f" ] && { cp -pr "$GEM/src/$s/$f" "$k/gem/src/$s/" || return 1; }
+    done
+  done
+  gem_commit > "$k/gem/.gemrun-commit"
+  for s in orig ours; do
+    [ -x "$WORK/bin-$s/maingemdm" ] || { say "no $WORK/bin-$s/maingemdm to pack"; return 1; }
+    mkdir -p "$k/bin-$s" && cp -pL "$WORK/bin-$s"/* "$k/bin-$s/" || return 1
+  done
+  # their shared libraries, but glibc's (the other machine's own) and Open MPI's (and what only
+  # Open MPI loads: hwloc, libevent, udev, zlib: the Open MPI runtime brings them)
+  for lib in $(for f in "$k"/bin-*/*; do ldd "$f" 2>/dev/null; done | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u); do
+    case $(basename "$lib") in
+      libc.so*|libm.so*|libmvec.so*|ld-linux*|libpthread.so*|libdl.so*|librt.so*|libutil.so*) continue ;;
+      libmpi*|libopen-*|libpmix*|libhwloc*|libevent*|libudev*|libz.so*|libfabric*|libucp*|libucs*|libuct*|libibverbs*|librdmacm*|libpsm*) continue ;;
+    esac
+    cp -L "$lib" "$k/lib/" || return 1
+  done
+  mkdir -p "$k/tests/gem" "$k/tests/multinode"
+  cp -p "$PROJECT"/tests/gem/* "$k/tests/gem/" && cp -p "$PROJECT"/tests/multinode/mnrun.sh "$PROJECT"/tests/multinode/agent.sh "$k/tests/multinode/" || return 1
+  tar -C "$tmp" -czf "$KIT" "$name" || return 1
+  say "kit: $KIT ($(du -h "$KIT" | cut -f1); libraries: $(ls "$k/lib" | tr '\n' ' '))"
+  rm -rf "$tmp"
+}
+
 # ----------------------------------------------------------------------------------------------- main
-get_sources
+[ -z "$FROM_KIT" ] && get_sources
 if [ $BUILD = 1 ]; then
   if [[ " $SIDES " == *" orig "* ]] || [ ! -f "$RPN_PREFIX/.done" ]; then
     build_gem orig || die "GEM with its own RPN_COMM does not build (see $WORK/build-orig/make.log)"
@@ -597,15 +812,20 @@ if [ $BUILD = 1 ]; then
     build_gem ours || die "GEM with rpncomm-windows does not build (see $WORK/build-ours/make.log)"
   fi
 fi
+if [ -n "$KIT" ]; then
+  case $KIT in /*) ;; *) KIT=$PWD/$KIT ;; esac
+  make_kit || die "cannot pack the kit $KIT"
+  echo "VERDICT: KIT ($KIT)"; exit 0
+fi
 make_dbase
 fails=""
 for c in ${CASES//,/ }; do
   for s in $SIDES; do
     if [ "$s" = "$REUSE" ]; then
       if reusable "$s" "$c"; then
-        say "$c on $s: the run of $(date -r "$WORK/run-$s/$c/ran" -u '+%F %T UTC') in $WORK/run-$s/$c (--reuse)"; continue
+        say "$c on $s: the run of $(date -r "$(run_dir "$s" "$c")/ran" -u '+%F %T UTC') in $(run_dir "$s" "$c") (--reuse)"; continue
       fi
-      say "$c on $s: no finished run in $WORK/run-$s/$c with these settings to reuse: running it"
+      say "$c on $s: no finished run in $(run_dir "$s" "$c") with these settings to reuse: running it"
     fi
     run_case "$s" "$c" || fails="$fails $c/$s"
   done
@@ -627,12 +847,17 @@ if [ -n "$ONLY" ]; then
   [ -z "$restarts" ] || die "continued runs differ from the uninterrupted ones: ${restarts# }"
   echo "VERDICT: RAN ($ONLY only: ${CASES//,/ })"; exit 0
 fi
-echo "| case | PEs | identical? | s/step ours | s/step orig |"
-echo "| --- | --- | --- | --- | --- |"
+if [ -n "$NODES" ]; then
+  echo "| case | nodes | PEs | identical? | identical to one node? | s/step ours | s/step orig |"
+  echo "| --- | --- | --- | --- | --- | --- | --- |"
+else
+  echo "| case | PEs | identical? | s/step ours | s/step orig |"
+  echo "| --- | --- | --- | --- | --- |"
+fi
 differ=""
 for c in ${CASES//,/ }; do
   if [[ " $fails " == *" $c/"* ]]; then
-    echo "| $c | $(case_pes "$c") ($(case_ptopo "$c")) | not run:$(echo "$fails" | tr ' ' '\n' | grep "^$c/" | tr '\n' ' ')failed | | |"
+    echo "| $c |${NODES:+ $NODES |} $(case_pes "$c") ($(case_ptopo "$c")) | not run:$(echo "$fails" | tr ' ' '\n' | grep "^$c/" | tr '\n' ' ')failed |${NODES:+ |} | |"
     continue
   fi
   compare_case "$c" || differ="$differ $c"
@@ -657,4 +882,10 @@ if [ -n "$differ" ]; then echo "VERDICT: DIFFERENT (${differ# })"; exit 1; fi
 what="every output record and every statistics line"
 [ $NO_OUTPUT = 1 ] && what="every statistics line (no output: --no-output)"
 [ -n "$variants" ] && what="$what; the stopped and continued runs as the uninterrupted ones"
-echo "VERDICT: IDENTICAL (${CASES//,/ }: $what of GEM on rpncomm-windows as on its own RPN_COMM)"
+nodes=""
+if [ -n "$NODES" ]; then
+  nodes="; across the simulated nodes $NODES"
+  if [ -n "$ONE_MISSING" ]; then nodes="$nodes (no one-node run to compare with: ${ONE_MISSING# })"
+  else nodes="$nodes, each side as on one node"; fi
+fi
+echo "VERDICT: IDENTICAL (${CASES//,/ }: $what of GEM on rpncomm-windows as on its own RPN_COMM$nodes)"
