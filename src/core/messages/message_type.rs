@@ -149,6 +149,15 @@ impl MessageType {
         if applies { Ok(()) } else { Err(Error::OperatorType { op: op.name(), dtype: self.name }) }
     }
 
+    /// Whether combining with `op` gives the same bits in any order and grouping: integer
+    /// arithmetic (wrapping), bitwise and logical operators. Not reals, whose sums depend on the
+    /// grouping (and MIN/MAX on the order, for -0 and NaN): those reductions are left to MPI's
+    /// own, so that the results are the original RPN_COMM's bit for bit.
+    pub fn reduces_in_any_order(self, op: Operator) -> bool {
+        use Operator::*;
+        matches!(self.kind, Kind::Integer | Kind::Logical | Kind::Byte) && !matches!(op, Replace | NoOp | MaxLoc | MinLoc)
+    }
+
     /// Reals and complex of 4- or 8-byte parts (not REAL16, COMPLEX32).
     fn has_arithmetic(self) -> bool {
         match self.kind {
@@ -307,6 +316,24 @@ mod tests {
 
     fn bytes_of<const N: usize>(words: &[[u8; N]]) -> Vec<u8> {
         words.concat()
+    }
+
+    /// Integers and logicals combine to the same bits in any order (wrapping sums); reals never
+    /// count as such, even for MAX (-0 against 0), nor pairs.
+    #[test]
+    fn which_reductions_any_order_gives_the_same_bits() {
+        use Operator::*;
+        for (name, op) in [("MPI_INTEGER", Sum), ("MPI_INTEGER8", Prod), ("MPI_INTEGER", Max), ("MPI_LOGICAL", Lor), ("MPI_BYTE", Bxor)] {
+            assert!(t(name).reduces_in_any_order(op), "{name} {}", op.name());
+        }
+        for (name, op) in [("MPI_REAL", Sum), ("MPI_DOUBLE_PRECISION", Max), ("MPI_2INTEGER", MaxLoc), ("MPI_INTEGER", Replace)] {
+            assert!(!t(name).reduces_in_any_order(op), "{name} {}", op.name());
+        }
+        let (big, other) = ((i32::MAX - 1).to_ne_bytes(), 5i32.to_ne_bytes());
+        let (mut ab, mut ba) = (big.to_vec(), other.to_vec());
+        t("MPI_INTEGER").combine(Sum, &mut ab, &other);
+        t("MPI_INTEGER").combine(Sum, &mut ba, &big);
+        assert_eq!(ab, ba);
     }
 
     #[test]
