@@ -17,4 +17,4 @@ if [[ -z "$host" || -z "${RPNMN_STATE:-}" || ! -s "$RPNMN_STATE/$host.pid" ]]; t
     echo "agent.sh: no simulated node '$host' (RPNMN_STATE=${RPNMN_STATE:-unset})" >&2
     exit 255
 fi
-exec nsenter -t "$(cat "$RPNMN_STATE/$host.pid")" --net --uts --mount --wd="$PWD" -- /bin/sh -c "$*"
+exec nsenter -t "$(cat "$RPNMN_STATE/$host.pid")" --net --uts --ipc --mount --wd="$PWD" -- /bin/sh -c "$*"

@@ -7,6 +7,12 @@
 #     --mpirun CMD      the launcher (default mpirun.openmpi / mpiexec.mpich)
 #     --map-by node     PE i on node i mod N (round robin: two or more PEs always span nodes);
 #                       by default the nodes are filled in order, each up to its slots
+#     --separate-memory each node also has its own System V IPC and its own boot id: an MPI that
+#                       decides "same machine" by them (UCX, under Debian's MPICH) then talks to
+#                       other nodes over TCP, as between real nodes, instead of shared memory and
+#                       cross-memory attach. Off by default: with it, UCX 1.13's TCP transport
+#                       hangs in MPI_Finalize in about 1 job of 5, plain MPI programs included
+#                       (openucx/ucx issue 8738). Open MPI goes over TCP between nodes either way.
 #
 # A node is a network namespace with its own loopback, one veth into a switch namespace (a bridge,
 # addresses 10.213.7.<i>/24 that exist only inside these namespaces), its own hostname (UTS
@@ -32,18 +38,20 @@ impl=openmpi
 mpirun=""
 np=""
 map_by=slot
+separate=0
 while (($#)); do
     case $1 in
         --nodes) nodes=$2; shift 2 ;;
         --impl) impl=$2; shift 2 ;;
         --mpirun) mpirun=$2; shift 2 ;;
         --map-by) map_by=$2; shift 2 ;;
+        --separate-memory) separate=1; shift ;;
         -n | -np) np=$2; shift 2; break ;;
         *) echo "mnrun: unknown option '$1'" >&2; exit 2 ;;
     esac
 done
 if [[ -z "$np" || $# -eq 0 ]]; then
-    echo "usage: mnrun.sh [--nodes 2,2] [--map-by node] [--impl openmpi|mpich] [--mpirun CMD] -n NP program [args...]" >&2
+    echo "usage: mnrun.sh [--nodes 2,2] [--map-by node] [--separate-memory] [--impl openmpi|mpich] [--mpirun CMD] -n NP program [args...]" >&2
     exit 2
 fi
 if [[ "$(id -u)" != 0 ]]; then
@@ -111,9 +119,16 @@ fail_setup() {
 # its pid is written to $state/<hostname>.pid once the node is ready.
 start_holder() {
     local netns=$1 name=$2
-    ip netns exec "$netns" unshare --uts --mount --propagation private /bin/sh -c '
+    local own=()
+    if ((separate)); then
+        own=(--ipc)
+        cat /proc/sys/kernel/random/uuid > "$state/$name.boot_id"
+    fi
+    ip netns exec "$netns" unshare --uts "${own[@]}" --mount --propagation private /bin/sh -c '
         hostname "$1" && mount -t tmpfs -o mode=1777 rpnmn-shm /dev/shm &&
-        mount --bind "$2/hosts" /etc/hosts && echo $$ > "$2/$1.pid.tmp" && mv "$2/$1.pid.tmp" "$2/$1.pid" &&
+        mount --bind "$2/hosts" /etc/hosts &&
+        { [ ! -f "$2/$1.boot_id" ] || mount --bind "$2/$1.boot_id" /proc/sys/kernel/random/boot_id; } &&
+        echo $$ > "$2/$1.pid.tmp" && mv "$2/$1.pid.tmp" "$2/$1.pid" &&
         exec sleep infinity' rpnmn-holder "$name" "$state" &
     holders+=($!)
 }
@@ -158,7 +173,7 @@ case $impl in
 esac
 
 # the job, from the switch namespace ("head"); not exec'd, so the trap cleans up after it
-nsenter -t "$(cat "$state/head.pid")" --net --uts --mount --wd="$PWD" -- "${launch[@]}" "$@" < /dev/null &
+nsenter -t "$(cat "$state/head.pid")" --net --uts --ipc --mount --wd="$PWD" -- "${launch[@]}" "$@" < /dev/null &
 job=$!
 wait "$job"
 status=$?
