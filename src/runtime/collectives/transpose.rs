@@ -54,6 +54,13 @@ impl Split {
     fn block(&self, s: &Shape) -> usize {
         s.size * s.n2 * self.n1p * self.n3p
     }
+    /// Whether zb is the exchange's blocks one after the other, as GEM's solver declares it:
+    /// every PE's columns and levels full (n1g = np n1p, n3g = np n3p) and zb's third
+    /// dimension n3p levels from its first index. Then the forward transpose receives straight
+    /// into zb and the backward one sends straight from it, as the original does.
+    fn zb_is_blocks(&self, s: &Shape) -> bool {
+        self.np > 1 && s.n1g == self.np * self.n1p && s.n3g == self.np * self.n3p && s.n3w() == self.n3p
+    }
     /// zb's third index of the first level this PE holds, as an offset from min3 (the original
     /// copies to index 1 on a single PE, to min3 otherwise).
     fn zb_base(&self, s: &Shape) -> i64 {
@@ -286,20 +293,28 @@ impl Runtime {
         // of 4-byte words (Fortran integers or reals), and distinct (checked above).
         let source: &[u32] = if from_words == 0 { &[] } else { unsafe { std::slice::from_raw_parts(from as *const u32, from_words) } };
         let words = split.block(&shape) * np;
-        let buffers = &mut self.transposes;
-        let send = room(&mut buffers.send, words);
-        if kind > 0 {
-            pack_forward(&shape, &split, me, source, send);
-        } else {
-            pack_backward(&shape, &split, me, source, send);
-        }
-        let recv = room(&mut buffers.recv, words);
-        self.transport.alltoall(&comm, as_bytes(send), block_bytes, as_bytes_mut(recv))?;
+        let direct = split.zb_is_blocks(&shape);
         // SAFETY: as above; written in place, so that what no global index stands for keeps its value.
         let target: &mut [u32] = if to_words == 0 { &mut [] } else { unsafe { std::slice::from_raw_parts_mut(to as *mut u32, to_words) } };
+        let buffers = &mut self.transposes;
         if kind > 0 {
+            let send = room(&mut buffers.send, words);
+            pack_forward(&shape, &split, me, source, send);
+            if direct {
+                return self.transport.alltoall(&comm, as_bytes(send), block_bytes, as_bytes_mut(target));
+            }
+            let recv = room(&mut buffers.recv, words);
+            self.transport.alltoall(&comm, as_bytes(send), block_bytes, as_bytes_mut(recv))?;
             unpack_forward(&shape, &split, me, recv, target);
         } else {
+            let recv = room(&mut buffers.recv, words);
+            if direct {
+                self.transport.alltoall(&comm, as_bytes(source), block_bytes, as_bytes_mut(recv))?;
+            } else {
+                let send = room(&mut buffers.send, words);
+                pack_backward(&shape, &split, me, source, send);
+                self.transport.alltoall(&comm, as_bytes(send), block_bytes, as_bytes_mut(recv))?;
+            }
             unpack_backward(&shape, &split, me, recv, target);
         }
         Ok(())
@@ -367,6 +382,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Where zb is the blocks one after the other, unpacking the received blocks into zb and
+    /// packing zb's blocks are the identity: the direct exchange moves the same words.
+    #[test]
+    fn zb_laid_out_as_the_blocks_needs_no_copy() {
+        for (np, me) in [(2, 0), (2, 1), (3, 2)] {
+            let s = Shape { min1: 0, max1: 3, n1g: 2 * np, n2: 3, min3: 1, max3: 4, n3g: 4 * np, size: 2 };
+            let sp = Split::new(&s, np);
+            assert!(sp.zb_is_blocks(&s));
+            let recv: Vec<u32> = (0..s.zb_words() as u32).collect();
+            let mut zb = vec![0u32; s.zb_words()];
+            unpack_forward(&s, &sp, me, &recv, &mut zb);
+            assert_eq!(zb, recv);
+            let mut sent = vec![0u32; s.zb_words()];
+            pack_backward(&s, &sp, me, &zb, &mut sent);
+            assert_eq!(sent, zb);
+        }
+        let ragged = Shape { min1: 0, max1: 3, n1g: 3, n2: 3, min3: 1, max3: 4, n3g: 8, size: 2 };
+        assert!(!Split::new(&ragged, 2).zb_is_blocks(&ragged));
     }
 
     #[test]
