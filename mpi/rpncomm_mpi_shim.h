@@ -73,8 +73,6 @@ void rpnmpi_comm_release(rpnmpi_comm *comm);
 int rpnmpi_comm_split(const rpnmpi_comm *parent, int color, int key, rpnmpi_comm **comm);
 int rpnmpi_comm_rank_size(const rpnmpi_comm *comm, int *rank, int *size);
 int rpnmpi_barrier(const rpnmpi_comm *comm);
-/* Every rank contributes `bytes` bytes; `all` receives size * bytes in rank order. */
-int rpnmpi_allgather(const rpnmpi_comm *comm, const void *mine, void *all, int bytes);
 
 /* Collective over comm: a window of `bytes` bytes with displacement unit `disp_unit`.
  * base != NULL: over the caller's memory (MPI_Win_create); base == NULL: memory MPI allocates
@@ -155,6 +153,9 @@ int rpnmpi_win_sync(rpnmpi_win *win);
 typedef struct rpnmpi_req rpnmpi_req;
 int rpnmpi_chan_isend(const rpnmpi_comm *comm, const void *buf, int bytes, int dest, int tag, rpnmpi_req **req);
 int rpnmpi_test(rpnmpi_req **req, int *done);
+/* MPI_Iallgather of `bytes` bytes per rank, completed by rpnmpi_test (the agreement's allgather:
+ * waited on by tests that yield, src/transport/mpi/wait.rs). */
+int rpnmpi_iallgather(const rpnmpi_comm *comm, const void *mine, void *all, int bytes, rpnmpi_req **req);
 int rpnmpi_request_free(rpnmpi_req **req);
 int rpnmpi_iprobe(const rpnmpi_comm *comm, int src, int tag, int *found, int *bytes);
 int rpnmpi_chan_recv(const rpnmpi_comm *comm, void *buf, int bytes, int src, int tag);
@@ -193,12 +194,13 @@ int rpnmpi_testall(int n, int *freqs, int *done);
 int rpnmpi_test_count(int *freq, int code, int *done, int *received);
 /* MPI_Reduce of n elements (datatype: its code in the original's table, as rpnmpi_type_f's;
  * operator codes as rpnmpi_rma's, MAXLOC and MINLOC added; not REPLACE or NO_OP) into
- * `result` on `root`; MPI_Gather of `bytes` bytes per rank into `all` on `root` */
+ * `result` on `root`; MPI_Igather of `bytes` bytes per rank into `all` on `root` (completed by rpnmpi_test) */
 int rpnmpi_reduce(const rpnmpi_comm *comm, const void *mine, void *result, int n, int dtype, int op, int root);
-int rpnmpi_gather(const rpnmpi_comm *comm, const void *mine, void *all, int bytes, int root);
+int rpnmpi_igather(const rpnmpi_comm *comm, const void *mine, void *all, int bytes, int root, rpnmpi_req **req);
 /* MPI_Allreduce of n elements (codes as rpnmpi_reduce's) into `result` on every rank */
 int rpnmpi_allreduce(const rpnmpi_comm *comm, const void *mine, void *result, int n, int dtype, int op);
-int rpnmpi_alltoall(const rpnmpi_comm *comm, const void *send, void *recv, int bytes);
+/* MPI_Ialltoall of `bytes` bytes per rank (completed by rpnmpi_test); MPI_Alltoallv of byte counts */
+int rpnmpi_ialltoall(const rpnmpi_comm *comm, const void *send, void *recv, int bytes, rpnmpi_req **req);
 int rpnmpi_alltoallv(const rpnmpi_comm *comm, const void *send, const int *scounts, const int *sdispls,
                      void *recv, const int *rcounts, const int *rdispls);
 /* MPI_Finalize unless MPI is finalized already (RPN_COMM_finalize, as the original: whoever

@@ -283,10 +283,6 @@ int rpnmpi_barrier(const rpnmpi_comm *c) {
     return MPI_Barrier(c->comm);
 }
 
-int rpnmpi_allgather(const rpnmpi_comm *c, const void *mine, void *all, int bytes) {
-    return MPI_Allgather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, c->comm);
-}
-
 int rpnmpi_win_create(const rpnmpi_comm *c, void *base, size_t bytes, int disp_unit,
                       void **local, rpnmpi_win **out) {
     rpnmpi_win *w = calloc(1, sizeof *w);
@@ -603,6 +599,17 @@ int rpnmpi_chan_isend(const rpnmpi_comm *c, const void *buf, int bytes, int dest
     *out = NULL;
     if (!q) return RPNMPI_E_NOMEM;
     rc = MPI_Isend(buf, bytes, MPI_BYTE, dest, tag, c->comm, &q->request);
+    if (rc != MPI_SUCCESS) { free(q); return rc; }
+    *out = q;
+    return MPI_SUCCESS;
+}
+
+int rpnmpi_iallgather(const rpnmpi_comm *c, const void *mine, void *all, int bytes, rpnmpi_req **out) {
+    rpnmpi_req *q = malloc(sizeof *q);
+    int rc;
+    *out = NULL;
+    if (!q) return RPNMPI_E_NOMEM;
+    rc = MPI_Iallgather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, c->comm, &q->request);
     if (rc != MPI_SUCCESS) { free(q); return rc; }
     *out = q;
     return MPI_SUCCESS;
@@ -925,8 +932,15 @@ int rpnmpi_allreduce(const rpnmpi_comm *c, const void *mine, void *result, int n
     return MPI_Allreduce(mine, result, n, t, o, c->comm);
 }
 
-int rpnmpi_gather(const rpnmpi_comm *c, const void *mine, void *all, int bytes, int root) {
-    return MPI_Gather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, root, c->comm);
+int rpnmpi_igather(const rpnmpi_comm *c, const void *mine, void *all, int bytes, int root, rpnmpi_req **out) {
+    rpnmpi_req *q = malloc(sizeof *q);
+    int rc;
+    *out = NULL;
+    if (!q) return RPNMPI_E_NOMEM;
+    rc = MPI_Igather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, root, c->comm, &q->request);
+    if (rc != MPI_SUCCESS) { free(q); return rc; }
+    *out = q;
+    return MPI_SUCCESS;
 }
 
 /* The distribution routines' and RPN_MPI_ez_transpose_xz's exchange: `n` ranks, byte counts and
@@ -936,7 +950,15 @@ int rpnmpi_alltoallv(const rpnmpi_comm *c, const void *send, const int *scounts,
     return MPI_Alltoallv(send, scounts, sdispls, MPI_BYTE, recv, rcounts, rdispls, MPI_BYTE, c->comm);
 }
 
-/* RPN_COMM_transpose's exchange, as the original makes it (MPI_Alltoall). */
-int rpnmpi_alltoall(const rpnmpi_comm *c, const void *send, void *recv, int bytes) {
-    return MPI_Alltoall(send, bytes, MPI_BYTE, recv, bytes, MPI_BYTE, c->comm);
+/* RPN_COMM_transpose's exchange, as the original makes it (MPI_Alltoall), started here and
+ * completed by rpnmpi_test. */
+int rpnmpi_ialltoall(const rpnmpi_comm *c, const void *send, void *recv, int bytes, rpnmpi_req **out) {
+    rpnmpi_req *q = malloc(sizeof *q);
+    int rc;
+    *out = NULL;
+    if (!q) return RPNMPI_E_NOMEM;
+    rc = MPI_Ialltoall(send, bytes, MPI_BYTE, recv, bytes, MPI_BYTE, c->comm, &q->request);
+    if (rc != MPI_SUCCESS) { free(q); return rc; }
+    *out = q;
+    return MPI_SUCCESS;
 }

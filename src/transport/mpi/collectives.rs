@@ -1,11 +1,15 @@
 //! The MPI collectives beside the agreement's allgather: MPI_Reduce, MPI_Allreduce, MPI_Gather,
-//! MPI_Alltoall and MPI_Alltoallv on a communicator of the shim, each under `shim::serial()` and
-//! watched by the watchdog (a PE that never joins is named).
+//! MPI_Alltoall and MPI_Alltoallv on a communicator of the shim, each under `shim::serial()`.
+//! Those that only move bytes (gather, alltoall) are started nonblocking and waited on by tests
+//! that yield the core (`wait`); the reductions stay blocking, watched by the watchdog (a PE
+//! that never joins is named): a nonblocking reduction may group the operands otherwise, and
+//! sums of reals must come out as the original's do, bit for bit.
 
 use std::ffi::{c_int, c_void};
 
 use super::comm::Comm;
-use super::shim::{self, RawComm};
+use super::shim::{self, RawComm, RawReq};
+use super::wait;
 use super::watchdog;
 use crate::core::{MessageType, Operator};
 use crate::error::{Error, Result};
@@ -21,8 +25,15 @@ unsafe extern "C" {
         root: c_int,
     ) -> c_int;
     fn rpnmpi_allreduce(comm: *const RawComm, mine: *const c_void, result: *mut c_void, n: c_int, dtype: c_int, op: c_int) -> c_int;
-    fn rpnmpi_gather(comm: *const RawComm, mine: *const c_void, all: *mut c_void, bytes: c_int, root: c_int) -> c_int;
-    fn rpnmpi_alltoall(comm: *const RawComm, send: *const c_void, recv: *mut c_void, bytes: c_int) -> c_int;
+    fn rpnmpi_igather(
+        comm: *const RawComm,
+        mine: *const c_void,
+        all: *mut c_void,
+        bytes: c_int,
+        root: c_int,
+        req: *mut *mut RawReq,
+    ) -> c_int;
+    fn rpnmpi_ialltoall(comm: *const RawComm, send: *const c_void, recv: *mut c_void, bytes: c_int, req: *mut *mut RawReq) -> c_int;
     fn rpnmpi_alltoallv(
         comm: *const RawComm,
         send: *const c_void,
@@ -112,13 +123,11 @@ pub fn gather(comm: &Comm, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> 
         return Ok((comm.rank == root).then(Vec::new));
     }
     let mut all = vec![0u8; if comm.rank == root { mine.len() * comm.size } else { 0 }];
-    let rc = {
-        let _mpi = shim::serial()?;
-        let _watch = watchdog::watch("MPI_Gather");
-        // SAFETY: live communicator; all has room for size x bytes on the root.
-        unsafe { rpnmpi_gather(comm.raw(), mine.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, bytes, root as c_int) }
-    };
-    shim::check(rc, "MPI_Gather")?;
+    // SAFETY: live communicator; all has room for size x bytes on the root; neither buffer is
+    // touched until the request completed (`complete`).
+    wait::complete("MPI_Gather", comm.size, |req| unsafe {
+        rpnmpi_igather(comm.raw(), mine.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, bytes, root as c_int, req)
+    })?;
     Ok((comm.rank == root).then_some(all))
 }
 
@@ -130,13 +139,11 @@ pub fn alltoall(comm: &Comm, send: &[u8], block: usize, recv: &mut [u8]) -> Resu
     if block == 0 {
         return Ok(());
     }
-    let rc = {
-        let _mpi = shim::serial()?;
-        let _watch = watchdog::watch("MPI_Alltoall");
-        // SAFETY: live communicator; send holds and recv has room for size x block bytes.
-        unsafe { rpnmpi_alltoall(comm.raw(), send.as_ptr() as *const c_void, recv.as_mut_ptr() as *mut c_void, bytes) }
-    };
-    shim::check(rc, "MPI_Alltoall")
+    // SAFETY: live communicator; send holds and recv has room for size x block bytes, neither
+    // touched until the request completed (`complete`).
+    wait::complete("MPI_Alltoall", comm.size, |req| unsafe {
+        rpnmpi_ialltoall(comm.raw(), send.as_ptr() as *const c_void, recv.as_mut_ptr() as *mut c_void, bytes, req)
+    })
 }
 
 /// MPI_Alltoallv of byte blocks over `comm`: `send_counts[p]` bytes to rank p (one after the

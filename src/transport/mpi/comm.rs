@@ -5,7 +5,7 @@
 use std::ffi::{c_int, c_void};
 
 use super::shim::{self, RawComm};
-use super::watchdog;
+use super::{wait, watchdog};
 use crate::core::CollectiveId;
 use crate::core::collective;
 use crate::error::{Error, Result};
@@ -119,11 +119,14 @@ impl Comm {
             // nothing to move, and an empty slice's pointer is Open MPI's MPI_IN_PLACE
             return Ok(());
         }
-        let _mpi = shim::serial()?;
-        let _watch = watchdog::watch("MPI_Allgather");
-        // SAFETY: mine holds `bytes` bytes, all has room for size * bytes (checked above).
-        let rc = unsafe { shim::rpnmpi_allgather(self.raw, mine.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, bytes) };
-        shim::check(rc, "MPI_Allgather")
+        // Started, then waited on by tests that yield the core (`wait`): every collective's
+        // agreement goes through here, and a blocking MPI_Allgather busy-polls, which costs a
+        // time slice per call where PEs share cores.
+        // SAFETY: mine holds `bytes` bytes, all has room for size * bytes (checked above);
+        // neither is touched until the request completed.
+        wait::complete("MPI_Allgather", self.size, |req| unsafe {
+            shim::rpnmpi_iallgather(self.raw, mine.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, bytes, req)
+        })
     }
 
     /// One flag per rank: `any` true somewhere, `all` true everywhere.

@@ -16,6 +16,7 @@
 //! - `collectives`: the MPI collectives beside the agreement's allgather;
 //! - `p2p`: point-to-point messages on the caller's Fortran communicators;
 //! - `handles`: real MPI handles for the caller's own MPI calls;
+//! - `wait`: waiting on a nonblocking MPI call by tests that yield the core;
 //! - `watchdog`: hang reports of blocking MPI calls.
 
 pub mod channels;
@@ -25,6 +26,7 @@ pub mod handles;
 pub mod node;
 pub mod p2p;
 pub mod shim;
+pub mod wait;
 pub mod watchdog;
 pub mod windows;
 

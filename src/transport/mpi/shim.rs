@@ -126,7 +126,6 @@ unsafe extern "C" {
     pub fn rpnmpi_comm_split(parent: *const RawComm, color: c_int, key: c_int, comm: *mut *mut RawComm) -> c_int;
     pub fn rpnmpi_comm_rank_size(comm: *const RawComm, rank: *mut c_int, size: *mut c_int) -> c_int;
     pub fn rpnmpi_barrier(comm: *const RawComm) -> c_int;
-    pub fn rpnmpi_allgather(comm: *const RawComm, mine: *const c_void, all: *mut c_void, bytes: c_int) -> c_int;
     pub fn rpnmpi_win_create(
         comm: *const RawComm,
         base: *mut c_void,
@@ -202,6 +201,7 @@ unsafe extern "C" {
         req: *mut *mut RawReq,
     ) -> c_int;
     pub fn rpnmpi_test(req: *mut *mut RawReq, done: *mut c_int) -> c_int;
+    pub fn rpnmpi_iallgather(comm: *const RawComm, mine: *const c_void, all: *mut c_void, bytes: c_int, req: *mut *mut RawReq) -> c_int;
     pub fn rpnmpi_request_free(req: *mut *mut RawReq) -> c_int;
     pub fn rpnmpi_iprobe(comm: *const RawComm, src: c_int, tag: c_int, found: *mut c_int, bytes: *mut c_int) -> c_int;
     pub fn rpnmpi_chan_recv(comm: *const RawComm, buf: *mut c_void, bytes: c_int, src: c_int, tag: c_int) -> c_int;

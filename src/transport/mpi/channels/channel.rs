@@ -12,13 +12,12 @@
 use std::collections::{HashMap, VecDeque};
 use std::ffi::{c_int, c_void};
 use std::sync::Arc;
-use std::time::Instant;
 
-use crate::diagnostics;
 use crate::error::{Error, Result};
 use crate::transport::channel::{Channels, Loopback, Message, SLOTS};
 use crate::transport::mpi::comm::Comm;
 use crate::transport::mpi::shim::{self, RawReq};
+pub(super) use crate::transport::mpi::wait::wait_for;
 
 /// The tag of channel messages, on a duplicate of MPI_COMM_WORLD that only the channels use.
 const TAG: c_int = 0x5250;
@@ -156,27 +155,6 @@ impl MpiChannels {
         link.holding = Some(Held::Probed(len));
         Ok(true)
     }
-}
-
-/// Calls `ready` until it says true, yielding the core in between; reports a long wait.
-pub(super) fn wait_for(mut ready: impl FnMut() -> Result<bool>, waiting_for: &dyn Fn() -> String) -> Result<()> {
-    let start = Instant::now();
-    let every = diagnostics::hang_report_interval();
-    let mut next = every.map(|e| start + e);
-    let mut spins = 0u32;
-    while !ready()? {
-        spins = spins.wrapping_add(1);
-        if spins.is_multiple_of(16) {
-            std::thread::yield_now();
-        }
-        if let (Some(at), Some(e)) = (next, every)
-            && Instant::now() >= at
-        {
-            diagnostics::report_hang(start.elapsed(), &waiting_for());
-            next = Some(at + e);
-        }
-    }
-    Ok(())
 }
 
 impl Channels for MpiChannels {

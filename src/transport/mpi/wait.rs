@@ -1,0 +1,56 @@
+//! Waiting on MPI without blocking inside it: a nonblocking call, then tests in a loop that
+//! yield the core every few rounds. Blocking MPI calls busy-poll (MPICH, Open MPI alike): with
+//! more PEs than cores, a waiting PE then holds its core for a whole time slice (4 ms here) while
+//! the PE it waits for cannot run; a PE that yields lets it run at once. With a core per PE the
+//! loop costs what MPI's own polling does. A long wait is reported, naming what is waited for.
+
+use std::time::Instant;
+
+use std::ffi::c_int;
+
+use super::shim::{self, RawReq};
+use crate::diagnostics;
+use crate::error::Result;
+
+/// Calls `ready` until it says true, yielding the core in between; reports a long wait.
+pub fn wait_for(mut ready: impl FnMut() -> Result<bool>, waiting_for: &dyn Fn() -> String) -> Result<()> {
+    let start = Instant::now();
+    let every = diagnostics::hang_report_interval();
+    let mut next = every.map(|e| start + e);
+    let mut spins = 0u32;
+    while !ready()? {
+        spins = spins.wrapping_add(1);
+        if spins.is_multiple_of(16) {
+            std::thread::yield_now();
+        }
+        if let (Some(at), Some(e)) = (next, every)
+            && Instant::now() >= at
+        {
+            diagnostics::report_hang(start.elapsed(), &waiting_for());
+            next = Some(at + e);
+        }
+    }
+    Ok(())
+}
+
+/// Starts a nonblocking collective (`start` makes its request: an MPI call of the shim, whose
+/// buffers stay untouched until the request completed) over a communicator of `ranks` ranks, and
+/// waits for it by tests that yield the core. `what` names the MPI call.
+pub fn complete(what: &'static str, ranks: usize, start: impl FnOnce(*mut *mut RawReq) -> c_int) -> Result<()> {
+    let mut request: *mut RawReq = std::ptr::null_mut();
+    {
+        let _mpi = shim::serial()?;
+        shim::check(start(&mut request), what)?;
+    }
+    let routine = diagnostics::routine();
+    wait_for(
+        || {
+            let _mpi = shim::serial()?;
+            let mut done: c_int = 0;
+            // SAFETY: the request `start` made (null once completed).
+            shim::check(unsafe { shim::rpnmpi_test(&mut request, &mut done) }, what)?;
+            Ok(done != 0)
+        },
+        &|| format!("the other PEs of the communicator ({ranks} ranks) in {routine} ({what})"),
+    )
+}
