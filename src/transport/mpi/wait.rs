@@ -4,9 +4,8 @@
 //! the PE it waits for cannot run; a PE that yields lets it run at once. With a core per PE the
 //! loop costs what MPI's own polling does. A long wait is reported, naming what is waited for.
 
-use std::time::Instant;
-
 use std::ffi::c_int;
+use std::time::Instant;
 
 use super::shim::{self, RawReq};
 use crate::diagnostics;
@@ -35,7 +34,9 @@ pub fn wait_for(mut ready: impl FnMut() -> Result<bool>, waiting_for: &dyn Fn() 
 
 /// Starts a nonblocking collective (`start` makes its request: an MPI call of the shim, whose
 /// buffers stay untouched until the request completed) over a communicator of `ranks` ranks, and
-/// waits for it by tests that yield the core. `what` names the MPI call.
+/// waits for it by tests that yield the core. `what` names the MPI call. An MPI_Test that
+/// returns an error has ended the request (the shim's communicators return errors), so the
+/// buffers are MPI's no longer when the error comes back.
 pub fn complete(what: &'static str, ranks: usize, start: impl FnOnce(*mut *mut RawReq) -> c_int) -> Result<()> {
     let mut request: *mut RawReq = std::ptr::null_mut();
     {
