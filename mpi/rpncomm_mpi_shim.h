@@ -199,6 +199,8 @@ int rpnmpi_reduce(const rpnmpi_comm *comm, const void *mine, void *result, int n
 int rpnmpi_igather(const rpnmpi_comm *comm, const void *mine, void *all, int bytes, int root, rpnmpi_req **req);
 /* MPI_Allreduce of n elements (codes as rpnmpi_reduce's) into `result` on every rank */
 int rpnmpi_allreduce(const rpnmpi_comm *comm, const void *mine, void *result, int n, int dtype, int op);
+/* MPI_Bcast of `bytes` bytes from `root` */
+int rpnmpi_bcast(const rpnmpi_comm *comm, void *buffer, int bytes, int root);
 /* MPI_Ialltoall of `bytes` bytes per rank (completed by rpnmpi_test); MPI_Alltoallv of byte counts */
 int rpnmpi_ialltoall(const rpnmpi_comm *comm, const void *send, void *recv, int bytes, rpnmpi_req **req);
 int rpnmpi_alltoallv(const rpnmpi_comm *comm, const void *send, const int *scounts, const int *sdispls,

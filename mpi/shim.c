@@ -932,6 +932,11 @@ int rpnmpi_allreduce(const rpnmpi_comm *c, const void *mine, void *result, int n
     return MPI_Allreduce(mine, result, n, t, o, c->comm);
 }
 
+/* RPN_COMM_bcast as the original makes it (one MPI_Bcast), of bytes. */
+int rpnmpi_bcast(const rpnmpi_comm *c, void *buffer, int bytes, int root) {
+    return MPI_Bcast(buffer, bytes, MPI_BYTE, root, c->comm);
+}
+
 int rpnmpi_igather(const rpnmpi_comm *c, const void *mine, void *all, int bytes, int root, rpnmpi_req **out) {
     rpnmpi_req *q = malloc(sizeof *q);
     int rc;

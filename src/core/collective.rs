@@ -122,21 +122,31 @@ impl CollectiveId {
 /// The record every PE gives in the first exchange of a collective, one fixed size whatever
 /// the routine, so that PEs in different collectives make the same exchange on every transport
 /// and read each other's routine: words [refused, routine code, payload length, data bytes (or
-/// `NO_DATA`), payload, data, zeros] (native byte order: the PEs of a job share it).
+/// `NO_DATA`), the signature of the PE's unchecked calls on the communicator (2 words:
+/// `core::collectives::call_log`), payload, data, zeros] (native byte order: the PEs of a job
+/// share it).
 pub const RECORD_BYTES: usize = 256;
 /// Words before the payload.
-pub const HEADER_WORDS: usize = 4;
+pub const HEADER_WORDS: usize = 6;
 /// The longest payload a record carries.
 pub const MAX_PAYLOAD: usize = 32;
 /// Data that did not fit in the record (the collective sends it in an exchange of its own).
 pub const NO_DATA: u32 = u32::MAX;
 
-/// This PE's record in routine `id`, refusing or not, with `data` in it when it fits.
-pub fn record(id: CollectiveId, refused: bool, payload: &[u32], data: &[u8]) -> [u8; RECORD_BYTES] {
+/// This PE's record in routine `id`, refusing or not, with the `signature` of its unchecked calls
+/// on the communicator and `data` in it when it fits.
+pub fn record(id: CollectiveId, refused: bool, signature: u64, payload: &[u32], data: &[u8]) -> [u8; RECORD_BYTES] {
     assert!(payload.len() <= MAX_PAYLOAD, "record payloads are small");
     let at = data_offset(payload.len());
     let inline = data.len() <= RECORD_BYTES - at;
-    let header = [refused as u32, id.code(), payload.len() as u32, if inline { data.len() as u32 } else { NO_DATA }];
+    let header = [
+        refused as u32,
+        id.code(),
+        payload.len() as u32,
+        if inline { data.len() as u32 } else { NO_DATA },
+        signature as u32,
+        (signature >> 32) as u32,
+    ];
     let mut bytes = [0u8; RECORD_BYTES];
     for (to, w) in bytes.chunks_exact_mut(4).zip(header.iter().chain(payload)) {
         to.copy_from_slice(&w.to_ne_bytes());
@@ -155,6 +165,11 @@ pub const fn data_offset(payload_len: usize) -> usize {
 /// Word `i` of a record.
 pub fn word(record: &[u8], i: usize) -> u32 {
     u32::from_ne_bytes(record[4 * i..4 * i + 4].try_into().expect("4 bytes"))
+}
+
+/// The signature a record carries.
+pub fn signature(record: &[u8]) -> u64 {
+    u64::from(word(record, 4)) | u64::from(word(record, 5)) << 32
 }
 
 /// The gathered records (`all`, one per PE in rank order) against this PE's routine (`me` in
@@ -200,17 +215,18 @@ mod tests {
     #[test]
     fn small_data_travels_in_the_record_large_data_does_not() {
         let fits = vec![7u8; RECORD_BYTES - data_offset(3)];
-        let r = record(CollectiveId::Allreduce, false, &[1, 2, 3], &fits);
-        assert_eq!((word(&r, 1), word(&r, 2), word(&r, 3), word(&r, 4)), (2, 3, fits.len() as u32, 1));
+        let r = record(CollectiveId::Allreduce, false, 7 << 32 | 5, &[1, 2, 3], &fits);
+        assert_eq!((word(&r, 1), word(&r, 2), word(&r, 3), word(&r, HEADER_WORDS)), (2, 3, fits.len() as u32, 1));
+        assert_eq!(signature(&r), 7 << 32 | 5);
         assert_eq!(&r[data_offset(3)..], &fits[..]);
-        let r = record(CollectiveId::Allreduce, true, &[1, 2, 3], &[7u8; RECORD_BYTES]);
+        let r = record(CollectiveId::Allreduce, true, 0, &[1, 2, 3], &[7u8; RECORD_BYTES]);
         assert_eq!((word(&r, 0), word(&r, 3)), (1, NO_DATA));
         assert!(r[data_offset(3)..].iter().all(|&b| b == 0), "nothing of it in the record");
     }
 
     #[test]
     fn check_routines_names_the_first_pe_elsewhere() {
-        let all = [record(CollectiveId::WinOpen, false, &[], &[]), record(CollectiveId::Barrier, false, &[], &[])].concat();
+        let all = [record(CollectiveId::WinOpen, false, 0, &[], &[]), record(CollectiveId::Barrier, false, 0, &[], &[])].concat();
         assert!(
             check_routines(&all, 0, CollectiveId::WinOpen)
                 .unwrap_err()

@@ -64,6 +64,8 @@ pub struct Runtime {
     transposes: collectives::transpose::TransposeBuffers,
     /// The contexts of RPN_COMM_spread.
     spreads: crate::core::HandleTable<collectives::spread::SpreadContext>,
+    /// How collective calls are checked, and this PE's logs of the calls not checked one by one.
+    calls: collectives::check::CallChecks,
 }
 
 enum Global {
@@ -149,6 +151,7 @@ impl Runtime {
         // after the transport started: an MPI's own handlers (SIGABRT) are chained, not replaced
         process::stop_flush::install();
         let stats = stats::Recorder::from_env();
+        let calls = collectives::check::CallChecks::from_env()?;
         Ok(Runtime {
             transport,
             made: Vec::new(),
@@ -159,6 +162,7 @@ impl Runtime {
             halo: Box::default(),
             transposes: Default::default(),
             spreads: collectives::spread::new_table(),
+            calls,
         })
     }
 

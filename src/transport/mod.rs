@@ -153,6 +153,23 @@ pub trait Transport: Send {
         Ok(None)
     }
 
+    /// Whether the transport makes the collectives with calls of its own (`allreduce_native`,
+    /// `bcast`, `reduce_to`, `gather_to`: MPI's), or they all come down to its allgather, where the
+    /// runtime carries every PE's call beside its data (`runtime::collectives::check`).
+    fn has_collectives(&self) -> bool {
+        false
+    }
+
+    /// Collective over `comm` (RPN_COMM_bcast): `buffer` of the PE of rank `root` copied into
+    /// `buffer` on every PE (as long everywhere). By default from an allgather (the root's block
+    /// kept); the MPI transport makes it MPI_Bcast as the original does.
+    fn bcast(&mut self, comm: &Communicator, buffer: &mut [u8], root: usize) -> Result<()> {
+        let mut all = vec![0u8; buffer.len() * comm.size()];
+        self.allgather(comm, buffer, &mut all)?;
+        buffer.copy_from_slice(&all[root * buffer.len()..(root + 1) * buffer.len()]);
+        Ok(())
+    }
+
     fn gather_to(&mut self, comm: &Communicator, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> {
         let mut all = vec![0u8; mine.len() * comm.size()];
         self.allgather(comm, mine, &mut all)?;

@@ -1,4 +1,5 @@
-//! The agreement step that starts every collective call: before any PE acts, every PE of the
+//! The agreement step that starts the collective calls not made as `check` says (and every one
+//! in the checking mode): before any PE acts, every PE of the
 //! communicator says which collective routine it is in (`CollectiveId`), whether its own
 //! arguments were valid, and a payload of integers, so that either all PEs go on or all fail
 //! with a message, none waits forever for a PE that refused, and PEs that entered different
@@ -19,9 +20,9 @@ use crate::error::{Error, Result};
 /// Every PE's payload in rank order, and every PE's data when the records carried it.
 type Agreed = (Vec<Vec<u32>>, Option<Vec<u8>>);
 
-/// This PE's record.
-fn record(id: CollectiveId, local: &Result<()>, payload: &[u32], data: &[u8]) -> [u8; RECORD_BYTES] {
-    collective::record(id, local.is_err(), payload, data)
+/// This PE's record, with the `signature` of its unchecked calls on the communicator.
+fn record(id: CollectiveId, local: &Result<()>, signature: u64, payload: &[u32], data: &[u8]) -> [u8; RECORD_BYTES] {
+    collective::record(id, local.is_err(), signature, payload, data)
 }
 
 /// Judges the gathered records (`all`, one per PE in rank order) for this PE (`me`, in
@@ -66,9 +67,16 @@ impl Runtime {
         data: &[u8],
     ) -> Result<Agreed> {
         let mut all = vec![0u8; RECORD_BYTES * comm.size()];
-        self.transport.allgather(comm, &record(id, local, payload, data), &mut all)?;
+        let signature = self.calls.signature(comm);
+        self.transport.allgather(comm, &record(id, local, signature, payload, data), &mut all)?;
         // (a PE may have joined from a halo exchange this PE never entered)
         self.halo_numbers_from(&all);
+        // The PEs meet here: their unchecked calls so far must be the same (`check`). Where
+        // every PE is in this routine, every PE reads the same records and finds it alike.
+        check_routines(&all, comm.rank(), id)?;
+        if all.chunks_exact(RECORD_BYTES).any(|row| collective::signature(row) != signature) {
+            self.calls_differ(comm, id)?;
+        }
         judge(&all, comm.rank(), id, local, payload.len())?;
         let rows: Vec<&[u8]> = all.chunks_exact(RECORD_BYTES).collect();
         let at = data_offset(payload.len());
@@ -88,7 +96,8 @@ mod tests {
 
     #[test]
     fn different_routines_name_both_pes_and_routines_on_each() {
-        let all = gathered(&[record(CollectiveId::Allreduce, &Ok(()), &[8], &[1; 8]), record(CollectiveId::Barrier, &Ok(()), &[], &[])]);
+        let all =
+            gathered(&[record(CollectiveId::Allreduce, &Ok(()), 0, &[8], &[1; 8]), record(CollectiveId::Barrier, &Ok(()), 0, &[], &[])]);
         let on0 = judge(&all, 0, CollectiveId::Allreduce, &Ok(()), 1).unwrap_err().to_string();
         assert!(on0.ends_with("PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_allreduce"), "{on0}");
         let on1 = judge(&all, 1, CollectiveId::Barrier, &Ok(()), 0).unwrap_err().to_string();
@@ -98,16 +107,16 @@ mod tests {
     #[test]
     fn same_routine_then_own_error_then_first_refusal() {
         let bad = Err(Error::BadArgument("x".into()));
-        let all = gathered(&[record(CollectiveId::Bcast, &Ok(()), &[1, 2], &[]), record(CollectiveId::Bcast, &bad, &[0, 0], &[])]);
+        let all = gathered(&[record(CollectiveId::Bcast, &Ok(()), 0, &[1, 2], &[]), record(CollectiveId::Bcast, &bad, 0, &[0, 0], &[])]);
         assert!(judge(&all, 0, CollectiveId::Bcast, &Ok(()), 2).unwrap_err().to_string().contains("PE 1 refused"));
         assert!(matches!(judge(&all, 1, CollectiveId::Bcast, &bad, 2), Err(Error::BadArgument(_))));
-        let fine = gathered(&[record(CollectiveId::Bcast, &Ok(()), &[1, 2], &[]); 3]);
+        let fine = gathered(&[record(CollectiveId::Bcast, &Ok(()), 0, &[1, 2], &[]); 3]);
         assert!(judge(&fine, 2, CollectiveId::Bcast, &Ok(()), 2).is_ok());
     }
 
     #[test]
     fn a_pe_that_wrote_nothing_is_in_no_collective() {
-        let all = gathered(&[record(CollectiveId::Barrier, &Ok(()), &[], &[]), [0u8; RECORD_BYTES]]);
+        let all = gathered(&[record(CollectiveId::Barrier, &Ok(()), 0, &[], &[]), [0u8; RECORD_BYTES]]);
         let e = judge(&all, 0, CollectiveId::Barrier, &Ok(()), 0).unwrap_err().to_string();
         assert!(e.ends_with("PE 1 is in no collective call while PE 0 is in RPN_COMM_barrier"), "{e}");
     }

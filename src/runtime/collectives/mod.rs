@@ -1,7 +1,10 @@
-//! The collective calls: every one starts with the agreement step, so that PEs in different
-//! routines, or with different arguments, all fail with one line before any data moves.
+//! The collective calls, checked against the other PEs' so that PEs in different routines, or
+//! with different arguments, are named with one line (docs/contract.md rule 11).
 //!
-//! - `agreement`: the agreement step every collective call starts with;
+//! - `check`: how: the calls GEM makes every step at the original's cost (logged and compared
+//!   where the PEs meet, or checked in the exchange itself), the checking mode;
+//! - `agreement`: the agreement step the other collectives start with (and every one in the
+//!   checking mode);
 //! - `to_all`: barrier, allreduce, allgather and bcast, whose results reach every PE;
 //! - `to_root`: reduce and gather, whose results reach one PE;
 //! - `by_block`: alltoall, gatherv and scatterv, a block of its own from each PE to each PE, or
@@ -12,6 +15,7 @@
 
 mod agreement;
 mod by_block;
+pub mod check;
 pub mod dist;
 pub(super) mod spread;
 mod to_all;

@@ -3,13 +3,16 @@
 //! a member of none of the name's communicators ('BLOCMASTER' on a PE that is no block's
 //! master) returns from them at once, without an error and without touching its buffers.
 //!
-//! Each starts with the agreement step (`agreement`), which carries the routine: PEs in
-//! different collectives, or with different counts, types, operators or roots, all fail with
-//! one line naming the PEs and what each does, before any data moves or any buffer is written.
-//! A barrier is that step alone.
+//! Each is checked against the other PEs' calls as `check` says: over MPI it is the MPI call the
+//! original makes, logged and compared where the PEs meet; over shared memory the exchange of
+//! the data carries every PE's call, and PEs in different collectives, or with different counts,
+//! types, operators or roots, all fail with one line naming the PEs and what each does, before
+//! any buffer is written. In the checking mode each starts with the agreement step
+//! (`agreement`) instead, on every transport; a barrier is then that step alone.
 
 use super::super::Runtime;
 use super::super::caller_buffers::{read_caller_bytes, write_caller_bytes};
+use crate::core::collectives::call_log::CallEntry;
 use crate::core::{CollectiveId, Communicator, MessageType, Operator};
 use crate::error::{Error, Result};
 
@@ -34,6 +37,18 @@ fn same_everywhere(id: CollectiveId, rows: &[Vec<u32>], what: impl Fn(&[u32]) ->
     }
 }
 
+/// Every PE's `bytes` bytes (one after the other in `all`, rank order) combined with `op`, in rank
+/// order (the same order, hence the same bits, on every PE).
+pub(super) fn combine_in_rank_order(t: MessageType, op: Operator, all: &[u8], bytes: usize, npes: usize) -> Vec<u8> {
+    let mut chunks = all.chunks_exact(bytes.max(1));
+    let mut result = chunks.next().map(<[u8]>::to_vec).unwrap_or_default();
+    for other in chunks.take(npes - 1) {
+        t.combine(op, &mut result, other);
+    }
+    result.truncate(bytes);
+    result
+}
+
 impl Runtime {
     /// Every PE's `mine` in rank order: what the agreement carried (`inline`), else a second
     /// exchange (the PEs agreed on the length).
@@ -46,13 +61,19 @@ impl Runtime {
         Ok(all)
     }
 
-    /// Blocks until every PE of the communicator `name` has called it: the agreement step alone
-    /// (every transport's allgather waits for every PE), so that a PE in another collective is
-    /// told instead of matching its internal step.
+    /// Blocks until every PE of the communicator `name` has called it. Over MPI it compares the
+    /// PEs' logs of their calls (one allreduce of 16 bytes, the cost of a barrier); over shared
+    /// memory it is an exchange of the PEs' calls alone; in the checking mode the agreement step
+    /// alone. Every transport's exchange waits for every PE.
     pub fn barrier(&mut self, name: &str) -> Result<()> {
-        match self.named(name)? {
-            Some(comm) => self.agree(&comm, CollectiveId::Barrier, &Ok(()), &[]).map(drop),
-            None => Ok(()),
+        let Some(comm) = self.named(name)? else { return Ok(()) };
+        let id = CollectiveId::Barrier;
+        if self.checks_each_call() {
+            self.agree(&comm, id, &Ok(()), &[]).map(drop)
+        } else if self.logs_calls() {
+            self.compare_calls(&comm, id)
+        } else {
+            self.exchange(&comm, CallEntry::new(id, 0, None, None, None), &Ok(()), &[]).map(drop)
         }
     }
 
@@ -82,7 +103,31 @@ impl Runtime {
         // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments are valid).
         let mine = checked.as_ref().map_or(Vec::new(), |&(_, _, bytes)| unsafe { read_caller_bytes(send, bytes) });
         let id = CollectiveId::Allreduce;
-        let (rows, inline) = self.agree_inline(&comm, id, &checked.as_ref().map(drop).map_err(Clone::clone), &payload, &mine)?;
+        let local = checked.as_ref().map(drop).map_err(Clone::clone);
+        if !self.checks_each_call() {
+            let entry = checked
+                .as_ref()
+                .map_or(CallEntry::new(id, 0, None, None, None), |&(t, op, bytes)| CallEntry::new(id, bytes, Some(t), Some(op), None));
+            let result = if self.logs_calls() {
+                self.log_call(&comm, entry, &local)?;
+                let (t, op, bytes) = checked?;
+                match self.transport.allreduce_native(&comm, &mine, t, op)? {
+                    Some(result) => result,
+                    None => {
+                        let all = self.gathered(&comm, None, &mine)?;
+                        combine_in_rank_order(t, op, &all, bytes, comm.size())
+                    }
+                }
+            } else {
+                let all = self.exchange(&comm, entry, &local, &mine)?;
+                let (t, op, bytes) = checked?;
+                combine_in_rank_order(t, op, &all, bytes, comm.size())
+            };
+            // SAFETY: caller's contract: recv has room for `bytes` bytes (result holds as many).
+            unsafe { write_caller_bytes(&result, recv) };
+            return Ok(());
+        }
+        let (rows, inline) = self.agree_inline(&comm, id, &local, &payload, &mine)?;
         let (t, op, bytes) = checked?;
         same_everywhere(id, &rows, describe)?;
         // Every PE's data came with the agreement: an integer or logical reduction is then made
@@ -94,11 +139,7 @@ impl Runtime {
             return Ok(());
         }
         let all = self.gathered(&comm, inline, &mine)?;
-        let mut chunks = all.chunks_exact(bytes.max(1));
-        let mut result = chunks.next().map(<[u8]>::to_vec).unwrap_or_default();
-        for other in chunks.take(comm.size() - 1) {
-            t.combine(op, &mut result, other);
-        }
+        let result = combine_in_rank_order(t, op, &all, bytes, comm.size());
         // SAFETY: caller's contract: recv has room for `bytes` bytes (result holds as many).
         unsafe { write_caller_bytes(&result, recv) };
         Ok(())
@@ -136,7 +177,21 @@ impl Runtime {
         // SAFETY: caller's contract: send holds sbytes bytes (read only when the arguments are valid).
         let mine = checked.as_ref().map_or(Vec::new(), |&(_, sbytes)| unsafe { read_caller_bytes(send, sbytes) });
         let id = CollectiveId::Allgather;
-        let (rows, inline) = self.agree_inline(&comm, id, &checked.as_ref().map(drop).map_err(Clone::clone), &payload, &mine)?;
+        let local = checked.as_ref().map(drop).map_err(Clone::clone);
+        if !self.checks_each_call() {
+            // (the types may differ: MPI_REAL sent as MPI_INTEGER)
+            let entry = CallEntry::new(id, checked.as_ref().map_or(0, |&(_, bytes)| bytes), None, None, None);
+            let all = if self.logs_calls() {
+                self.log_call(&comm, entry, &local)?;
+                self.gathered(&comm, None, &mine)?
+            } else {
+                self.exchange(&comm, entry, &local, &mine)?
+            };
+            // SAFETY: caller's contract: recv has room for comm.size() * sbytes bytes.
+            unsafe { write_caller_bytes(&all, recv) };
+            return Ok(());
+        }
+        let (rows, inline) = self.agree_inline(&comm, id, &local, &payload, &mine)?;
         checked?;
         // the byte counts must agree (the types may differ: MPI_REAL sent as MPI_INTEGER)
         let counts: Vec<Vec<u32>> = rows.iter().map(|r| vec![r[0]]).collect();
@@ -202,13 +257,34 @@ impl Runtime {
         });
         let (root_u, bytes) = checked.as_ref().map_or((0, 0), |&(r, b)| (r as u32, b as u32));
         let local = checked.as_ref().map(|_| ()).map_err(Clone::clone);
-        // Through the allgather of every transport: the root's block is the one kept.
+        // Through the allgather of every transport (the root's block is the one kept), or the
+        // transport's broadcast.
         let mine = match checked {
             // SAFETY: caller's contract: the root's buffer holds `bytes` bytes.
             Ok((root, bytes)) if comm.rank() == root => unsafe { read_caller_bytes(buffer, bytes) },
             Ok((_, bytes)) => vec![0u8; bytes],
             Err(_) => Vec::new(),
         };
+        if !self.checks_each_call() {
+            let entry = CallEntry::new(id, bytes as usize, None, None, Some(root_u as usize));
+            let (root, mut data) = if self.logs_calls() {
+                self.log_call(&comm, entry, &local)?;
+                let (root, _) = checked?;
+                let mut data = mine;
+                self.transport.bcast(&comm, &mut data, root)?;
+                (root, data)
+            } else {
+                let all = self.exchange(&comm, entry, &local, &mine)?;
+                let (root, bytes) = checked?;
+                (root, all[root * bytes..(root + 1) * bytes].to_vec())
+            };
+            if comm.rank() != root {
+                data.truncate(bytes as usize);
+                // SAFETY: caller's contract: buffer has room for `bytes` bytes.
+                unsafe { write_caller_bytes(&data, buffer) };
+            }
+            return Ok(());
+        }
         let (rows, inline) = self.agree_inline(&comm, id, &local, &[root_u, bytes], &mine)?;
         let (root, bytes) = checked?;
         if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {

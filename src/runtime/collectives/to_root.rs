@@ -1,10 +1,21 @@
 //! The rooted collectives RPN_COMM_reduce and RPN_COMM_gather: every PE's data combined or
-//! gathered on one PE, the root, which every PE must name alike.
+//! gathered on one PE, the root, which every PE must name alike. Checked as `check` says (the
+//! root is part of the call every PE must make alike), or, in the checking mode, by the agreement.
 
 use super::super::Runtime;
 use super::super::caller_buffers::{read_caller_bytes, write_caller_bytes};
+use crate::core::collectives::call_log::CallEntry;
 use crate::core::{CollectiveId, Communicator, MessageType, Operator};
 use crate::error::{Error, Result};
+
+/// `root` as a rank of `comm`, or the error that names the communicator.
+fn root_of(comm: &Communicator, root: i32) -> Result<usize> {
+    usize::try_from(root).ok().filter(|&r| r < comm.size()).ok_or_else(|| Error::BadRank {
+        rank: root as i64,
+        npes: comm.size(),
+        comm: comm.name().map_or(String::new(), |n| format!(" '{n}'")),
+    })
+}
 
 impl Runtime {
     /// The agreement of a rooted collective (`id`) over `comm`: every PE tells its routine, its
@@ -21,11 +32,7 @@ impl Runtime {
                 rows[0][0] as i32
             )));
         }
-        usize::try_from(root).ok().filter(|&r| r < comm.size()).ok_or_else(|| Error::BadRank {
-            rank: root as i64,
-            npes: comm.size(),
-            comm: comm.name().map_or(String::new(), |n| format!(" '{n}'")),
-        })
+        root_of(comm, root)
     }
 
     /// RPN_COMM_reduce: `count` elements of `dtype` from every PE of `com`, combined with `op`
@@ -46,7 +53,33 @@ impl Runtime {
             }
             Ok((t, op, bytes))
         })();
-        let root = self.agree_on_root(&comm, CollectiveId::Reduce, root, &checked.as_ref().map(|_| ()).map_err(Clone::clone))?;
+        let id = CollectiveId::Reduce;
+        if !self.checks_each_call() {
+            let checked = checked.and_then(|args| Ok((args, root_of(&comm, root)?)));
+            let local = checked.as_ref().map(drop).map_err(Clone::clone);
+            let entry = checked.as_ref().map_or(CallEntry::new(id, 0, None, None, None), |&((t, op, bytes), root)| {
+                CallEntry::new(id, bytes, Some(t), Some(op), Some(root))
+            });
+            let result = if self.logs_calls() {
+                self.log_call(&comm, entry, &local)?;
+                let ((t, op, bytes), root) = checked?;
+                // SAFETY: caller's contract: send holds `bytes` bytes.
+                let mine = unsafe { read_caller_bytes(send, bytes) };
+                self.transport.reduce_to(&comm, &mine, t, op, root)?
+            } else {
+                // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments are valid).
+                let mine = checked.as_ref().map_or(Vec::new(), |&((_, _, bytes), _)| unsafe { read_caller_bytes(send, bytes) });
+                let all = self.exchange(&comm, entry, &local, &mine)?;
+                let ((t, op, bytes), root) = checked?;
+                (comm.rank() == root).then(|| super::to_all::combine_in_rank_order(t, op, &all, bytes, comm.size()))
+            };
+            if let Some(result) = result {
+                // SAFETY: caller's contract: on the root recv has room for `bytes` bytes.
+                unsafe { write_caller_bytes(&result, recv) };
+            }
+            return Ok(());
+        }
+        let root = self.agree_on_root(&comm, id, root, &checked.as_ref().map(|_| ()).map_err(Clone::clone))?;
         let (t, op, bytes) = checked?;
         // SAFETY: caller's contract: send holds `bytes` bytes.
         let mine = unsafe { read_caller_bytes(send, bytes) };
@@ -88,7 +121,30 @@ impl Runtime {
             }
             Ok(sbytes)
         })();
-        let root = self.agree_on_root(&comm, CollectiveId::Gather, root, &checked.as_ref().map(|_| ()).map_err(Clone::clone))?;
+        let id = CollectiveId::Gather;
+        if !self.checks_each_call() {
+            let checked = checked.and_then(|bytes| Ok((bytes, root_of(&comm, root)?)));
+            let local = checked.as_ref().map(drop).map_err(Clone::clone);
+            let entry =
+                CallEntry::new(id, checked.as_ref().map_or(0, |&(bytes, _)| bytes), None, None, checked.as_ref().ok().map(|&(_, r)| r));
+            // SAFETY: caller's contract: send holds sbytes bytes (read only when the arguments are valid).
+            let mine = checked.as_ref().map_or(Vec::new(), |&(sbytes, _)| unsafe { read_caller_bytes(send, sbytes) });
+            let data = if self.logs_calls() {
+                self.log_call(&comm, entry, &local)?;
+                let (_, root) = checked?;
+                self.transport.gather_to(&comm, &mine, root)?
+            } else {
+                let all = self.exchange(&comm, entry, &local, &mine)?;
+                let (_, root) = checked?;
+                (comm.rank() == root).then_some(all)
+            };
+            if let Some(data) = data {
+                // SAFETY: caller's contract: on the root recv has room for all the PEs' bytes.
+                unsafe { write_caller_bytes(&data, recv) };
+            }
+            return Ok(());
+        }
+        let root = self.agree_on_root(&comm, id, root, &checked.as_ref().map(|_| ()).map_err(Clone::clone))?;
         let sbytes = checked?;
         // SAFETY: caller's contract: send holds sbytes bytes.
         let mine = unsafe { read_caller_bytes(send, sbytes) };

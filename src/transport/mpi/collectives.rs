@@ -1,5 +1,5 @@
-//! The MPI collectives beside the agreement's allgather: MPI_Reduce, MPI_Allreduce, MPI_Gather,
-//! MPI_Alltoall and MPI_Alltoallv on a communicator of the shim, each under `shim::serial()`.
+//! The MPI collectives beside the agreement's allgather: MPI_Reduce, MPI_Allreduce, MPI_Bcast,
+//! MPI_Gather, MPI_Alltoall and MPI_Alltoallv on a communicator of the shim, each under `shim::serial()`.
 //! Those that only move bytes (gather, alltoall) are started nonblocking and waited on by tests
 //! that yield the core (`wait`); the reductions stay blocking, watched by the watchdog (a PE
 //! that never joins is named): a nonblocking reduction may group the operands otherwise, and
@@ -25,6 +25,7 @@ unsafe extern "C" {
         root: c_int,
     ) -> c_int;
     fn rpnmpi_allreduce(comm: *const RawComm, mine: *const c_void, result: *mut c_void, n: c_int, dtype: c_int, op: c_int) -> c_int;
+    fn rpnmpi_bcast(comm: *const RawComm, buffer: *mut c_void, bytes: c_int, root: c_int) -> c_int;
     fn rpnmpi_igather(
         comm: *const RawComm,
         mine: *const c_void,
@@ -114,6 +115,23 @@ pub fn allreduce(comm: &Comm, mine: &[u8], dtype: MessageType, op: Operator) -> 
     };
     shim::check(rc, "MPI_Allreduce")?;
     Ok(Some(result))
+}
+
+/// MPI_Bcast of `buffer` (as long on every rank) from `root` over `comm`, as the original's
+/// RPN_COMM_bcast: blocking, watched by the watchdog, as the reductions (a broadcast of a few
+/// bytes is latency, which a blocking call answers first).
+pub fn bcast(comm: &Comm, buffer: &mut [u8], root: usize) -> Result<()> {
+    let bytes = c_int::try_from(buffer.len()).map_err(|_| Error::BadArgument(format!("bcast of {} bytes", buffer.len())))?;
+    if buffer.is_empty() {
+        return Ok(());
+    }
+    let rc = {
+        let _mpi = shim::serial()?;
+        let _watch = watchdog::watch("MPI_Bcast");
+        // SAFETY: live communicator; buffer holds `bytes` bytes (read on the root, written elsewhere).
+        unsafe { rpnmpi_bcast(comm.raw(), buffer.as_mut_ptr() as *mut c_void, bytes, root as c_int) }
+    };
+    shim::check(rc, "MPI_Bcast")
 }
 
 /// MPI_Gather of `mine` from every rank of `comm`, in rank order, on `root`.

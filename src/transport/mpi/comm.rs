@@ -105,7 +105,7 @@ impl Comm {
     /// by the same exchange and named, instead of an MPI_Barrier pairing with its internals.
     pub fn tagged_barrier(&self, id: CollectiveId) -> Result<()> {
         let mut all = vec![0u8; collective::RECORD_BYTES * self.size];
-        self.allgather(&collective::record(id, false, &[], &[]), &mut all)?;
+        self.allgather(&collective::record(id, false, 0, &[], &[]), &mut all)?;
         collective::check_routines(&all, self.rank, id)
     }
 

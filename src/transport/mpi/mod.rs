@@ -420,6 +420,14 @@ impl Transport for MpiTransport {
         collectives::allreduce(self.comm(comm)?, mine, dtype, op)
     }
 
+    fn has_collectives(&self) -> bool {
+        true
+    }
+
+    fn bcast(&mut self, comm: &Communicator, buffer: &mut [u8], root: usize) -> Result<()> {
+        collectives::bcast(self.comm(comm)?, buffer, root)
+    }
+
     fn gather_to(&mut self, comm: &Communicator, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> {
         collectives::gather(self.comm(comm)?, mine, root)
     }

@@ -1,0 +1,252 @@
+//! What a PE remembers of the collective calls it made on one communicator without checking
+//! them against the other PEs' first (docs/contract.md rule 11: a check on every call would cost a
+//! round and grow with the PE count). A running signature of every call, compared where the PEs
+//! meet anyway (a barrier, the agreement of a window's creation or free, finalize) with a few
+//! bytes whatever the PE count; and the last calls themselves, exchanged only when the
+//! signatures differ, to name the first call that differs with both PEs and both routines.
+
+use super::super::CollectiveId;
+use super::super::{MessageType, Operator};
+
+/// Calls kept for the report of a divergence.
+pub const KEPT: usize = 16;
+/// No root, type or operator in a call's arguments.
+pub const NONE: u32 = u32::MAX;
+
+/// One collective call as every PE must make it alike: the routine and the arguments that
+/// must agree (byte count, element type, operator, root; `NONE` where the routine has none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CallEntry {
+    /// The routine's `CollectiveId` code.
+    pub routine: u32,
+    /// Bytes of data per PE (`u32::MAX` for a call the PE refused).
+    pub bytes: u32,
+    /// The element type's `MessageType` code.
+    pub dtype: u32,
+    /// The operator's `Operator` code.
+    pub op: u32,
+    /// The root's rank in the communicator.
+    pub root: u32,
+}
+
+/// Bytes of a `CallEntry` as it travels between PEs (5 words, native order).
+pub const ENTRY_BYTES: usize = 20;
+
+impl CallEntry {
+    /// The call of `id` with these arguments (None where the routine has none).
+    pub fn new(id: CollectiveId, bytes: usize, dtype: Option<MessageType>, op: Option<Operator>, root: Option<usize>) -> Self {
+        CallEntry {
+            routine: id.code(),
+            bytes: bytes as u32,
+            dtype: dtype.map_or(NONE, MessageType::code),
+            op: op.map_or(NONE, Operator::code),
+            root: root.map_or(NONE, |r| r as u32),
+        }
+    }
+
+    /// The routine and its arguments, for messages: "RPN_COMM_allreduce of 16 bytes of MPI_REAL8
+    /// with MPI_SUM", "RPN_COMM_bcast of 4 bytes from root 0".
+    pub fn describe(&self) -> String {
+        let mut text = CollectiveId::describe(self.routine);
+        if self.routine == CollectiveId::Barrier.code() {
+            return text;
+        }
+        text += &format!(" of {} bytes", self.bytes);
+        if let Some(t) = MessageType::from_code(self.dtype) {
+            text += &format!(" of {}", t.name());
+        }
+        if let Some(op) = Operator::from_code(self.op) {
+            text += &format!(" with {}", op.name());
+        }
+        if self.root != NONE {
+            text += &format!(" (root {})", self.root as i32);
+        }
+        text
+    }
+
+    fn words(&self) -> [u32; 5] {
+        [self.routine, self.bytes, self.dtype, self.op, self.root]
+    }
+
+    /// The entry as it travels.
+    pub fn to_bytes(self) -> [u8; ENTRY_BYTES] {
+        let mut out = [0u8; ENTRY_BYTES];
+        for (to, w) in out.chunks_exact_mut(4).zip(self.words()) {
+            to.copy_from_slice(&w.to_ne_bytes());
+        }
+        out
+    }
+
+    /// The entry in `bytes` (at least `ENTRY_BYTES`; a PE that wrote nothing reads as routine 0).
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        let w = |i: usize| u32::from_ne_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+        CallEntry { routine: w(0), bytes: w(1), dtype: w(2), op: w(3), root: w(4) }
+    }
+}
+
+/// The calls of one PE on one communicator: how many, their running signature, the last `KEPT`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CallLog {
+    calls: u64,
+    signature: u64,
+    last: [CallEntry; KEPT],
+}
+
+/// Bytes of a `CallLog` as it travels between PEs.
+pub const LOG_BYTES: usize = 16 + KEPT * ENTRY_BYTES;
+
+/// One step of the signature: a 64-bit mix (splitmix64's finaliser) of the signature so far and
+/// the call, so that any change of a call, of the order or of the count changes it.
+fn mix(signature: u64, entry: &CallEntry) -> u64 {
+    let mut h = signature;
+    for w in entry.words() {
+        h = (h ^ u64::from(w)).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^= h >> 31;
+    }
+    h
+}
+
+impl CallLog {
+    /// Records a call.
+    pub fn note(&mut self, entry: CallEntry) {
+        self.signature = mix(self.signature, &entry);
+        self.last[(self.calls % KEPT as u64) as usize] = entry;
+        self.calls += 1;
+    }
+
+    /// The running signature of every call so far (0 before the first).
+    pub fn signature(&self) -> u64 {
+        self.signature
+    }
+
+    /// Call number `i` (0-based), when it is one of the last `KEPT`.
+    fn call(&self, i: u64) -> Option<CallEntry> {
+        (i < self.calls && i + KEPT as u64 >= self.calls).then(|| self.last[(i % KEPT as u64) as usize])
+    }
+
+    /// The log as it travels (`LOG_BYTES`): the count, the signature, the kept calls oldest first.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(LOG_BYTES);
+        out.extend_from_slice(&self.calls.to_ne_bytes());
+        out.extend_from_slice(&self.signature.to_ne_bytes());
+        // in call order, oldest first
+        for i in 0..KEPT as u64 {
+            let at = self.calls.saturating_sub(KEPT as u64) + i;
+            out.extend_from_slice(&self.call(at).unwrap_or_default().to_bytes());
+        }
+        out
+    }
+
+    /// The log in `bytes` (`LOG_BYTES`, as `to_bytes` made them).
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        let u = |at: usize| u64::from_ne_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let (calls, signature) = (u(0), u(8));
+        let mut last = [CallEntry::default(); KEPT];
+        for i in 0..KEPT as u64 {
+            let at = calls.saturating_sub(KEPT as u64) + i;
+            last[(at % KEPT as u64) as usize] = CallEntry::from_bytes(&bytes[16 + i as usize * ENTRY_BYTES..]);
+        }
+        CallLog { calls, signature, last }
+    }
+}
+
+/// Where the logs of every PE (rank order) part: the first call (1-based number) where a PE
+/// made another call than PE 0, or none where PE 0 made one, as "call 7 on GRID: PE 1 made ...
+/// while PE 0 made ..."; None when every PE's log is the same.
+pub fn first_difference(logs: &[CallLog], on: &str) -> Option<String> {
+    let first = logs.first()?;
+    if logs.iter().all(|l| l.calls == first.calls && l.signature == first.signature) {
+        return None;
+    }
+    let made = |log: &CallLog, i: u64| match log.call(i) {
+        Some(e) => e.describe(),
+        None if i >= log.calls => format!("no further collective call ({} in all)", log.calls),
+        None => "an older call".to_string(),
+    };
+    let newest = logs.iter().map(|l| l.calls).max().unwrap_or(0);
+    let oldest = logs.iter().map(|l| l.calls.saturating_sub(KEPT as u64)).max().unwrap_or(0);
+    for i in oldest..newest {
+        let reference = first.call(i);
+        if let Some((pe, log)) = logs.iter().enumerate().skip(1).find(|(_, l)| l.call(i) != reference) {
+            return Some(format!("call {} on {on}: PE {pe} made {} while PE 0 made {}", i + 1, made(log, i), made(first, i)));
+        }
+    }
+    let pe = logs.iter().position(|l| l.signature != first.signature).unwrap_or(0);
+    Some(format!(
+        "the collective calls on {on} of PE {pe} and PE 0 differ before their last {KEPT} (PE {pe} made {}, PE 0 {})",
+        logs[pe].calls, first.calls
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn allreduce(bytes: usize, op: Operator) -> CallEntry {
+        CallEntry::new(CollectiveId::Allreduce, bytes, MessageType::from_name("MPI_REAL8").ok(), Some(op), None)
+    }
+
+    #[test]
+    fn same_calls_same_signature_any_change_shows() {
+        let (mut a, mut b) = (CallLog::default(), CallLog::default());
+        for log in [&mut a, &mut b] {
+            log.note(allreduce(16, Operator::Sum));
+        }
+        assert_eq!(a.signature(), b.signature());
+        a.note(allreduce(8, Operator::Max));
+        b.note(allreduce(8, Operator::Min));
+        assert_ne!(a.signature(), b.signature());
+        let (mut c, mut d) = (CallLog::default(), CallLog::default());
+        c.note(allreduce(8, Operator::Sum));
+        c.note(allreduce(16, Operator::Sum));
+        d.note(allreduce(16, Operator::Sum));
+        d.note(allreduce(8, Operator::Sum));
+        assert_ne!(c.signature(), d.signature(), "the order counts");
+    }
+
+    #[test]
+    fn the_first_difference_names_both_pes_and_calls() {
+        let mut logs = vec![CallLog::default(); 3];
+        for log in &mut logs {
+            log.note(allreduce(16, Operator::Sum));
+        }
+        assert_eq!(first_difference(&logs, "GRID"), None);
+        logs[0].note(allreduce(8, Operator::Max));
+        logs[1].note(allreduce(8, Operator::Max));
+        logs[2].note(CallEntry::new(CollectiveId::Bcast, 4, None, None, Some(0)));
+        let text = first_difference(&logs, "GRID").unwrap();
+        assert_eq!(
+            text,
+            "call 2 on GRID: PE 2 made RPN_COMM_bcast of 4 bytes (root 0) while PE 0 made RPN_COMM_allreduce of 8 bytes of MPI_REAL8 with MPI_MAX"
+        );
+    }
+
+    #[test]
+    fn a_missing_call_and_a_travelled_log_read_alike() {
+        let mut logs = vec![CallLog::default(); 2];
+        for i in 0..40 {
+            logs[0].note(allreduce(8 * (i % 3 + 1), Operator::Sum));
+            logs[1].note(allreduce(8 * (i % 3 + 1), Operator::Sum));
+        }
+        logs[0].note(CallEntry::new(CollectiveId::Barrier, 0, None, None, None));
+        let travelled: Vec<CallLog> = logs.iter().map(|l| CallLog::from_bytes(&l.to_bytes())).collect();
+        assert_eq!(travelled, logs);
+        let text = first_difference(&travelled, "EW").unwrap();
+        assert_eq!(text, "call 41 on EW: PE 1 made no further collective call (40 in all) while PE 0 made RPN_COMM_barrier");
+    }
+
+    #[test]
+    fn a_difference_older_than_the_kept_calls_is_still_told() {
+        let mut logs = vec![CallLog::default(); 2];
+        logs[1].note(allreduce(8, Operator::Sum));
+        logs[0].note(allreduce(8, Operator::Max));
+        for log in &mut logs {
+            for _ in 0..KEPT {
+                log.note(allreduce(8, Operator::Sum));
+            }
+        }
+        assert!(first_difference(&logs, "GRID").unwrap().contains("differ before their last 16"));
+    }
+}

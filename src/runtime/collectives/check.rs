@@ -1,0 +1,215 @@
+//! How the collective calls of the PEs are checked against each other (docs/contract.md rule 11).
+//!
+//! By default a collective costs what the original's does:
+//! - where the transport has collectives of its own (MPI), each routine is the one MPI call the
+//!   original makes, and the call goes into this PE's log of the communicator
+//!   (`core::collectives::call_log`). The logs' signatures are compared where the PEs meet anyway:
+//!   RPN_COMM_barrier (one MPI_Allreduce of 16 bytes, whatever the PE count) and every agreement
+//!   (a window's creation or free, finalize, the grid's set-up: the record carries it). When they
+//!   differ, the PEs exchange their logs, every PE names the first call that differs, with both
+//!   PEs and both routines, and the job ends: results computed since may be wrong.
+//! - where every collective is an exchange of every PE's data (shared memory), each PE's data
+//!   travels behind a header with its routine and arguments, which every PE reads anyway: a PE
+//!   in another routine, or with other arguments, is named at once, before any buffer is
+//!   written, as in the checking mode, at no extra round.
+//!
+//! `RPNCOMM_CHECK_COLLECTIVES=each` (the checking mode, a debugging aid) makes every collective
+//! start with the agreement step instead (`agreement`): every call checked before any data moves,
+//! on every transport, at one more round and P records per call.
+
+use std::collections::HashMap;
+
+use super::super::Runtime;
+use crate::core::collectives::call_log::{self, CallEntry, CallLog, ENTRY_BYTES, LOG_BYTES};
+use crate::core::{CollectiveId, CommId, Communicator, MessageType, Operator};
+use crate::diagnostics;
+use crate::error::{Error, Result};
+
+/// The environment variable that selects the checking mode.
+pub const ENV_CHECK_COLLECTIVES: &str = "RPNCOMM_CHECK_COLLECTIVES";
+
+/// Bytes of the header before a PE's data in an exchange (`exchange`): its call, whether it
+/// refused, the length of its data.
+const HEADER_BYTES: usize = 32;
+/// An exchange whose header and data take at most this many bytes per PE is one round; a longer
+/// one sends the headers first, so that PEs whose calls differ stop before moving any data.
+const ONE_ROUND_BYTES: usize = 1024;
+
+/// The logs of this PE's unchecked calls, per communicator, and the mode.
+pub struct CallChecks {
+    each_call: bool,
+    logs: HashMap<CommId, CallLog>,
+}
+
+impl CallChecks {
+    /// The mode `RPNCOMM_CHECK_COLLECTIVES` selects: `each` (or `1`) checks every call before any
+    /// data moves; unset, empty, `sync` or `0` checks where the PEs meet.
+    pub fn from_env() -> Result<Self> {
+        let each_call = match std::env::var(ENV_CHECK_COLLECTIVES).ok().as_deref().map(str::trim) {
+            None | Some("" | "0" | "sync") => false,
+            Some("1" | "each") => true,
+            Some(other) => {
+                return Err(Error::Setting(format!(
+                    "{ENV_CHECK_COLLECTIVES}='{other}': 'each' (check every collective call before any data moves) or 'sync' (where the PEs meet: the default)"
+                )));
+            }
+        };
+        Ok(CallChecks { each_call, logs: HashMap::new() })
+    }
+
+    /// The running signature of this PE's unchecked calls on `comm` (0 before the first).
+    pub fn signature(&self, comm: &Communicator) -> u64 {
+        self.logs.get(&comm.id()).map_or(0, CallLog::signature)
+    }
+}
+
+/// This PE's header in an exchange: words [refused, the call (5 words, its routine first), data
+/// bytes, 0], laid out as the agreement's records begin (`core::collective::record`), so that a
+/// PE in an exchange and one in an agreement read each other's routine.
+fn header(entry: CallEntry, refused: bool, len: usize) -> [u8; HEADER_BYTES] {
+    let mut h = [0u8; HEADER_BYTES];
+    h[..4].copy_from_slice(&(refused as u32).to_ne_bytes());
+    h[4..4 + ENTRY_BYTES].copy_from_slice(&entry.to_bytes());
+    h[4 + ENTRY_BYTES..8 + ENTRY_BYTES].copy_from_slice(&(len as u32).to_ne_bytes());
+    h
+}
+
+/// Judges every PE's header (`rows`, rank order) for this PE (`me`, making `mine`, with its own
+/// verdict `local`): first a PE in another routine, then this PE's own error, then the first PE
+/// that refused, then a PE whose arguments differ; each names both PEs.
+fn judge(rows: &[&[u8]], me: usize, mine: &CallEntry, local: &Result<()>) -> Result<()> {
+    let entries: Vec<CallEntry> = rows.iter().map(|r| CallEntry::from_bytes(&r[4..])).collect();
+    if let Some(pe) = entries.iter().position(|e| e.routine != mine.routine) {
+        let id = CollectiveId::from_code(mine.routine).ok_or_else(|| Error::Internal("a call of no routine".into()))?;
+        return Err(Error::Collective(CollectiveId::mismatch(pe, entries[pe].routine, me, id)));
+    }
+    local.clone()?;
+    let refused = |r: &[u8]| u32::from_ne_bytes(r[..4].try_into().expect("4 bytes")) != 0;
+    if let Some(pe) = rows.iter().position(|r| refused(r)) {
+        return Err(Error::Collective(format!("PE {pe} refused the call (see its message)")));
+    }
+    if let Some(pe) = entries.iter().position(|e| e != mine) {
+        return Err(Error::Collective(format!("PE {pe} makes {} while PE {me} makes {}", entries[pe].describe(), mine.describe())));
+    }
+    Ok(())
+}
+
+impl Runtime {
+    /// Whether every collective starts with the agreement step (the checking mode).
+    pub(in crate::runtime) fn checks_each_call(&self) -> bool {
+        self.calls.each_call
+    }
+
+    /// Whether the transport makes the collectives with calls of its own (MPI), which carry no
+    /// header: their calls are then logged and compared where the PEs meet (`compare_calls`).
+    pub(in crate::runtime) fn logs_calls(&self) -> bool {
+        self.transport.has_collectives()
+    }
+
+    /// Logs a call the transport makes with its own collective (`logs_calls`); a call this PE
+    /// refuses (`local`) is logged too (the others' next meeting names it), and its error returned.
+    pub(in crate::runtime) fn log_call(&mut self, comm: &Communicator, entry: CallEntry, local: &Result<()>) -> Result<()> {
+        let mut entry = entry;
+        if local.is_err() {
+            // a refused call matches no other PE's call
+            entry.bytes = u32::MAX;
+        }
+        self.calls.logs.entry(comm.id()).or_default().note(entry);
+        local.clone()
+    }
+
+    /// A collective over a transport without collectives of its own: every PE's `data` in rank
+    /// order (each as long as this PE's), after every PE's call was found the same as this one's
+    /// (`entry`) and accepted (`local`); else an error on every PE and nothing moved.
+    pub(in crate::runtime) fn exchange(
+        &mut self,
+        comm: &Communicator,
+        entry: CallEntry,
+        local: &Result<()>,
+        data: &[u8],
+    ) -> Result<Vec<u8>> {
+        let data = if local.is_ok() { data } else { &[] };
+        let one_round = HEADER_BYTES + data.len() <= ONE_ROUND_BYTES;
+        let mut mine = header(entry, local.is_err(), data.len()).to_vec();
+        if one_round {
+            mine.extend_from_slice(data);
+        }
+        let mut all = vec![0u8; mine.len() * comm.size()];
+        self.transport.allgather(comm, &mine, &mut all)?;
+        let rows: Vec<&[u8]> = all.chunks_exact(mine.len()).collect();
+        judge(&rows, comm.rank(), &entry, local)?;
+        if one_round {
+            return Ok(rows.iter().flat_map(|r| r[HEADER_BYTES..].iter().copied()).collect());
+        }
+        let mut gathered = vec![0u8; data.len() * comm.size()];
+        self.transport.allgather(comm, data, &mut gathered)?;
+        Ok(gathered)
+    }
+
+    /// Where the PEs meet (RPN_COMM_barrier over a transport with collectives): one allreduce of
+    /// the signature and its complement with MAX, 16 bytes whatever the PE count; every PE learns
+    /// alike whether one PE's calls differ, and then `calls_differ`.
+    pub(in crate::runtime) fn compare_calls(&mut self, comm: &Communicator, at: CollectiveId) -> Result<()> {
+        let signature = self.calls.signature(comm);
+        let mine: Vec<u8> = [signature, !signature].iter().flat_map(|s| s.to_ne_bytes()).collect();
+        let t = MessageType::from_name("MPI_INTEGER8")?;
+        let max = self
+            .transport
+            .allreduce_native(comm, &mine, t, Operator::Max)?
+            .ok_or_else(|| Error::Internal("compare_calls needs the transport's allreduce".into()))?;
+        if max != mine {
+            self.calls_differ(comm, at)?;
+        }
+        Ok(())
+    }
+
+    /// Every PE found that the PEs' unchecked calls on `comm` differ (the same finding on every
+    /// PE: `compare_calls`, or an agreement's records): they exchange their logs, and each prints
+    /// the first call that differs, with both PEs and both routines, and ends (results computed
+    /// since may be wrong, and the PEs are out of step).
+    pub(in crate::runtime) fn calls_differ(&mut self, comm: &Communicator, at: CollectiveId) -> Result<()> {
+        let mine = self.calls.logs.get(&comm.id()).cloned().unwrap_or_default().to_bytes();
+        let mut all = vec![0u8; LOG_BYTES * comm.size()];
+        let on = comm.name().unwrap_or("WORLD");
+        let text = match self.transport.allgather(comm, &mine, &mut all) {
+            Ok(()) => {
+                let logs: Vec<CallLog> = all.chunks_exact(LOG_BYTES).map(CallLog::from_bytes).collect();
+                call_log::first_difference(&logs, on).unwrap_or_else(|| format!("the PEs' collective calls on {on} differ"))
+            }
+            Err(e) => format!("the PEs' collective calls on {on} differ (their calls could not be exchanged: {e})"),
+        };
+        let error = Error::Collective(format!("{text} (found in {at}; the job ends)"));
+        diagnostics::write_line(at.name(), &error.to_string());
+        super::super::process::stop_after_refusal(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows_of(headers: &[[u8; HEADER_BYTES]]) -> Vec<&[u8]> {
+        headers.iter().map(|h| &h[..]).collect()
+    }
+
+    #[test]
+    fn another_routine_then_own_error_then_a_refusal_then_other_arguments() {
+        let sum = CallEntry::new(CollectiveId::Allreduce, 16, MessageType::from_name("MPI_REAL8").ok(), Some(Operator::Sum), None);
+        let barrier = CallEntry::new(CollectiveId::Barrier, 0, None, None, None);
+        let headers = [header(sum, false, 16), header(barrier, false, 0)];
+        let e = judge(&rows_of(&headers), 0, &sum, &Ok(())).unwrap_err().to_string();
+        assert!(e.ends_with("PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_allreduce"), "{e}");
+
+        let headers = [header(sum, false, 16), header(sum, true, 0)];
+        let e = judge(&rows_of(&headers), 0, &sum, &Ok(())).unwrap_err().to_string();
+        assert!(e.contains("PE 1 refused"), "{e}");
+        let own = Err(Error::BadArgument("x".into()));
+        assert!(matches!(judge(&rows_of(&headers), 1, &sum, &own), Err(Error::BadArgument(_))));
+
+        let max = CallEntry { op: Operator::Max.code(), ..sum };
+        let headers = [header(sum, false, 16), header(max, false, 16)];
+        let e = judge(&rows_of(&headers), 0, &sum, &Ok(())).unwrap_err().to_string();
+        assert!(e.ends_with("PE 1 makes RPN_COMM_allreduce of 16 bytes of MPI_REAL8 with MPI_MAX while PE 0 makes RPN_COMM_allreduce of 16 bytes of MPI_REAL8 with MPI_SUM"), "{e}");
+        assert!(judge(&rows_of(&[header(sum, false, 16); 3]), 2, &sum, &Ok(())).is_ok());
+    }
+}
