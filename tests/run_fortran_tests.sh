@@ -14,6 +14,8 @@
 #                         its rank (0 to N-1): nothing a PE printed was lost when the job ended
 #   ! OUTPUT_LACKS: text   the run's output must not hold the text (every such line is checked,
 #                         e.g. the ERROR STOP, backtrace or MPI_Abort noise of a refused call)
+#   ! ENV: NAME=value ...  environment variables of the run (e.g. RPNCOMM_CHECK_COLLECTIVES=each,
+#                         the checking mode of the collectives)
 #   ! TRANSPORT: shm      run only under rpnrun (the shared-memory build); SKIP under another
 #                         LAUNCHER (a behaviour the MPI transport does not have yet)
 # A case passes when its exit status matches the expectation within the timeout, its job left no
@@ -194,6 +196,7 @@ for src in "${tests[@]}"; do
     fi
 
     transport=$(header "$src" TRANSPORT)
+    read -r -a case_env <<< "$(header "$src" ENV)"
     for np in "${pe_list[@]}"; do
         if [[ "${transport,,}" == shm && " ${launcher[*]} " != *"rpnrun "* ]]; then
             echo "SKIP $name np=$np (shared-memory transport only)"
@@ -212,7 +215,7 @@ for src in "${tests[@]}"; do
         rm -f "$pidfile"
         # shellcheck disable=SC2016
         timeout -k "$KILL_GRACE" "$tmo" bash -c 'echo "$$" > "$1"; shift; exec "$@"' _ "$pidfile" \
-            "${ompi_env[@]}" "${launcher[@]}" "$np" "$exe" < /dev/null > "$log" 2>&1 &
+            env "${case_env[@]}" "${ompi_env[@]}" "${launcher[@]}" "$np" "$exe" < /dev/null > "$log" 2>&1 &
         tpid=$!
         wait "$tpid"
         status=$?

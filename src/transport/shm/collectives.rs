@@ -7,6 +7,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::job::{Awaited, JobSegment, MAILBOX_BYTES};
+use super::rounds::BLOCK_BYTES;
 use super::spin;
 use super::wait::WaitContext;
 use crate::diagnostics::{self, list_pes};
@@ -20,6 +21,8 @@ pub struct Collectives {
     pub spin: Duration,
     /// Number of barriers this PE has entered (process-local).
     barrier_round: AtomicU32,
+    /// Number of exchange rounds this PE has made (`rounds`; process-local).
+    exchange_round: AtomicU32,
     /// What waits on this job keep doing (`keep_progressing`).
     progress: OnceLock<Box<dyn Fn() + Send + Sync>>,
 }
@@ -43,7 +46,15 @@ impl Collectives {
         // peer needs our core, so give it up at once.
         let default = if core_each { spin::SPIN_WITH_A_CORE } else { Duration::ZERO };
         let spin = std::env::var("RPNCOMM_SPIN_US").ok().and_then(|s| s.parse().ok()).map_or(default, Duration::from_micros);
-        Collectives { job, rank, npes, spin, barrier_round: AtomicU32::new(0), progress: OnceLock::new() }
+        Collectives {
+            job,
+            rank,
+            npes,
+            spin,
+            barrier_round: AtomicU32::new(0),
+            exchange_round: AtomicU32::new(0),
+            progress: OnceLock::new(),
+        }
     }
 
     /// Makes every wait on this job call `progress` over and over (once set, for good): the
@@ -82,10 +93,19 @@ impl Collectives {
         self.with_wait(Awaited::All, &late, None, |ctx| self.job.barrier().arrive_and_wait(round, self.rank, ctx))
     }
 
+    /// Every PE contributes `mine`; `all` receives the contributions in rank order. A block that
+    /// fits a round (`rounds::BLOCK_BYTES`, every collective of a few values) is one exchange
+    /// round; a longer one goes through the mailboxes, a mailbox's worth between two barriers.
+    /// PEs that give blocks of different lengths each read their own length from every PE (what
+    /// the runtime's headers at the start of the blocks are read for) and never wait for a round
+    /// the others do not make, as long as every block fits a round.
     pub fn allgather(&self, mine: &[u8], all: &mut [u8]) -> Result<()> {
         let n = mine.len();
         if all.len() != n * self.npes {
             return Err(Error::Internal(format!("allgather of {n} bytes into {} for {} PEs", all.len(), self.npes)));
+        }
+        if n <= BLOCK_BYTES {
+            return self.exchange_round(mine, all);
         }
         let mut start = 0;
         while start < n {
@@ -102,6 +122,21 @@ impl Collectives {
             }
             self.barrier()?;
             start += len;
+        }
+        Ok(())
+    }
+
+    /// One exchange round (`rounds`): `mine` published, every other PE's block read as soon as
+    /// it is there.
+    fn exchange_round(&self, mine: &[u8], all: &mut [u8]) -> Result<()> {
+        let n = mine.len();
+        let round = self.exchange_round.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+        let slots = self.job.rounds();
+        slots.publish(self.rank, round, mine);
+        all[self.rank * n..(self.rank + 1) * n].copy_from_slice(mine);
+        for p in (0..self.npes).filter(|&p| p != self.rank) {
+            let late = || format!("PE {p} to reach the same collective call{} (exchange round {round})", diagnostics::on_subject());
+            self.with_wait(Awaited::One(p), &late, None, |ctx| slots.read(p, round, ctx, &mut all[p * n..(p + 1) * n]).map(drop))?;
         }
         Ok(())
     }

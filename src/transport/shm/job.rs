@@ -8,12 +8,13 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::barrier::{Barrier, barrier_bytes};
 use super::region::{self, AnonymousRegion, SharedRegion};
+use super::rounds::{RoundSlots, rounds_bytes};
 use super::wait::epoch_reached;
 use crate::error::{Error, Result};
 
 pub const JOB_MAGIC: u64 = u64::from_le_bytes(*b"RPNCJOB\x01");
 /// Version of the job segment's layout (a segment of another version is refused).
-pub const JOB_VERSION: u32 = 4;
+pub const JOB_VERSION: u32 = 5;
 /// Bytes a PE can publish per collective step.
 pub const MAILBOX_BYTES: usize = 64 * 1024;
 /// Largest job the shared-memory transport accepts (one node).
@@ -78,6 +79,7 @@ pub struct JobLayout {
     pub barrier: usize,
     pub pe_blocks: usize,
     pub mailboxes: usize,
+    pub rounds: usize,
     pub total: usize,
 }
 
@@ -86,8 +88,9 @@ impl JobLayout {
         let barrier = PAGE;
         let pe_blocks = barrier + barrier_bytes(npes).next_multiple_of(PAGE);
         let mailboxes = pe_blocks + (npes * size_of::<PeBlock>()).next_multiple_of(PAGE);
-        let total = mailboxes + npes * MAILBOX_BYTES;
-        JobLayout { npes, barrier, pe_blocks, mailboxes, total }
+        let rounds = mailboxes + npes * MAILBOX_BYTES;
+        let total = rounds + rounds_bytes(npes).next_multiple_of(PAGE);
+        JobLayout { npes, barrier, pe_blocks, mailboxes, rounds, total }
     }
 }
 
@@ -232,6 +235,13 @@ impl JobSegment {
         // SAFETY: rank < npes, so the block lies inside the region (layout computed from npes);
         // blocks are 128-byte aligned (page-aligned base + multiples of 128).
         unsafe { &*(self.region.as_ptr().add(self.layout.pe_blocks) as *const PeBlock).add(rank) }
+    }
+
+    /// The slots of the job's exchange rounds.
+    pub fn rounds(&self) -> RoundSlots<'_> {
+        // SAFETY: the layout gives the rounds rounds_bytes(npes) bytes at a page-aligned offset,
+        // zero-filled at creation, used for nothing else; they live as long as `self`.
+        unsafe { RoundSlots::at(self.region.as_ptr().add(self.layout.rounds), self.layout.npes) }
     }
 
     /// The mailbox of `rank`: MAILBOX_BYTES of shared memory.

@@ -28,7 +28,7 @@ pub mod protocols;
 pub mod window;
 
 pub use self::memory::{atomic_ops, copy, region, remap};
-pub use self::protocols::{barrier, epochs, lock, slots, spin, sync, wait};
+pub use self::protocols::{barrier, epochs, lock, rounds, slots, spin, sync, wait};
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -7,12 +7,14 @@
 //! - `barrier`: the combining-tree barrier of fences, passive closes and collectives;
 //! - `epochs`: a window's epoch signals (open, close) one PE's side at a time;
 //! - `lock`: the passive-mode reader-writer lock of one PE's window;
-//! - `slots`: the slot claim of a secondary window (request/reply).
+//! - `slots`: the slot claim of a secondary window (request/reply);
+//! - `rounds`: the exchange rounds of the job's small allgathers (no barrier).
 
 pub mod barrier;
 pub mod epochs;
 pub mod futex;
 pub mod lock;
+pub mod rounds;
 pub mod slots;
 pub mod spin;
 pub mod sync;
