@@ -1,11 +1,14 @@
 ! PES: 2 3
 ! TIMEOUT: 60
+! ENV: RPNCOMM_CHECK_COLLECTIVES=each
 ! OUTPUT_HAS@2: RPN_COMM_allreduce: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_allreduce
 ! OUTPUT_HAS@2: RPN_COMM_barrier: PE 1: collective call inconsistent across PEs: PE 0 is in RPN_COMM_allreduce while PE 1 is in RPN_COMM_barrier
 ! OUTPUT_HAS@3: RPN_COMM_allreduce: PE 2: collective call inconsistent across PEs: PE 1 is in RPN_COMM_barrier while PE 2 is in RPN_COMM_allreduce
 ! OUTPUT_HAS@3: RPN_COMM_i_win_create: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_bcast while PE 0 is in RPN_COMM_i_win_create
 !
-! Collectives know each other (docs/contract.md rule 11): PE 1 skips the collective its peers are in and
+! In the checking mode (every collective call checked before any data moves, on every transport;
+! test_collective_mismatch_fast is the default mode over shared memory, tests/fortran_mpi's
+! test_collective_divergence_* over MPI). Collectives know each other (docs/contract.md rule 11): PE 1 skips the collective its peers are in and
 ! calls another (RPN_COMM_barrier, RPN_COMM_bcast). Every PE fails with RPN_COMM_ERROR and one line
 ! naming both routines and both PEs, nothing is written into any buffer, and afterwards the PEs
 ! are in step again: the next collective they all call works. The pairs: allreduce / barrier,

@@ -1,5 +1,6 @@
 ! PES: 2 3
 ! TIMEOUT: 60
+! ENV: RPNCOMM_CHECK_COLLECTIVES=each
 !
 ! MPI transport only: the opening and closing of a passive epoch of an MPI window are barriers
 ! over the window's communicator, which is also the one the collectives of its name run over
