@@ -121,6 +121,21 @@ impl CallLog {
         self.signature
     }
 
+    /// The number of calls so far.
+    pub fn len(&self) -> u64 {
+        self.calls
+    }
+
+    /// Whether no call was made.
+    pub fn is_empty(&self) -> bool {
+        self.calls == 0
+    }
+
+    /// The last call, if any.
+    pub fn last(&self) -> Option<CallEntry> {
+        self.calls.checked_sub(1).and_then(|i| self.call(i))
+    }
+
     /// Call number `i` (0-based), when it is one of the last `KEPT`.
     fn call(&self, i: u64) -> Option<CallEntry> {
         (i < self.calls && i + KEPT as u64 >= self.calls).then(|| self.last[(i % KEPT as u64) as usize])

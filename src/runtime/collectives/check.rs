@@ -35,6 +35,10 @@ const HEADER_BYTES: usize = 32;
 /// one sends the headers first, so that PEs whose calls differ stop before moving any data.
 const ONE_ROUND_BYTES: usize = 1024;
 
+/// What every PE gives beside its signature in `compare_calls` ("RPNCOMM1"): a PE whose call met
+/// another routine's finds it changed.
+const COMPARISON_MARK: u64 = u64::from_le_bytes(*b"RPNCOMM1");
+
 /// The logs of this PE's unchecked calls, per communicator, and the mode.
 pub struct CallChecks {
     each_call: bool,
@@ -151,16 +155,30 @@ impl Runtime {
     /// alike whether one PE's calls differ, and then `calls_differ`.
     pub(in crate::runtime) fn compare_calls(&mut self, comm: &Communicator, at: CollectiveId) -> Result<()> {
         let signature = self.calls.signature(comm);
-        let mine: Vec<u8> = [signature, !signature].iter().flat_map(|s| s.to_ne_bytes()).collect();
+        let words = [signature, !signature, COMPARISON_MARK, !COMPARISON_MARK];
+        let mine: Vec<u8> = words.iter().flat_map(|s| s.to_ne_bytes()).collect();
         let t = MessageType::from_name("MPI_INTEGER8")?;
         let max = self
             .transport
             .allreduce_native(comm, &mine, t, Operator::Max)?
             .ok_or_else(|| Error::Internal("compare_calls needs the transport's allreduce".into()))?;
-        if max != mine {
-            self.calls_differ(comm, at)?;
+        if max == mine {
+            return Ok(());
         }
-        Ok(())
+        if max[16..] != mine[16..] {
+            // Another PE was not comparing: its call met this one (an allreduce of 32 bytes), and
+            // it may never learn it. This PE says what it knows and ends the job.
+            let log = self.calls.logs.get(&comm.id()).cloned().unwrap_or_default();
+            let on = comm.name().unwrap_or("WORLD");
+            let text = format!(
+                "{at} (after call {} on {on}, {}) met another collective call on another PE (the job ends)",
+                log.len(),
+                log.last().map_or("none".to_string(), |e| format!("the last: {}", e.describe()))
+            );
+            diagnostics::write_line(at.name(), &Error::Collective(text).to_string());
+            super::super::process::stop_after_refusal(1);
+        }
+        self.calls_differ(comm, at)
     }
 
     /// Every PE found that the PEs' unchecked calls on `comm` differ (the same finding on every
