@@ -74,6 +74,32 @@ pub fn normalize_name(name: &str) -> String {
     name.trim().to_ascii_uppercase()
 }
 
+/// The longest name `UpperName` holds (every name of the library's tables is shorter).
+const UPPER_BYTES: usize = 32;
+
+/// A name as `normalize_name` makes it, without an allocation: the collectives look their type,
+/// operator and communicator up by name at every call.
+pub struct UpperName {
+    bytes: [u8; UPPER_BYTES],
+    len: usize,
+}
+
+impl UpperName {
+    /// `name` trimmed and upper-cased; None when it is longer than any name of a table.
+    pub fn of(name: &str) -> Option<Self> {
+        let trimmed = name.trim_ascii().as_bytes();
+        let mut bytes = [0u8; UPPER_BYTES];
+        bytes.get_mut(..trimmed.len())?.copy_from_slice(trimmed);
+        bytes.make_ascii_uppercase();
+        Some(UpperName { bytes, len: trimmed.len() })
+    }
+
+    /// Whether it is `upper` (an upper-case name of a table).
+    pub fn is(&self, upper: &str) -> bool {
+        &self.bytes[..self.len] == upper.as_bytes()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

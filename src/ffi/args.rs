@@ -1,6 +1,7 @@
 //! Conversions of raw C arguments, the only place the ABI dereferences caller pointers
 //! other than data buffers (which the transport copies under the API contract).
 
+use std::borrow::Cow;
 use std::ffi::c_char;
 
 use crate::core::{Handle, HandleKind};
@@ -19,17 +20,24 @@ pub unsafe fn handle(p: *const Handle, kind: HandleKind) -> Result<Handle> {
     Ok(unsafe { p.read_unaligned() })
 }
 
-/// A Fortran string: `len` bytes, not NUL-terminated.
+/// A Fortran string: `len` bytes, not NUL-terminated; borrowed from the caller when it is UTF-8
+/// (every name the library knows: no copy on the collectives' path).
 ///
 /// # Safety
-/// `p` is null (then `len` must be 0) or readable for `len` bytes.
-pub unsafe fn name(p: *const c_char, len: usize) -> Result<String> {
+/// `p` is null (then `len` must be 0) or readable for `len` bytes, which stay unchanged for `'a`
+/// (the call).
+pub unsafe fn name<'a>(p: *const c_char, len: usize) -> Result<Cow<'a, str>> {
     if p.is_null() {
-        return if len == 0 { Ok(String::new()) } else { Err(Error::BadArgument("null name".into())) };
+        return if len == 0 { Ok(Cow::Borrowed("")) } else { Err(Error::BadArgument("null name".into())) };
     }
-    // SAFETY: readable for len bytes per the caller's contract.
+    // SAFETY: readable for len bytes, unchanged during the call, per the caller's contract.
     let bytes = unsafe { std::slice::from_raw_parts(p as *const u8, len) };
-    Ok(String::from_utf8_lossy(bytes).into_owned())
+    // (names are ASCII: checked a word at a time, cheaper than a UTF-8 decoding)
+    Ok(match bytes.is_ascii() {
+        // SAFETY: ASCII bytes are UTF-8.
+        true => Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) }),
+        false => String::from_utf8_lossy(bytes),
+    })
 }
 
 /// An integer array of `n` elements (may be null when `n` is 0).

@@ -1,7 +1,7 @@
 //! Names and handles of the API's objects as the runtime decodes them: communicator names
 //! ('GRID', 'WORLD', ...) and communicator handles, datatype and operator handles.
 
-use crate::core::datatype::normalize_name;
+use crate::core::datatype::{UpperName, normalize_name};
 use crate::core::{CommId, ElementType, Handle, HandleKind, MessageType, Operator};
 use crate::error::{Error, Result};
 
@@ -38,19 +38,28 @@ impl CommName {
     /// The communicator a name designates: upper or lower case, blanks around it ignored
     /// (Fortran pads with trailing blanks), otherwise the exact name.
     pub fn from_name(name: &str) -> Result<Self> {
-        match normalize_name(name).as_str() {
-            "WORLD" | "ALLDOMAINS" | "UNIVERSE" => Ok(Self::World),
+        const NAMES: [(&str, CommName); 14] = [
+            ("GRID", CommName::Grid),
+            ("WORLD", CommName::World),
+            ("EW", CommName::Row),
+            ("NS", CommName::Column),
+            ("ALLGRIDS", CommName::AllGrids),
+            ("MULTIGRID", CommName::MultiGrid),
+            ("GRIDPEERS", CommName::GridPeers),
+            ("BLOC", CommName::Bloc),
+            ("BLOCMASTER", CommName::BlocMaster),
+            ("ALLDOMAINS", CommName::World),
+            ("UNIVERSE", CommName::World),
             // 'ALL' is the original's pe_wcomm, which ends as the grid
-            "GRID" | "DOMM" | "DEFO" | "ALL" => Ok(Self::Grid),
-            "ALLGRIDS" => Ok(Self::AllGrids),
-            "MULTIGRID" => Ok(Self::MultiGrid),
-            "EW" => Ok(Self::Row),
-            "NS" => Ok(Self::Column),
-            "GRIDPEERS" => Ok(Self::GridPeers),
-            "BLOC" => Ok(Self::Bloc),
-            "BLOCMASTER" => Ok(Self::BlocMaster),
-            other => Err(Error::UnknownName { kind: "communicator", name: other.to_string() }),
-        }
+            ("DOMM", CommName::Grid),
+            ("DEFO", CommName::Grid),
+            ("ALL", CommName::Grid),
+        ];
+        // (no copy: every collective names its communicator at every call)
+        UpperName::of(name)
+            .and_then(|upper| NAMES.iter().find(|(n, _)| upper.is(n)))
+            .map(|&(_, c)| c)
+            .ok_or_else(|| Error::UnknownName { kind: "communicator", name: normalize_name(name) })
     }
 
     /// The name messages give it.

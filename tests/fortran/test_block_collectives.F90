@@ -1,5 +1,6 @@
 ! PES: 1 2 4 6
 ! TIMEOUT: 90
+! ENV: RPNCOMM_CHECK_COLLECTIVES=each
 ! OUTPUT_HAS@2: RPN_COMM_gatherv: PE 0: bad argument: reccountv(2) makes 16 bytes for PE 1, which sends 24 bytes
 ! OUTPUT_HAS@2: RPN_COMM_gatherv: PE 1: collective call inconsistent across PEs: PE 0 refused the call (see its message)
 ! OUTPUT_HAS@2: RPN_COMM_gatherv: PE 0: bad argument: negative count reccountv(2) = -1 (PE 1)

@@ -1,5 +1,6 @@
 ! PES: 1 2 3 4 6
 ! TIMEOUT: 120
+! ENV: RPNCOMM_CHECK_COLLECTIVES=each
 ! OUTPUT_HAS@1: test_gem_dist: all checks passed
 ! OUTPUT_HAS@4: test_gem_dist: all checks passed
 ! OUTPUT_HAS@6: test_gem_dist: all checks passed

@@ -1,5 +1,6 @@
 ! PES: 2 3
 ! TIMEOUT: 60
+! ENV: RPNCOMM_CHECK_COLLECTIVES=each
 ! TRANSPORT: shm
 ! OUTPUT_HAS@2: RPN_COMM_xch_halo: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_xch_halo
 ! OUTPUT_HAS@2: RPN_COMM_barrier: PE 1: collective call inconsistent across PEs: PE 0 is in RPN_COMM_xch_halo while PE 1 is in RPN_COMM_barrier

@@ -1,5 +1,6 @@
 ! PES: 1 2 4 6
 ! TIMEOUT: 90
+! ENV: RPNCOMM_CHECK_COLLECTIVES=each
 ! OUTPUT_HAS@2: RPN_COMM_bcast: PE 0: unknown datatype name 'MPI_LOGICALS'
 ! OUTPUT_HAS@2: RPN_COMM_allreduce: PE 1: operator MPI_SUM makes no sense for MPI_LOGICAL
 ! OUTPUT_HAS@2: RPN_COMM_allreduce: PE 0: bad argument: MPI_OP_NULL combines nothing: no reduction can be made with it

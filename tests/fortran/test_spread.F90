@@ -1,5 +1,6 @@
 ! PES: 1 2 4 6
 ! TIMEOUT: 60
+! ENV: RPNCOMM_CHECK_COLLECTIVES=each
 ! OUTPUT_HAS@2: RPN_COMM_spread: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_spread
 ! OUTPUT_HAS@2: RPN_COMM_barrier: PE 1: collective call inconsistent across PEs: PE 0 is in RPN_COMM_spread while PE 1 is in RPN_COMM_barrier
 !

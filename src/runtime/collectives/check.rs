@@ -43,6 +43,9 @@ const COMPARISON_MARK: u64 = u64::from_le_bytes(*b"RPNCOMM1");
 pub struct CallChecks {
     each_call: bool,
     logs: HashMap<CommId, CallLog>,
+    /// This PE's header and data, and every PE's, of the last exchange (kept: no allocation per call).
+    mine: Vec<u8>,
+    all: Vec<u8>,
 }
 
 impl CallChecks {
@@ -58,7 +61,7 @@ impl CallChecks {
                 )));
             }
         };
-        Ok(CallChecks { each_call, logs: HashMap::new() })
+        Ok(CallChecks { each_call, logs: HashMap::new(), mine: Vec::new(), all: Vec::new() })
     }
 
     /// The running signature of this PE's unchecked calls on `comm` (0 before the first).
@@ -81,21 +84,43 @@ fn header(entry: CallEntry, refused: bool, len: usize) -> [u8; HEADER_BYTES] {
 /// Judges every PE's header (`rows`, rank order) for this PE (`me`, making `mine`, with its own
 /// verdict `local`): first a PE in another routine, then this PE's own error, then the first PE
 /// that refused, then a PE whose arguments differ; each names both PEs.
-fn judge(rows: &[&[u8]], me: usize, mine: &CallEntry, local: &Result<()>) -> Result<()> {
-    let entries: Vec<CallEntry> = rows.iter().map(|r| CallEntry::from_bytes(&r[4..])).collect();
-    if let Some(pe) = entries.iter().position(|e| e.routine != mine.routine) {
+fn judge<'a>(rows: impl Iterator<Item = &'a [u8]> + Clone, me: usize, mine: &CallEntry, local: &Result<()>) -> Result<()> {
+    let entries = rows.clone().map(|r| CallEntry::from_bytes(&r[4..]));
+    if let Some((pe, other)) = entries.clone().enumerate().find(|(_, e)| e.routine != mine.routine) {
         let id = CollectiveId::from_code(mine.routine).ok_or_else(|| Error::Internal("a call of no routine".into()))?;
-        return Err(Error::Collective(CollectiveId::mismatch(pe, entries[pe].routine, me, id)));
+        return Err(Error::Collective(CollectiveId::mismatch(pe, other.routine, me, id)));
     }
     local.clone()?;
     let refused = |r: &[u8]| u32::from_ne_bytes(r[..4].try_into().expect("4 bytes")) != 0;
-    if let Some(pe) = rows.iter().position(|r| refused(r)) {
+    if let Some(pe) = rows.clone().position(refused) {
         return Err(Error::Collective(format!("PE {pe} refused the call (see its message)")));
     }
-    if let Some(pe) = entries.iter().position(|e| e != mine) {
-        return Err(Error::Collective(format!("PE {pe} makes {} while PE {me} makes {}", entries[pe].describe(), mine.describe())));
+    if let Some((pe, other)) = entries.enumerate().find(|(_, e)| e != mine) {
+        return Err(Error::Collective(format!("PE {pe} makes {} while PE {me} makes {}", other.describe(), mine.describe())));
     }
     Ok(())
+}
+
+/// Every PE's data of an exchange, in this PE's buffers until its next collective.
+pub(in crate::runtime) struct Exchanged<'a> {
+    all: &'a [u8],
+    /// From one PE's block to the next.
+    stride: usize,
+    /// Where the data starts in a block.
+    at: usize,
+    len: usize,
+}
+
+impl Exchanged<'_> {
+    /// The data of the PE of rank `pe`.
+    pub fn of(&self, pe: usize) -> &[u8] {
+        &self.all[pe * self.stride + self.at..][..self.len]
+    }
+
+    /// Every PE's data, in rank order.
+    pub fn each(&self) -> impl Iterator<Item = &[u8]> {
+        (0..self.all.len() / self.stride.max(1)).map(|pe| self.of(pe))
+    }
 }
 
 impl Runtime {
@@ -110,44 +135,48 @@ impl Runtime {
         self.transport.has_collectives()
     }
 
-    /// Logs a call the transport makes with its own collective (`logs_calls`); a call this PE
-    /// refuses (`local`) is logged too (the others' next meeting names it), and its error returned.
+    /// Logs a call the transport makes with its own collective (`logs_calls`). A call this PE
+    /// refuses (`local`) ends the job with its line: the other PEs, already in the MPI call or on
+    /// their way to it, cannot learn of it without a check on every call, and would wait forever
+    /// (the checking mode fails the call on every PE instead).
     pub(in crate::runtime) fn log_call(&mut self, comm: &Communicator, entry: CallEntry, local: &Result<()>) -> Result<()> {
-        let mut entry = entry;
-        if local.is_err() {
-            // a refused call matches no other PE's call
-            entry.bytes = u32::MAX;
+        if let Err(e) = local {
+            let text = format!("{e} (the other PEs cannot learn of it without {ENV_CHECK_COLLECTIVES}=each: the job ends)");
+            diagnostics::write_line(diagnostics::routine(), &text);
+            super::super::process::stop_after_refusal(1);
         }
         self.calls.logs.entry(comm.id()).or_default().note(entry);
-        local.clone()
+        Ok(())
     }
 
-    /// A collective over a transport without collectives of its own: every PE's `data` in rank
-    /// order (each as long as this PE's), after every PE's call was found the same as this one's
-    /// (`entry`) and accepted (`local`); else an error on every PE and nothing moved.
+    /// A collective over a transport without collectives of its own: every PE's `data` (each as
+    /// long as this PE's), after every PE's call was found the same as this one's (`entry`) and
+    /// accepted (`local`); else an error on every PE and nothing moved. The buffers are kept
+    /// between calls (these collectives come by the hundred per time step).
     pub(in crate::runtime) fn exchange(
         &mut self,
         comm: &Communicator,
         entry: CallEntry,
         local: &Result<()>,
         data: &[u8],
-    ) -> Result<Vec<u8>> {
+    ) -> Result<Exchanged<'_>> {
         let data = if local.is_ok() { data } else { &[] };
         let one_round = HEADER_BYTES + data.len() <= ONE_ROUND_BYTES;
-        let mut mine = header(entry, local.is_err(), data.len()).to_vec();
+        let CallChecks { mine, all, .. } = &mut self.calls;
+        mine.clear();
+        mine.extend_from_slice(&header(entry, local.is_err(), data.len()));
         if one_round {
             mine.extend_from_slice(data);
         }
-        let mut all = vec![0u8; mine.len() * comm.size()];
-        self.transport.allgather(comm, &mine, &mut all)?;
-        let rows: Vec<&[u8]> = all.chunks_exact(mine.len()).collect();
-        judge(&rows, comm.rank(), &entry, local)?;
+        all.resize(mine.len() * comm.size(), 0);
+        self.transport.allgather(comm, mine, all)?;
+        judge(all.chunks_exact(mine.len()), comm.rank(), &entry, local)?;
         if one_round {
-            return Ok(rows.iter().flat_map(|r| r[HEADER_BYTES..].iter().copied()).collect());
+            return Ok(Exchanged { all, stride: mine.len(), at: HEADER_BYTES, len: data.len() });
         }
-        let mut gathered = vec![0u8; data.len() * comm.size()];
-        self.transport.allgather(comm, data, &mut gathered)?;
-        Ok(gathered)
+        all.resize(data.len() * comm.size(), 0);
+        self.transport.allgather(comm, data, all)?;
+        Ok(Exchanged { all, stride: data.len(), at: 0, len: data.len() })
     }
 
     /// Where the PEs meet (RPN_COMM_barrier over a transport with collectives): one allreduce of
@@ -159,26 +188,46 @@ impl Runtime {
         let mine: Vec<u8> = words.iter().flat_map(|s| s.to_ne_bytes()).collect();
         let t = MessageType::from_name("MPI_INTEGER8")?;
         let max = self
-            .transport
-            .allreduce_native(comm, &mine, t, Operator::Max)?
+            .unchecked(comm, at, |tr| tr.allreduce_native(comm, &mine, t, Operator::Max))?
             .ok_or_else(|| Error::Internal("compare_calls needs the transport's allreduce".into()))?;
         if max == mine {
             return Ok(());
         }
         if max[16..] != mine[16..] {
             // Another PE was not comparing: its call met this one (an allreduce of 32 bytes), and
-            // it may never learn it. This PE says what it knows and ends the job.
-            let log = self.calls.logs.get(&comm.id()).cloned().unwrap_or_default();
-            let on = comm.name().unwrap_or("WORLD");
-            let text = format!(
-                "{at} (after call {} on {on}, {}) met another collective call on another PE (the job ends)",
-                log.len(),
-                log.last().map_or("none".to_string(), |e| format!("the last: {}", e.describe()))
-            );
-            diagnostics::write_line(at.name(), &Error::Collective(text).to_string());
-            super::super::process::stop_after_refusal(1);
+            // it may never learn it.
+            self.met_another_call(comm, at, "")
         }
         self.calls_differ(comm, at)
+    }
+
+    /// `f`, the transport's own collective for this PE's call `at` on `comm` (logged): an MPI
+    /// error there is the sign of a call that met another routine's, or other arguments, on
+    /// another PE, and ends the job as `met_another_call`.
+    pub(in crate::runtime) fn unchecked<T>(
+        &mut self,
+        comm: &Communicator,
+        at: CollectiveId,
+        f: impl FnOnce(&mut dyn crate::transport::Transport) -> Result<T>,
+    ) -> Result<T> {
+        match f(self.transport.as_mut()) {
+            Err(Error::Mpi(e)) => self.met_another_call(comm, at, &format!(" (MPI: {e})")),
+            other => other,
+        }
+    }
+
+    /// This PE's call `at` on `comm` met another collective call on another PE, which may never
+    /// learn it: this PE says what it knows (its calls on `comm`) and ends the job.
+    fn met_another_call(&self, comm: &Communicator, at: CollectiveId, why: &str) -> ! {
+        let log = self.calls.logs.get(&comm.id()).cloned().unwrap_or_default();
+        let on = comm.name().unwrap_or("WORLD");
+        let this = match log.last() {
+            Some(e) if at != CollectiveId::Barrier => format!("{} (call {} on {on})", e.describe(), log.len()),
+            _ => format!("{at} (after call {} on {on})", log.len()),
+        };
+        let text = format!("{this} met another collective call, or other arguments, on another PE{why} (the job ends)");
+        diagnostics::write_line(at.name(), &Error::Collective(text).to_string());
+        super::super::process::stop_after_refusal(1)
     }
 
     /// Every PE found that the PEs' unchecked calls on `comm` differ (the same finding on every
@@ -206,8 +255,8 @@ impl Runtime {
 mod tests {
     use super::*;
 
-    fn rows_of(headers: &[[u8; HEADER_BYTES]]) -> Vec<&[u8]> {
-        headers.iter().map(|h| &h[..]).collect()
+    fn rows_of(headers: &[[u8; HEADER_BYTES]]) -> impl Iterator<Item = &[u8]> + Clone {
+        headers.iter().map(|h| &h[..])
     }
 
     #[test]
@@ -215,19 +264,19 @@ mod tests {
         let sum = CallEntry::new(CollectiveId::Allreduce, 16, MessageType::from_name("MPI_REAL8").ok(), Some(Operator::Sum), None);
         let barrier = CallEntry::new(CollectiveId::Barrier, 0, None, None, None);
         let headers = [header(sum, false, 16), header(barrier, false, 0)];
-        let e = judge(&rows_of(&headers), 0, &sum, &Ok(())).unwrap_err().to_string();
+        let e = judge(rows_of(&headers), 0, &sum, &Ok(())).unwrap_err().to_string();
         assert!(e.ends_with("PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_allreduce"), "{e}");
 
         let headers = [header(sum, false, 16), header(sum, true, 0)];
-        let e = judge(&rows_of(&headers), 0, &sum, &Ok(())).unwrap_err().to_string();
+        let e = judge(rows_of(&headers), 0, &sum, &Ok(())).unwrap_err().to_string();
         assert!(e.contains("PE 1 refused"), "{e}");
         let own = Err(Error::BadArgument("x".into()));
-        assert!(matches!(judge(&rows_of(&headers), 1, &sum, &own), Err(Error::BadArgument(_))));
+        assert!(matches!(judge(rows_of(&headers), 1, &sum, &own), Err(Error::BadArgument(_))));
 
         let max = CallEntry { op: Operator::Max.code(), ..sum };
         let headers = [header(sum, false, 16), header(max, false, 16)];
-        let e = judge(&rows_of(&headers), 0, &sum, &Ok(())).unwrap_err().to_string();
+        let e = judge(rows_of(&headers), 0, &sum, &Ok(())).unwrap_err().to_string();
         assert!(e.ends_with("PE 1 makes RPN_COMM_allreduce of 16 bytes of MPI_REAL8 with MPI_MAX while PE 0 makes RPN_COMM_allreduce of 16 bytes of MPI_REAL8 with MPI_SUM"), "{e}");
-        assert!(judge(&rows_of(&[header(sum, false, 16); 3]), 2, &sum, &Ok(())).is_ok());
+        assert!(judge(rows_of(&[header(sum, false, 16); 3]), 2, &sum, &Ok(())).is_ok());
     }
 }

@@ -37,12 +37,11 @@ fn same_everywhere(id: CollectiveId, rows: &[Vec<u32>], what: impl Fn(&[u32]) ->
     }
 }
 
-/// Every PE's `bytes` bytes (one after the other in `all`, rank order) combined with `op`, in rank
-/// order (the same order, hence the same bits, on every PE).
-pub(super) fn combine_in_rank_order(t: MessageType, op: Operator, all: &[u8], bytes: usize, npes: usize) -> Vec<u8> {
-    let mut chunks = all.chunks_exact(bytes.max(1));
-    let mut result = chunks.next().map(<[u8]>::to_vec).unwrap_or_default();
-    for other in chunks.take(npes - 1) {
+/// Every PE's `bytes` bytes (`blocks`, rank order) combined with `op`, in rank order (the same
+/// order, hence the same bits, on every PE).
+pub(super) fn combine_in_rank_order<'a>(t: MessageType, op: Operator, mut blocks: impl Iterator<Item = &'a [u8]>, bytes: usize) -> Vec<u8> {
+    let mut result = blocks.next().map(<[u8]>::to_vec).unwrap_or_default();
+    for other in blocks {
         t.combine(op, &mut result, other);
     }
     result.truncate(bytes);
@@ -111,17 +110,17 @@ impl Runtime {
             let result = if self.logs_calls() {
                 self.log_call(&comm, entry, &local)?;
                 let (t, op, bytes) = checked?;
-                match self.transport.allreduce_native(&comm, &mine, t, op)? {
+                match self.unchecked(&comm, id, |tr| tr.allreduce_native(&comm, &mine, t, op))? {
                     Some(result) => result,
                     None => {
                         let all = self.gathered(&comm, None, &mine)?;
-                        combine_in_rank_order(t, op, &all, bytes, comm.size())
+                        combine_in_rank_order(t, op, all.chunks_exact(bytes.max(1)).take(comm.size()), bytes)
                     }
                 }
             } else {
                 let all = self.exchange(&comm, entry, &local, &mine)?;
                 let (t, op, bytes) = checked?;
-                combine_in_rank_order(t, op, &all, bytes, comm.size())
+                combine_in_rank_order(t, op, all.each(), bytes)
             };
             // SAFETY: caller's contract: recv has room for `bytes` bytes (result holds as many).
             unsafe { write_caller_bytes(&result, recv) };
@@ -139,7 +138,7 @@ impl Runtime {
             return Ok(());
         }
         let all = self.gathered(&comm, inline, &mine)?;
-        let result = combine_in_rank_order(t, op, &all, bytes, comm.size());
+        let result = combine_in_rank_order(t, op, all.chunks_exact(bytes.max(1)).take(comm.size()), bytes);
         // SAFETY: caller's contract: recv has room for `bytes` bytes (result holds as many).
         unsafe { write_caller_bytes(&result, recv) };
         Ok(())
@@ -181,14 +180,21 @@ impl Runtime {
         if !self.checks_each_call() {
             // (the types may differ: MPI_REAL sent as MPI_INTEGER)
             let entry = CallEntry::new(id, checked.as_ref().map_or(0, |&(_, bytes)| bytes), None, None, None);
-            let all = if self.logs_calls() {
+            if self.logs_calls() {
                 self.log_call(&comm, entry, &local)?;
-                self.gathered(&comm, None, &mine)?
+                let all = self.unchecked(&comm, id, |tr| {
+                    let mut all = vec![0u8; mine.len() * comm.size()];
+                    tr.allgather(&comm, &mine, &mut all).map(|()| all)
+                })?;
+                // SAFETY: caller's contract: recv has room for comm.size() * sbytes bytes.
+                unsafe { write_caller_bytes(&all, recv) };
             } else {
-                self.exchange(&comm, entry, &local, &mine)?
-            };
-            // SAFETY: caller's contract: recv has room for comm.size() * sbytes bytes.
-            unsafe { write_caller_bytes(&all, recv) };
+                let all = self.exchange(&comm, entry, &local, &mine)?;
+                for (pe, block) in all.each().enumerate() {
+                    // SAFETY: caller's contract: recv has room for comm.size() blocks of sbytes bytes.
+                    unsafe { write_caller_bytes(block, recv + pe * mine.len()) };
+                }
+            }
             return Ok(());
         }
         let (rows, inline) = self.agree_inline(&comm, id, &local, &payload, &mine)?;
@@ -271,12 +277,12 @@ impl Runtime {
                 self.log_call(&comm, entry, &local)?;
                 let (root, _) = checked?;
                 let mut data = mine;
-                self.transport.bcast(&comm, &mut data, root)?;
+                self.unchecked(&comm, id, |tr| tr.bcast(&comm, &mut data, root))?;
                 (root, data)
             } else {
                 let all = self.exchange(&comm, entry, &local, &mine)?;
-                let (root, bytes) = checked?;
-                (root, all[root * bytes..(root + 1) * bytes].to_vec())
+                let (root, _) = checked?;
+                (root, all.of(root).to_vec())
             };
             if comm.rank() != root {
                 data.truncate(bytes as usize);

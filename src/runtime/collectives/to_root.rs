@@ -65,13 +65,13 @@ impl Runtime {
                 let ((t, op, bytes), root) = checked?;
                 // SAFETY: caller's contract: send holds `bytes` bytes.
                 let mine = unsafe { read_caller_bytes(send, bytes) };
-                self.transport.reduce_to(&comm, &mine, t, op, root)?
+                self.unchecked(&comm, id, |tr| tr.reduce_to(&comm, &mine, t, op, root))?
             } else {
                 // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments are valid).
                 let mine = checked.as_ref().map_or(Vec::new(), |&((_, _, bytes), _)| unsafe { read_caller_bytes(send, bytes) });
                 let all = self.exchange(&comm, entry, &local, &mine)?;
                 let ((t, op, bytes), root) = checked?;
-                (comm.rank() == root).then(|| super::to_all::combine_in_rank_order(t, op, &all, bytes, comm.size()))
+                (comm.rank() == root).then(|| super::to_all::combine_in_rank_order(t, op, all.each(), bytes))
             };
             if let Some(result) = result {
                 // SAFETY: caller's contract: on the root recv has room for `bytes` bytes.
@@ -129,18 +129,22 @@ impl Runtime {
                 CallEntry::new(id, checked.as_ref().map_or(0, |&(bytes, _)| bytes), None, None, checked.as_ref().ok().map(|&(_, r)| r));
             // SAFETY: caller's contract: send holds sbytes bytes (read only when the arguments are valid).
             let mine = checked.as_ref().map_or(Vec::new(), |&(sbytes, _)| unsafe { read_caller_bytes(send, sbytes) });
-            let data = if self.logs_calls() {
+            if self.logs_calls() {
                 self.log_call(&comm, entry, &local)?;
                 let (_, root) = checked?;
-                self.transport.gather_to(&comm, &mine, root)?
+                if let Some(data) = self.unchecked(&comm, id, |tr| tr.gather_to(&comm, &mine, root))? {
+                    // SAFETY: caller's contract: on the root recv has room for all the PEs' bytes.
+                    unsafe { write_caller_bytes(&data, recv) };
+                }
             } else {
                 let all = self.exchange(&comm, entry, &local, &mine)?;
                 let (_, root) = checked?;
-                (comm.rank() == root).then_some(all)
-            };
-            if let Some(data) = data {
-                // SAFETY: caller's contract: on the root recv has room for all the PEs' bytes.
-                unsafe { write_caller_bytes(&data, recv) };
+                if comm.rank() == root {
+                    for (pe, block) in all.each().enumerate() {
+                        // SAFETY: caller's contract: on the root recv has room for every PE's block.
+                        unsafe { write_caller_bytes(block, recv + pe * mine.len()) };
+                    }
+                }
             }
             return Ok(());
         }
