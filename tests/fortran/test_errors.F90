@@ -1,6 +1,5 @@
 ! PES: 1 2 3 4 8
 ! TIMEOUT: 90
-! ENV: RPNCOMM_CHECK_COLLECTIVES=each
 !
 ! Bad input to data movement and exposure control. Every refused call must return RPN_COMM_ERROR,
 ! move no data (local buffers keep their sentinel, every window keeps its contents) and leave the

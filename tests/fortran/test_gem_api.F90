@@ -1,5 +1,6 @@
 ! PES: 1 2 4 6
 ! TIMEOUT: 120
+! ENV: RPNCOMM_CHECK_COLLECTIVES=each
 !
 ! The routines GEM calls beyond the windows, through the legacy include under implicit none (as
 ! GEM does), on both transports, against independent references:

@@ -12,6 +12,8 @@ use super::super::{MessageType, Operator};
 pub const KEPT: usize = 16;
 /// No root, type or operator in a call's arguments.
 pub const NONE: u32 = u32::MAX;
+/// The byte count of a call the PE refused (its arguments were wrong).
+pub const REFUSED: u32 = u32::MAX;
 
 /// One collective call as every PE must make it alike: the routine and the arguments that
 /// must agree (byte count, element type, operator, root; `NONE` where the routine has none).
@@ -19,7 +21,7 @@ pub const NONE: u32 = u32::MAX;
 pub struct CallEntry {
     /// The routine's `CollectiveId` code.
     pub routine: u32,
-    /// Bytes of data per PE (`u32::MAX` for a call the PE refused).
+    /// Bytes of data per PE (`REFUSED` for a call the PE refused).
     pub bytes: u32,
     /// The element type's `MessageType` code.
     pub dtype: u32,
@@ -50,6 +52,9 @@ impl CallEntry {
         let mut text = CollectiveId::describe(self.routine);
         if self.routine == CollectiveId::Barrier.code() {
             return text;
+        }
+        if self.bytes == REFUSED {
+            return text + " (refused: its arguments were wrong)";
         }
         text += &format!(" of {} bytes", self.bytes);
         if let Some(t) = MessageType::from_code(self.dtype) {

@@ -31,9 +31,10 @@ pub const ENV_CHECK_COLLECTIVES: &str = "RPNCOMM_CHECK_COLLECTIVES";
 /// Bytes of the header before a PE's data in an exchange (`exchange`): its call, whether it
 /// refused, the length of its data.
 const HEADER_BYTES: usize = 32;
-/// An exchange whose header and data take at most this many bytes per PE is one round; a longer
+/// An exchange whose header and data take at most this many bytes per PE is one round (the
+/// shared-memory transport's exchange rounds carry as much: `shm::rounds::BLOCK_BYTES`); a longer
 /// one sends the headers first, so that PEs whose calls differ stop before moving any data.
-const ONE_ROUND_BYTES: usize = 1024;
+const ONE_ROUND_BYTES: usize = 1008;
 
 /// What every PE gives beside its signature in `compare_calls` ("RPNCOMM1"): a PE whose call met
 /// another routine's finds it changed.
@@ -136,17 +137,13 @@ impl Runtime {
     }
 
     /// Logs a call the transport makes with its own collective (`logs_calls`). A call this PE
-    /// refuses (`local`) ends the job with its line: the other PEs, already in the MPI call or on
-    /// their way to it, cannot learn of it without a check on every call, and would wait forever
-    /// (the checking mode fails the call on every PE instead).
+    /// refuses (`local`) is logged as refused and its error returned: where every PE refuses it
+    /// alike (the same bad name everywhere) every PE goes on in step, the logs alike; where only
+    /// some do, the others wait in the MPI call, and the hang report names them.
     pub(in crate::runtime) fn log_call(&mut self, comm: &Communicator, entry: CallEntry, local: &Result<()>) -> Result<()> {
-        if let Err(e) = local {
-            let text = format!("{e} (the other PEs cannot learn of it without {ENV_CHECK_COLLECTIVES}=each: the job ends)");
-            diagnostics::write_line(diagnostics::routine(), &text);
-            super::super::process::stop_after_refusal(1);
-        }
+        let entry = if local.is_err() { CallEntry { bytes: call_log::REFUSED, ..entry } } else { entry };
         self.calls.logs.entry(comm.id()).or_default().note(entry);
-        Ok(())
+        local.clone()
     }
 
     /// A collective over a transport without collectives of its own: every PE's `data` (each as
@@ -257,6 +254,11 @@ mod tests {
 
     fn rows_of(headers: &[[u8; HEADER_BYTES]]) -> impl Iterator<Item = &[u8]> + Clone {
         headers.iter().map(|h| &h[..])
+    }
+
+    #[test]
+    fn an_exchange_of_one_round_fits_a_round_of_shared_memory() {
+        assert_eq!(ONE_ROUND_BYTES, crate::transport::shm::rounds::BLOCK_BYTES);
     }
 
     #[test]
