@@ -13,6 +13,34 @@ pub(super) unsafe fn read_caller_bytes(addr: usize, len: usize) -> Vec<u8> {
     unsafe { std::slice::from_raw_parts(addr as *const u8, len) }.to_vec()
 }
 
+/// The `len` bytes the caller's buffer at `addr` holds, borrowed (no copy: the collectives'
+/// exchanges copy them anyway).
+///
+/// # Safety
+/// When `len > 0`, `addr` is readable for `len` bytes, which nothing writes while the slice lives.
+pub(super) unsafe fn caller_bytes<'a>(addr: usize, len: usize) -> &'a [u8] {
+    if len == 0 {
+        return &[];
+    }
+    // SAFETY: len > 0, so by the caller's contract addr is readable for len bytes, unchanged
+    // while the slice lives.
+    unsafe { std::slice::from_raw_parts(addr as *const u8, len) }
+}
+
+/// The caller's buffer of `len` bytes at `addr`, to write into.
+///
+/// # Safety
+/// When `len > 0`, `addr` is writable for `len` bytes, which nothing else reads or writes while
+/// the slice lives.
+pub(super) unsafe fn caller_bytes_mut<'a>(addr: usize, len: usize) -> &'a mut [u8] {
+    if len == 0 {
+        return &mut [];
+    }
+    // SAFETY: len > 0, so by the caller's contract addr is writable for len bytes, used through
+    // this slice only while it lives.
+    unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, len) }
+}
+
 /// Copies `bytes` into the caller's buffer at `addr` (which may be null when `bytes` is empty).
 ///
 /// # Safety

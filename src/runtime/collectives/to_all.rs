@@ -11,7 +11,7 @@
 //! (`agreement`) instead, on every transport; a barrier is then that step alone.
 
 use super::super::Runtime;
-use super::super::caller_buffers::{read_caller_bytes, write_caller_bytes};
+use super::super::caller_buffers::{caller_bytes, caller_bytes_mut, read_caller_bytes, write_caller_bytes};
 use crate::core::collectives::call_log::CallEntry;
 use crate::core::{CollectiveId, Communicator, MessageType, Operator};
 use crate::error::{Error, Result};
@@ -39,13 +39,20 @@ fn same_everywhere(id: CollectiveId, rows: &[Vec<u32>], what: impl Fn(&[u32]) ->
 
 /// Every PE's `bytes` bytes (`blocks`, rank order) combined with `op`, in rank order (the same
 /// order, hence the same bits, on every PE).
-pub(super) fn combine_in_rank_order<'a>(t: MessageType, op: Operator, mut blocks: impl Iterator<Item = &'a [u8]>, bytes: usize) -> Vec<u8> {
-    let mut result = blocks.next().map(<[u8]>::to_vec).unwrap_or_default();
-    for other in blocks {
-        t.combine(op, &mut result, other);
-    }
-    result.truncate(bytes);
+pub(super) fn combine_in_rank_order<'a>(t: MessageType, op: Operator, blocks: impl Iterator<Item = &'a [u8]>, bytes: usize) -> Vec<u8> {
+    let mut result = vec![0u8; bytes];
+    combine_into(t, op, blocks, &mut result);
     result
+}
+
+/// `combine_in_rank_order` into `out` (as long as a block).
+pub(super) fn combine_into<'a>(t: MessageType, op: Operator, mut blocks: impl Iterator<Item = &'a [u8]>, out: &mut [u8]) {
+    if let Some(first) = blocks.next() {
+        out.copy_from_slice(&first[..out.len()]);
+    }
+    for other in blocks {
+        t.combine(op, out, other);
+    }
 }
 
 impl Runtime {
@@ -99,33 +106,40 @@ impl Runtime {
             Ok((t, op, bytes))
         });
         let payload = checked.as_ref().map_or([0; 3], |&(t, op, bytes)| [bytes as u32, t.code(), op.code()]);
-        // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments are valid).
-        let mine = checked.as_ref().map_or(Vec::new(), |&(_, _, bytes)| unsafe { read_caller_bytes(send, bytes) });
         let id = CollectiveId::Allreduce;
         let local = checked.as_ref().map(drop).map_err(Clone::clone);
         if !self.checks_each_call() {
             let entry = checked
                 .as_ref()
                 .map_or(CallEntry::new(id, 0, None, None, None), |&(t, op, bytes)| CallEntry::new(id, bytes, Some(t), Some(op), None));
-            let result = if self.logs_calls() {
-                self.log_call(&comm, entry, &local)?;
+            if !self.logs_calls() {
+                // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments
+                // are valid), borrowed until the exchange copied them.
+                let mine = checked.as_ref().map_or(&[][..], |&(_, _, bytes)| unsafe { caller_bytes(send, bytes) });
+                let all = self.exchange(&comm, entry, &local, mine)?;
                 let (t, op, bytes) = checked?;
-                match self.unchecked(&comm, id, |tr| tr.allreduce_native(&comm, &mine, t, op))? {
-                    Some(result) => result,
-                    None => {
-                        let all = self.gathered(&comm, None, &mine)?;
-                        combine_in_rank_order(t, op, all.chunks_exact(bytes.max(1)).take(comm.size()), bytes)
-                    }
+                // SAFETY: caller's contract: recv has room for `bytes` bytes; send, which it may
+                // be, is no longer borrowed (the exchange copied it).
+                combine_into(t, op, all.each(), unsafe { caller_bytes_mut(recv, bytes) });
+                return Ok(());
+            }
+            self.log_call(&comm, entry, &local)?;
+            let (t, op, bytes) = checked?;
+            // SAFETY: caller's contract: send holds `bytes` bytes.
+            let mine = unsafe { read_caller_bytes(send, bytes) };
+            let result = match self.unchecked(&comm, id, |tr| tr.allreduce_native(&comm, &mine, t, op))? {
+                Some(result) => result,
+                None => {
+                    let all = self.gathered(&comm, None, &mine)?;
+                    combine_in_rank_order(t, op, all.chunks_exact(bytes.max(1)).take(comm.size()), bytes)
                 }
-            } else {
-                let all = self.exchange(&comm, entry, &local, &mine)?;
-                let (t, op, bytes) = checked?;
-                combine_in_rank_order(t, op, all.each(), bytes)
             };
             // SAFETY: caller's contract: recv has room for `bytes` bytes (result holds as many).
             unsafe { write_caller_bytes(&result, recv) };
             return Ok(());
         }
+        // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments are valid).
+        let mine = checked.as_ref().map_or(Vec::new(), |&(_, _, bytes)| unsafe { read_caller_bytes(send, bytes) });
         let (rows, inline) = self.agree_inline(&comm, id, &local, &payload, &mine)?;
         let (t, op, bytes) = checked?;
         same_everywhere(id, &rows, describe)?;
@@ -273,21 +287,22 @@ impl Runtime {
         };
         if !self.checks_each_call() {
             let entry = CallEntry::new(id, bytes as usize, None, None, Some(root_u as usize));
-            let (root, mut data) = if self.logs_calls() {
+            if self.logs_calls() {
                 self.log_call(&comm, entry, &local)?;
                 let (root, _) = checked?;
                 let mut data = mine;
                 self.unchecked(&comm, id, |tr| tr.bcast(&comm, &mut data, root))?;
-                (root, data)
+                if comm.rank() != root {
+                    // SAFETY: caller's contract: buffer has room for `bytes` bytes (data holds as many).
+                    unsafe { write_caller_bytes(&data, buffer) };
+                }
             } else {
                 let all = self.exchange(&comm, entry, &local, &mine)?;
                 let (root, _) = checked?;
-                (root, all.of(root).to_vec())
-            };
-            if comm.rank() != root {
-                data.truncate(bytes as usize);
-                // SAFETY: caller's contract: buffer has room for `bytes` bytes.
-                unsafe { write_caller_bytes(&data, buffer) };
+                if comm.rank() != root {
+                    // SAFETY: caller's contract: buffer has room for `bytes` bytes (the root's block).
+                    unsafe { write_caller_bytes(all.of(root), buffer) };
+                }
             }
             return Ok(());
         }
