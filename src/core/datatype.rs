@@ -89,8 +89,9 @@ impl UpperName {
     pub fn of(name: &str) -> Option<Self> {
         let trimmed = name.trim_ascii().as_bytes();
         let mut bytes = [0u8; UPPER_BYTES];
-        bytes.get_mut(..trimmed.len())?.copy_from_slice(trimmed);
-        bytes.make_ascii_uppercase();
+        let name = bytes.get_mut(..trimmed.len())?;
+        name.copy_from_slice(trimmed);
+        name.make_ascii_uppercase();
         Some(UpperName { bytes, len: trimmed.len() })
     }
 

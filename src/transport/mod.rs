@@ -71,6 +71,23 @@ pub unsafe fn run_each<W: TransportWindow + ?Sized>(w: &W, ops: &[(RemoteAccess,
     }
 }
 
+/// How a transport makes the per-step collectives (barrier, allreduce, allgather, bcast, reduce,
+/// gather) over a communicator; the runtime checks the PEs' calls accordingly
+/// (`runtime::collectives::check`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CollectivePath {
+    /// With calls of its own (`allreduce_native`, `bcast`, `reduce_to`, `gather_to`, `allgather`:
+    /// MPI's over PEs of several nodes), which carry nothing but the data.
+    Own,
+    /// Every one comes down to its allgather (shared memory), where the runtime carries every
+    /// PE's call beside its data.
+    Exchange,
+    /// As `Exchange`, but the reductions whose result depends on the order of combination are
+    /// its own calls (MPI over the PEs of one node: the grouping of MPI_Allreduce and MPI_Reduce,
+    /// which the original's sums of reals follow to the last bit).
+    ExchangeReducingOwn,
+}
+
 /// A job: PEs that create windows together. Collective methods run over the communicator they
 /// are given (the job itself, or one the transport made); ranks are ranks in that communicator.
 pub trait Transport: Send {
@@ -153,11 +170,9 @@ pub trait Transport: Send {
         Ok(None)
     }
 
-    /// Whether the transport makes the collectives with calls of its own (`allreduce_native`,
-    /// `bcast`, `reduce_to`, `gather_to`: MPI's), or they all come down to its allgather, where the
-    /// runtime carries every PE's call beside its data (`runtime::collectives::check`).
-    fn has_collectives(&self) -> bool {
-        false
+    /// How the per-step collectives over `comm` are made (see `CollectivePath`).
+    fn collective_path(&self, _comm: &Communicator) -> CollectivePath {
+        CollectivePath::Exchange
     }
 
     /// Collective over `comm` (RPN_COMM_bcast): `buffer` of the PE of rank `root` copied into

@@ -7,7 +7,7 @@
 ! OUTPUT_LACKS: CHECK FAILED
 ! OUTPUT_LACKS: the job went on
 !
-! The default mode over MPI (docs/contract.md rule 11, src/runtime/collectives/check.rs): each
+! The default mode over MPI across nodes (every PE a pretend node) (docs/contract.md rule 11, src/runtime/collectives/check.rs): each
 ! collective is the one MPI call the original makes, unchecked; RPN_COMM_allreduce of MPI_INTEGER8 on the last PE, MPI_REAL8 on the others
 ! is a call MPI completes (with a result that may be wrong). The next call where the PEs meet,
 ! RPN_COMM_finalize, compares the PEs' logs of their calls with a few bytes whatever the PE
@@ -26,6 +26,7 @@ program test_collective_divergence_finalize
   nerr = 0
   pex = 0
   pey = 0
+  call pretend_nodes()
   call RPN_COMM_init(row_grid, me, npes, pex, pey)
   call RPN_COMM_i_comm(RPN_COMM_GRID, com)
   call RPN_COMM_i_datyp(RPN_COMM_INTEGER, dint)
@@ -39,6 +40,20 @@ program test_collective_divergence_finalize
   call finish('test_collective_divergence_finalize')
 
 contains
+
+  ! every PE a pretend node of its own (RPNCOMM_NODE_SPLIT=1, read by RPN_COMM_init): the
+  ! collectives go through MPI's own calls, as between nodes, whatever the launcher's setting
+  subroutine pretend_nodes()
+    interface
+      integer(c_int) function setenv(name, value, overwrite) bind(C, name='setenv')
+        import :: c_int, c_char
+        character(kind=c_char), dimension(*) :: name, value
+        integer(c_int), value :: overwrite
+      end function setenv
+    end interface
+    integer(c_int) :: rc
+    rc = setenv('RPNCOMM_NODE_SPLIT'//c_null_char, '1'//c_null_char, 1_c_int)
+  end subroutine pretend_nodes
 
   subroutine row_grid(px, py)
     integer, intent(INOUT) :: px, py

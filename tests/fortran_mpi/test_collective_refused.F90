@@ -6,7 +6,7 @@
 ! OUTPUT_HAS@3: RPN_COMM_barrier: PE 2: collective call inconsistent across PEs: call 2 on GRID: PE 1 made RPN_COMM_allreduce (refused: its arguments were wrong) while PE 0 made RPN_COMM_allreduce of 16 bytes of MPI_REAL8 with MPI_SUM (found in RPN_COMM_barrier; the job ends)
 ! OUTPUT_LACKS: the job went on
 !
-! The default mode over MPI: each per-step collective is the one MPI call the original makes, with
+! The default mode over MPI across nodes (every PE a pretend node): each per-step collective is the one MPI call the original makes, with
 ! no exchange before it, so a PE that refuses its arguments cannot tell the others at no cost.
 ! Where every PE refuses alike (the same bad type name everywhere, the usual case: the arguments
 ! are the program's literals) every PE fails the call and the PEs go on in step, their logs of
@@ -23,6 +23,7 @@ program test_collective_refused
   nerr = 0
   pex = 0
   pey = 0
+  call pretend_nodes()
   call RPN_COMM_init(row_grid, me, npes, pex, pey)
   sendv = me + 1
   call RPN_COMM_allreduce(sendv, recv, 2, 'MPI_REALX', RPN_COMM_SUM, RPN_COMM_GRID, ierr)
@@ -41,6 +42,20 @@ program test_collective_refused
   call finish('test_collective_refused')
 
 contains
+
+  ! every PE a pretend node of its own (RPNCOMM_NODE_SPLIT=1, read by RPN_COMM_init): the
+  ! collectives go through MPI's own calls, as between nodes, whatever the launcher's setting
+  subroutine pretend_nodes()
+    interface
+      integer(c_int) function setenv(name, value, overwrite) bind(C, name='setenv')
+        import :: c_int, c_char
+        character(kind=c_char), dimension(*) :: name, value
+        integer(c_int), value :: overwrite
+      end function setenv
+    end interface
+    integer(c_int) :: rc
+    rc = setenv('RPNCOMM_NODE_SPLIT'//c_null_char, '1'//c_null_char, 1_c_int)
+  end subroutine pretend_nodes
 
   subroutine row_grid(px, py)
     integer, intent(INOUT) :: px, py

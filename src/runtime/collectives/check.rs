@@ -24,6 +24,7 @@ use crate::core::collectives::call_log::{self, CallEntry, CallLog, ENTRY_BYTES, 
 use crate::core::{CollectiveId, CommId, Communicator, MessageType, Operator};
 use crate::diagnostics;
 use crate::error::{Error, Result};
+use crate::transport::CollectivePath;
 
 /// The environment variable that selects the checking mode.
 pub const ENV_CHECK_COLLECTIVES: &str = "RPNCOMM_CHECK_COLLECTIVES";
@@ -130,10 +131,20 @@ impl Runtime {
         self.calls.each_call
     }
 
-    /// Whether the transport makes the collectives with calls of its own (MPI), which carry no
-    /// header: their calls are then logged and compared where the PEs meet (`compare_calls`).
-    pub(in crate::runtime) fn logs_calls(&self) -> bool {
-        self.transport.has_collectives()
+    /// Whether the transport makes the collectives over `comm` with calls of its own (MPI across
+    /// nodes), which carry no header: their calls are then logged and compared where the PEs meet
+    /// (`compare_calls`).
+    pub(in crate::runtime) fn logs_calls(&self, comm: &Communicator) -> bool {
+        self.transport.collective_path(comm) == CollectivePath::Own
+    }
+
+    /// Whether a reduction of `t` with `op` over `comm` is the transport's own call although its
+    /// other collectives are exchanges: over MPI on one node, a sum of reals over 3 PEs or more
+    /// (MPI's grouping of the operands, which the original's results follow to the last bit). The
+    /// PEs' calls are then checked by an exchange of their headers first (one round of shared
+    /// memory, a fraction of the MPI call's cost): a PE in another call is named at once there too.
+    pub(in crate::runtime) fn reduces_itself(&self, comm: &Communicator, t: MessageType, op: Operator) -> bool {
+        self.transport.collective_path(comm) == CollectivePath::ExchangeReducingOwn && comm.size() > 2 && !t.reduces_in_any_order(op)
     }
 
     /// Logs a call the transport makes with its own collective (`logs_calls`). A call this PE

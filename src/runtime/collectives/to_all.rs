@@ -10,6 +10,8 @@
 //! any buffer is written. In the checking mode each starts with the agreement step
 //! (`agreement`) instead, on every transport; a barrier is then that step alone.
 
+use std::borrow::Cow;
+
 use super::super::Runtime;
 use super::super::caller_buffers::{caller_bytes, caller_bytes_mut, read_caller_bytes, write_caller_bytes};
 use crate::core::collectives::call_log::CallEntry;
@@ -36,6 +38,9 @@ fn same_everywhere(id: CollectiveId, rows: &[Vec<u32>], what: impl Fn(&[u32]) ->
         None => Ok(()),
     }
 }
+
+/// What a PE other than the root gives to a broadcast made of an exchange.
+static ZEROS: [u8; 1024] = [0; 1024];
 
 /// Every PE's `bytes` bytes (`blocks`, rank order) combined with `op`, in rank order (the same
 /// order, hence the same bits, on every PE).
@@ -76,7 +81,7 @@ impl Runtime {
         let id = CollectiveId::Barrier;
         if self.checks_each_call() {
             self.agree(&comm, id, &Ok(()), &[]).map(drop)
-        } else if self.logs_calls() {
+        } else if self.logs_calls(&comm) {
             self.compare_calls(&comm, id)
         } else {
             self.exchange(&comm, CallEntry::new(id, 0, None, None, None), &Ok(()), &[]).map(drop)
@@ -112,7 +117,8 @@ impl Runtime {
             let entry = checked
                 .as_ref()
                 .map_or(CallEntry::new(id, 0, None, None, None), |&(t, op, bytes)| CallEntry::new(id, bytes, Some(t), Some(op), None));
-            if !self.logs_calls() {
+            let itself = checked.as_ref().is_ok_and(|&(t, op, _)| self.reduces_itself(&comm, t, op));
+            if !self.logs_calls(&comm) && !itself {
                 // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments
                 // are valid), borrowed until the exchange copied them.
                 let mine = checked.as_ref().map_or(&[][..], |&(_, _, bytes)| unsafe { caller_bytes(send, bytes) });
@@ -123,7 +129,11 @@ impl Runtime {
                 combine_into(t, op, all.each(), unsafe { caller_bytes_mut(recv, bytes) });
                 return Ok(());
             }
-            self.log_call(&comm, entry, &local)?;
+            if itself {
+                self.exchange(&comm, entry, &local, &[])?;
+            } else {
+                self.log_call(&comm, entry, &local)?;
+            }
             let (t, op, bytes) = checked?;
             // SAFETY: caller's contract: send holds `bytes` bytes.
             let mine = unsafe { read_caller_bytes(send, bytes) };
@@ -194,7 +204,7 @@ impl Runtime {
         if !self.checks_each_call() {
             // (the types may differ: MPI_REAL sent as MPI_INTEGER)
             let entry = CallEntry::new(id, checked.as_ref().map_or(0, |&(_, bytes)| bytes), None, None, None);
-            if self.logs_calls() {
+            if self.logs_calls(&comm) {
                 self.log_call(&comm, entry, &local)?;
                 let all = self.unchecked(&comm, id, |tr| {
                     let mut all = vec![0u8; mine.len() * comm.size()];
@@ -279,18 +289,20 @@ impl Runtime {
         let local = checked.as_ref().map(|_| ()).map_err(Clone::clone);
         // Through the allgather of every transport (the root's block is the one kept), or the
         // transport's broadcast.
-        let mine = match checked {
-            // SAFETY: caller's contract: the root's buffer holds `bytes` bytes.
-            Ok((root, bytes)) if comm.rank() == root => unsafe { read_caller_bytes(buffer, bytes) },
-            Ok((_, bytes)) => vec![0u8; bytes],
-            Err(_) => Vec::new(),
+        let mine: Cow<'_, [u8]> = match checked {
+            // SAFETY: caller's contract: the root's buffer holds `bytes` bytes, which the root does
+            // not write in this call.
+            Ok((root, bytes)) if comm.rank() == root => Cow::Borrowed(unsafe { caller_bytes(buffer, bytes) }),
+            Ok((_, bytes)) if bytes <= ZEROS.len() => Cow::Borrowed(&ZEROS[..bytes]),
+            Ok((_, bytes)) => Cow::Owned(vec![0u8; bytes]),
+            Err(_) => Cow::Borrowed(&[]),
         };
         if !self.checks_each_call() {
             let entry = CallEntry::new(id, bytes as usize, None, None, Some(root_u as usize));
-            if self.logs_calls() {
+            if self.logs_calls(&comm) {
                 self.log_call(&comm, entry, &local)?;
                 let (root, _) = checked?;
-                let mut data = mine;
+                let mut data = mine.into_owned();
                 self.unchecked(&comm, id, |tr| tr.bcast(&comm, &mut data, root))?;
                 if comm.rank() != root {
                     // SAFETY: caller's contract: buffer has room for `bytes` bytes (data holds as many).

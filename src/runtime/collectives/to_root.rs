@@ -3,7 +3,8 @@
 //! root is part of the call every PE must make alike), or, in the checking mode, by the agreement.
 
 use super::super::Runtime;
-use super::super::caller_buffers::{read_caller_bytes, write_caller_bytes};
+use super::super::caller_buffers::{caller_bytes, caller_bytes_mut, read_caller_bytes, write_caller_bytes};
+use super::to_all::combine_into;
 use crate::core::collectives::call_log::CallEntry;
 use crate::core::{CollectiveId, Communicator, MessageType, Operator};
 use crate::error::{Error, Result};
@@ -60,18 +61,29 @@ impl Runtime {
             let entry = checked.as_ref().map_or(CallEntry::new(id, 0, None, None, None), |&((t, op, bytes), root)| {
                 CallEntry::new(id, bytes, Some(t), Some(op), Some(root))
             });
-            let result = if self.logs_calls() {
-                self.log_call(&comm, entry, &local)?;
+            let itself = checked.as_ref().is_ok_and(|&((t, op, _), _)| self.reduces_itself(&comm, t, op));
+            let result = if self.logs_calls(&comm) || itself {
+                if itself {
+                    self.exchange(&comm, entry, &local, &[])?;
+                } else {
+                    self.log_call(&comm, entry, &local)?;
+                }
                 let ((t, op, bytes), root) = checked?;
                 // SAFETY: caller's contract: send holds `bytes` bytes.
                 let mine = unsafe { read_caller_bytes(send, bytes) };
                 self.unchecked(&comm, id, |tr| tr.reduce_to(&comm, &mine, t, op, root))?
             } else {
-                // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments are valid).
-                let mine = checked.as_ref().map_or(Vec::new(), |&((_, _, bytes), _)| unsafe { read_caller_bytes(send, bytes) });
-                let all = self.exchange(&comm, entry, &local, &mine)?;
+                // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments
+                // are valid), borrowed until the exchange copied them.
+                let mine = checked.as_ref().map_or(&[][..], |&((_, _, bytes), _)| unsafe { caller_bytes(send, bytes) });
+                let all = self.exchange(&comm, entry, &local, mine)?;
                 let ((t, op, bytes), root) = checked?;
-                (comm.rank() == root).then(|| super::to_all::combine_in_rank_order(t, op, all.each(), bytes))
+                if comm.rank() == root {
+                    // SAFETY: caller's contract: on the root recv has room for `bytes` bytes; send,
+                    // which it may be, is no longer borrowed (the exchange copied it).
+                    combine_into(t, op, all.each(), unsafe { caller_bytes_mut(recv, bytes) });
+                }
+                return Ok(());
             };
             if let Some(result) = result {
                 // SAFETY: caller's contract: on the root recv has room for `bytes` bytes.
@@ -127,17 +139,18 @@ impl Runtime {
             let local = checked.as_ref().map(drop).map_err(Clone::clone);
             let entry =
                 CallEntry::new(id, checked.as_ref().map_or(0, |&(bytes, _)| bytes), None, None, checked.as_ref().ok().map(|&(_, r)| r));
-            // SAFETY: caller's contract: send holds sbytes bytes (read only when the arguments are valid).
-            let mine = checked.as_ref().map_or(Vec::new(), |&(sbytes, _)| unsafe { read_caller_bytes(send, sbytes) });
-            if self.logs_calls() {
+            // SAFETY: caller's contract: send holds sbytes bytes (read only when the arguments are
+            // valid), not written by this call (recv is another buffer on the root: MPI's rule).
+            let mine = checked.as_ref().map_or(&[][..], |&(sbytes, _)| unsafe { caller_bytes(send, sbytes) });
+            if self.logs_calls(&comm) {
                 self.log_call(&comm, entry, &local)?;
                 let (_, root) = checked?;
-                if let Some(data) = self.unchecked(&comm, id, |tr| tr.gather_to(&comm, &mine, root))? {
+                if let Some(data) = self.unchecked(&comm, id, |tr| tr.gather_to(&comm, mine, root))? {
                     // SAFETY: caller's contract: on the root recv has room for all the PEs' bytes.
                     unsafe { write_caller_bytes(&data, recv) };
                 }
             } else {
-                let all = self.exchange(&comm, entry, &local, &mine)?;
+                let all = self.exchange(&comm, entry, &local, mine)?;
                 let (_, root) = checked?;
                 if comm.rank() == root {
                     for (pe, block) in all.each().enumerate() {

@@ -41,8 +41,9 @@ use self::windows::window::{MpiWindow, SharedRegistry, WindowRegistry, Workaroun
 use crate::core::{CommId, Communicator, ElementType, MessageType, Operator};
 use crate::error::{Error, Result};
 use crate::transport::channel::Channels;
+use crate::transport::shm::collectives::Collectives;
 use crate::transport::shm::window::ShmWindow;
-use crate::transport::{Transport, TransportWindow};
+use crate::transport::{CollectivePath, Transport, TransportWindow};
 
 /// Whether halo messages to on-node neighbours take the shared-memory channels (see `new`).
 const ON_NODE_HALO_CHANNELS: bool = true;
@@ -78,6 +79,9 @@ pub struct MpiTransport {
     /// Point-to-point channels to the other PEs: shared memory on this node, MPI to the others
     /// (`hybrid_channel`).
     channels: HybridChannels,
+    /// The shared-memory collectives of the job and of its splits whose PEs are all on this node
+    /// (None: on several nodes, through MPI), learnt when each is made (`node::one_node_collectives`).
+    one_node: std::collections::HashMap<CommId, Option<Arc<Collectives>>>,
 }
 
 /// Whether windows over the caller's array are staged through MPI-allocated memory (copied in at
@@ -244,6 +248,7 @@ impl MpiTransport {
         // caller (RPN_COMM_comm('WORLD')), whose MPI_ANY_TAG receives must never take them.
         let channel_comm = Arc::new(Comm::world()?);
         let node_direct = node::node_direct(std::env::var(node::ENV_NODE_DIRECT).ok().as_deref())?;
+        let on_node = node::one_node_collectives(&world, node_split, node_direct)?;
         Ok(MpiTransport {
             job,
             // On-node neighbours take the shared-memory channels, whose regions have no name in
@@ -261,6 +266,7 @@ impl MpiTransport {
             node_direct,
             placements: node::Placements::default(),
             windows_created: Default::default(),
+            one_node: std::iter::once((CommId::JOB, on_node)).collect(),
         })
     }
 
@@ -301,7 +307,10 @@ impl Transport for MpiTransport {
     }
 
     fn allgather(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8]) -> Result<()> {
-        self.comm(comm)?.allgather(mine, all)
+        match self.one_node.get(&comm.id()) {
+            Some(Some(on_node)) => on_node.allgather(mine, all),
+            _ => self.comm(comm)?.allgather(mine, all),
+        }
     }
 
     unsafe fn create_window(
@@ -408,6 +417,8 @@ impl Transport for MpiTransport {
             )));
         }
         let id = CommId(SPLIT_BASE + self.split.len() as u32);
+        let on_node = node::one_node_collectives(&comm, self.node_split, self.node_direct)?;
+        self.one_node.insert(id, on_node);
         self.split.push(Arc::new(comm));
         Ok(Some(Communicator::new(id, members.to_vec(), me)?.named(name)))
     }
@@ -420,8 +431,11 @@ impl Transport for MpiTransport {
         collectives::allreduce(self.comm(comm)?, mine, dtype, op)
     }
 
-    fn has_collectives(&self) -> bool {
-        true
+    fn collective_path(&self, comm: &Communicator) -> CollectivePath {
+        match self.one_node.get(&comm.id()) {
+            Some(Some(_)) => CollectivePath::ExchangeReducingOwn,
+            _ => CollectivePath::Own,
+        }
     }
 
     fn bcast(&mut self, comm: &Communicator, buffer: &mut [u8], root: usize) -> Result<()> {

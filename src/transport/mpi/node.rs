@@ -79,6 +79,27 @@ pub(super) fn node_job(comm: &Comm) -> Result<(Arc<Collectives>, String)> {
     Ok((Arc::new(coll), name))
 }
 
+/// Collective over `comm`: the shared-memory collectives of its ranks where all are on this node
+/// (and `direct`: `RPNCOMM_NODE_DIRECT` is not 0), for its collectives of a few values, which
+/// then cost a few cache lines instead of MPI's calls; None where they go through MPI (the same
+/// answer on every rank). A communicator of one rank has nothing to exchange: None.
+pub(super) fn one_node_collectives(comm: &Comm, split: usize, direct: bool) -> Result<Option<Arc<Collectives>>> {
+    if comm.size == 1 {
+        return Ok(None);
+    }
+    let node = comm.node(split)?;
+    let (_, all_fit) = comm.agree_flag(direct && node.size == comm.size && node.size <= MAX_PES)?;
+    if !all_fit {
+        return Ok(None);
+    }
+    let made = node_job(comm);
+    let (_, all_made) = comm.agree_flag(made.is_ok())?;
+    Ok(match (made, all_made) {
+        (Ok((coll, _)), true) => Some(coll),
+        _ => None,
+    })
+}
+
 /// Collective over `comm`, the job segment of `node_job`: `anonymous`, a memfd of rank 0 (its
 /// pid and descriptor handed to the others), else a named region whose name is removed once
 /// everyone has it. An error on every PE alike when some PE could not map it.
