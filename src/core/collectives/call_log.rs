@@ -5,6 +5,8 @@
 //! bytes whatever the PE count; and the last calls themselves, exchanged only when the
 //! signatures differ, to name the first call that differs with both PEs and both routines.
 
+use std::sync::atomic::{AtomicU64, Ordering, fence};
+
 use super::super::CollectiveId;
 use super::super::{MessageType, Operator};
 
@@ -200,6 +202,38 @@ pub fn first_difference(logs: &[CallLog], on: &str) -> Option<String> {
     ))
 }
 
+/// The last call this process logged, for the hang report of a wait inside it (a watchdog
+/// thread reads it while the call waits): a sequence number, odd while it changes, then the
+/// call's number on its communicator and its words two by two.
+static LAST: [AtomicU64; 5] = [const { AtomicU64::new(0) }; 5];
+
+/// Publishes call number `number` (1-based), `entry`, as the last this process logged (a few
+/// stores: made at every logged call).
+pub fn publish_last(number: u64, entry: &CallEntry) {
+    let sequence = LAST[0].load(Ordering::Relaxed) | 1;
+    LAST[0].store(sequence, Ordering::Relaxed);
+    fence(Ordering::Release);
+    let w = entry.words().map(u64::from);
+    for (slot, value) in LAST[1..].iter().zip([number, w[0] << 32 | w[1], w[2] << 32 | w[3], w[4]]) {
+        slot.store(value, Ordering::Relaxed);
+    }
+    LAST[0].store(sequence + 1, Ordering::Release);
+}
+
+/// The last call `publish_last` published, as "call 57 on its communicator: RPN_COMM_allreduce of
+/// 16 bytes of MPI_REAL8 with MPI_SUM", when it is a call of `routine` (None: another routine,
+/// none yet, or being changed).
+pub fn describe_last(routine: &str) -> Option<String> {
+    let before = LAST[0].load(Ordering::Acquire);
+    let [number, a, b, c] = [1, 2, 3, 4].map(|i| LAST[i].load(Ordering::Relaxed));
+    fence(Ordering::Acquire);
+    if before % 2 == 1 || before == 0 || LAST[0].load(Ordering::Relaxed) != before {
+        return None;
+    }
+    let entry = CallEntry { routine: (a >> 32) as u32, bytes: a as u32, dtype: (b >> 32) as u32, op: b as u32, root: c as u32 };
+    (CollectiveId::describe(entry.routine) == routine).then(|| format!("call {number} on its communicator: {}", entry.describe()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,6 +289,16 @@ mod tests {
         assert_eq!(travelled, logs);
         let text = first_difference(&travelled, "EW").unwrap();
         assert_eq!(text, "call 41 on EW: PE 1 made no further collective call (40 in all) while PE 0 made RPN_COMM_barrier");
+    }
+
+    #[test]
+    fn the_last_call_published_is_told_for_its_routine_only() {
+        publish_last(57, &allreduce(16, Operator::Sum));
+        assert_eq!(
+            describe_last("RPN_COMM_allreduce").as_deref(),
+            Some("call 57 on its communicator: RPN_COMM_allreduce of 16 bytes of MPI_REAL8 with MPI_SUM")
+        );
+        assert_eq!(describe_last("RPN_COMM_bcast"), None);
     }
 
     #[test]

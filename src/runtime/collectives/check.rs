@@ -153,7 +153,10 @@ impl Runtime {
     /// some do, the others wait in the MPI call, and the hang report names them.
     pub(in crate::runtime) fn log_call(&mut self, comm: &Communicator, entry: CallEntry, local: &Result<()>) -> Result<()> {
         let entry = if local.is_err() { CallEntry { bytes: call_log::REFUSED, ..entry } } else { entry };
-        self.calls.logs.entry(comm.id()).or_default().note(entry);
+        let log = self.calls.logs.entry(comm.id()).or_default();
+        log.note(entry);
+        // for the hang report, should the call wait forever
+        call_log::publish_last(log.len(), &entry);
         local.clone()
     }
 

@@ -117,10 +117,13 @@ fn start(interval: Duration) {
 }
 
 fn report(routine: &str, call: &str, waited: Duration) {
+    // a per-step collective says which of its calls it is, so that the lines of the PEs waiting
+    // in different calls together name them
+    let which = crate::core::collectives::call_log::describe_last(routine).map_or(String::new(), |c| format!(" ({c})"));
     diagnostics::write_line(
         routine,
         &format!(
-            "still waiting after {:.1} s for the other PEs in {call} (one of them has not made the matching call, or is stuck)",
+            "still waiting after {:.1} s for the other PEs in {call}{which} (one of them has not made the matching call, or is stuck)",
             waited.as_secs_f64()
         ),
     );
