@@ -1,17 +1,19 @@
 //! How the collective calls of the PEs are checked against each other (docs/contract.md rule 11).
 //!
-//! By default a collective costs what the original's does:
-//! - where the transport has collectives of its own (MPI), each routine is the one MPI call the
-//!   original makes, and the call goes into this PE's log of the communicator
-//!   (`core::collectives::call_log`). The logs' signatures are compared where the PEs meet anyway:
-//!   RPN_COMM_barrier (one MPI_Allreduce of 16 bytes, whatever the PE count) and every agreement
-//!   (a window's creation or free, finalize, the grid's set-up: the record carries it). When they
-//!   differ, the PEs exchange their logs, every PE names the first call that differs, with both
-//!   PEs and both routines, and the job ends: results computed since may be wrong.
-//! - where every collective is an exchange of every PE's data (shared memory), each PE's data
-//!   travels behind a header with its routine and arguments, which every PE reads anyway: a PE
-//!   in another routine, or with other arguments, is named at once, before any buffer is
-//!   written, as in the checking mode, at no extra round.
+//! By default a per-step collective (barrier, allreduce, allgather, bcast, reduce, gather) costs
+//! what the original's does, and the transport says how it is made (`CollectivePath`):
+//! - an exchange of every PE's data (shared memory; MPI over the PEs of one node): each PE's data
+//!   travels behind a header with its routine and arguments, which every PE reads anyway, so a PE
+//!   in another routine, or with other arguments, is named at once, before any buffer is written,
+//!   as in the checking mode, at no extra round. Over MPI on one node, the sums of reals over 3 PEs
+//!   or more stay MPI's call, after an exchange of the headers alone (`reduces_itself`);
+//! - the one MPI call the original makes (PEs on several nodes): the call goes into this PE's log
+//!   of the communicator (`core::collectives::call_log`), whose signatures are compared where the
+//!   PEs meet anyway: RPN_COMM_barrier (one MPI_Allreduce of 32 bytes, whatever the PE count) and
+//!   every agreement (a window's creation or free, finalize, the grid's set-up: the record carries
+//!   it). When they differ, the PEs exchange their logs, every PE names the first call that
+//!   differs, with both PEs and both routines, and the job ends: results computed since may be
+//!   wrong. A PE left waiting is named by the hang report, with its call.
 //!
 //! `RPNCOMM_CHECK_COLLECTIVES=each` (the checking mode, a debugging aid) makes every collective
 //! start with the agreement step instead (`agreement`): every call checked before any data moves,
@@ -160,7 +162,7 @@ impl Runtime {
         local.clone()
     }
 
-    /// A collective over a transport without collectives of its own: every PE's `data` (each as
+    /// A collective made of an exchange (`CollectivePath::Exchange`): every PE's `data` (each as
     /// long as this PE's), after every PE's call was found the same as this one's (`entry`) and
     /// accepted (`local`); else an error on every PE and nothing moved. The buffers are kept
     /// between calls (these collectives come by the hundred per time step).
@@ -190,9 +192,10 @@ impl Runtime {
         Ok(Exchanged { all, stride: data.len(), at: 0, len: data.len() })
     }
 
-    /// Where the PEs meet (RPN_COMM_barrier over a transport with collectives): one allreduce of
-    /// the signature and its complement with MAX, 16 bytes whatever the PE count; every PE learns
-    /// alike whether one PE's calls differ, and then `calls_differ`.
+    /// Where the PEs meet (RPN_COMM_barrier over MPI's own calls): one allreduce with MAX of the
+    /// signature, a mark, and their complements, 32 bytes whatever the PE count; every PE learns
+    /// alike whether one PE's calls differ (then `calls_differ`), and a PE whose allreduce met
+    /// another PE's call finds the mark changed (then `met_another_call`).
     pub(in crate::runtime) fn compare_calls(&mut self, comm: &Communicator, at: CollectiveId) -> Result<()> {
         let signature = self.calls.signature(comm);
         let words = [signature, !signature, COMPARISON_MARK, !COMPARISON_MARK];
