@@ -1,9 +1,10 @@
-! PES: 2 3
+! PES: 2 3 4
 ! TIMEOUT: 60
 ! EXPECT: fail
 ! OUTPUT_HAS@2: RPN_COMM_allreduce: PE 0: unknown datatype name 'MPI_REALX'
 ! OUTPUT_HAS@2: RPN_COMM_barrier: PE 0: collective call inconsistent across PEs: call 2 on GRID: PE 1 made RPN_COMM_allreduce (refused: its arguments were wrong) while PE 0 made RPN_COMM_allreduce of 16 bytes of MPI_REAL8 with MPI_SUM (found in RPN_COMM_barrier; the job ends)
 ! OUTPUT_HAS@3: RPN_COMM_barrier: PE 2: collective call inconsistent across PEs: call 2 on GRID: PE 1 made RPN_COMM_allreduce (refused: its arguments were wrong) while PE 0 made RPN_COMM_allreduce of 16 bytes of MPI_REAL8 with MPI_SUM (found in RPN_COMM_barrier; the job ends)
+! OUTPUT_HAS@4: RPN_COMM_barrier: PE 3: collective call inconsistent across PEs: call 2 on GRID: PE 1 made RPN_COMM_allreduce (refused: its arguments were wrong) while PE 0 made RPN_COMM_allreduce of 16 bytes of MPI_REAL8 with MPI_SUM (found in RPN_COMM_barrier; the job ends)
 ! OUTPUT_LACKS: the job went on
 !
 ! The default mode over MPI across nodes (every PE a pretend node): each per-step collective is the one MPI call the original makes, with
