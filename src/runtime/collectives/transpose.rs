@@ -9,12 +9,15 @@
 //! stand for no global index (beyond n1g, n3g) are left untouched (the original fills them
 //! with whatever its buffers held).
 //!
-//! The exchange is the transport's alltoall (MPI_Alltoall in the MPI build), after the
-//! agreement step that carries RPN_COMM_transpose and the shape, so that a PE in another
-//! collective or with another shape fails every PE with one line.
+//! The exchange is the transport's alltoall (MPI_Alltoall in the MPI build). The PEs' calls are
+//! checked as the per-step collectives' are (`check`): where those are exchanges, one carries
+//! RPN_COMM_transpose and the shape, so that a PE in another collective or with another shape
+//! fails every PE with one line; across nodes the call is logged; in the checking mode, the
+//! agreement step.
 
 use super::super::Runtime;
 use crate::core::CollectiveId;
+use crate::core::collectives::call_log::CallEntry;
 use crate::error::{Error, Result};
 
 /// The arguments of one call, in 4-byte words (`size` words per element).
@@ -279,13 +282,26 @@ impl Runtime {
             Ok(())
         });
         let payload = [kind as u32, shape.n1g as u32, shape.n2 as u32, shape.n3g as u32, shape.size as u32];
-        let rows = self.agree(&comm, CollectiveId::Transpose, &local, &payload)?;
+        let block_bytes = split.block(&shape) * 4;
+        let id = CollectiveId::Transpose;
+        let rows = if self.checks_each_call() {
+            self.agree(&comm, id, &local, &payload)?
+        } else if self.logs_calls(&comm) {
+            // (MPI across nodes: MPI_Alltoall as the original; a PE whose blocks differ is
+            // named by MPI's error, or at the next meeting)
+            self.log_call(&comm, CallEntry::new(id, block_bytes, None, None, None), &local)?;
+            vec![payload.to_vec(); np]
+        } else {
+            // the shape travels in the exchange of the calls: every PE compares every PE's
+            let words: Vec<u8> = payload.iter().flat_map(|w| w.to_ne_bytes()).collect();
+            let all = self.exchange(&comm, CallEntry::new(id, block_bytes, None, None, None), &local, &words)?;
+            all.each().map(|b| b.chunks_exact(4).map(|w| u32::from_ne_bytes(w.try_into().expect("4 bytes"))).collect()).collect()
+        };
         local?;
         if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
             let d = |r: &[u32]| format!("type {} with n1g={} n2={} n3g={} size={}", r[0] as i32, r[1], r[2], r[3], r[4]);
             return Err(Error::Collective(format!("RPN_COMM_transpose: PE {pe} calls {}, PE 0 {}", d(&rows[pe]), d(&rows[0]))));
         }
-        let block_bytes = split.block(&shape) * 4;
         // Forward reads za and updates zb; backward the other way round.
         let (from, from_words, to, to_words) =
             if kind > 0 { (za, shape.za_words(), zb, shape.zb_words()) } else { (zb, shape.zb_words(), za, shape.za_words()) };
