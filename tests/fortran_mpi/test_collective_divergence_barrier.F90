@@ -7,13 +7,19 @@
 ! OUTPUT_LACKS: CHECK FAILED
 ! OUTPUT_LACKS: the job went on
 !
-! The default mode over MPI across nodes (every PE a pretend node) (docs/contract.md rule 11, src/runtime/collectives/check.rs): each
-! collective is the one MPI call the original makes, unchecked; RPN_COMM_allreduce with MPI_MAX on the last PE, MPI_SUM on the others
-! is a call MPI completes (with a result that may be wrong). The next call where the PEs meet,
-! RPN_COMM_barrier, compares the PEs' logs of their calls with a few bytes whatever the PE
-! count, and finds them different: every PE names the first call that differs, with both PEs and
-! both routines, and the job ends.
-program test_collective_divergence_barrier
+! The default mode over MPI across nodes (every PE a pretend node; docs/contract.md rule 11,
+! src/runtime/collectives/check.rs): each per-step collective is the one MPI call the original
+! makes, unchecked; the last PE's call differs from the others' in a way MPI completes (with a
+! result that may be wrong): another operator (MEET_BARRIER, MEET_WIN_CREATE) or another type of
+! the same size (MEET_FINALIZE). The next call where the PEs meet (RPN_COMM_barrier, the
+! agreement of RPN_COMM_i_win_create or of RPN_COMM_finalize) compares the PEs' logs of their
+! calls with a few bytes whatever the PE count, and finds them different: every PE names the first
+! call that differs, with both PEs and both routines, and the job ends. This file is the barrier's
+! case; test_collective_divergence_win_create and _finalize include it for theirs.
+#if !defined(MEET_WIN_CREATE) && !defined(MEET_FINALIZE)
+#define MEET_BARRIER
+#endif
+program test_collective_divergence
   use ISO_C_BINDING
   use rpn_comm_windows
   implicit none
@@ -34,26 +40,20 @@ program test_collective_divergence_barrier
   sendv = me + 1
   call RPN_COMM_allreduce(sendv, recv, 2, 'MPI_REAL8', RPN_COMM_SUM, RPN_COMM_GRID, ierr)
   call check(ierr == RPN_COMM_OK .and. all(recv == npes * (npes + 1) / 2), 'the same call everywhere')
+#if defined(MEET_BARRIER)
   call RPN_COMM_allreduce(sendv, recv, 2, 'MPI_REAL8', merge('MPI_MAX', 'MPI_SUM', me == last), RPN_COMM_GRID, ierr)
   call RPN_COMM_barrier(RPN_COMM_GRID, ierr)
+#elif defined(MEET_WIN_CREATE)
+  call RPN_COMM_reduce(sendv, recv, 2, 'MPI_REAL8', merge('MPI_MIN', 'MPI_SUM', me == last), 0, RPN_COMM_GRID, ierr)
+  call RPN_COMM_i_win_create(w, dint, 8, com, C_NULL_PTR, ierr)
+#else
+  call RPN_COMM_allreduce(sendv, recv, 1, merge('MPI_INTEGER8', 'MPI_REAL8   ', me == last), RPN_COMM_SUM, RPN_COMM_GRID, ierr)
+  call RPN_COMM_finalize(ierr)
+#endif
   print '(A,I0)', 'the job went on on PE ', me
-  call finish('test_collective_divergence_barrier')
+  call finish('test_collective_divergence')
 
 contains
-
-  ! every PE a pretend node of its own (RPNCOMM_NODE_SPLIT=1, read by RPN_COMM_init): the
-  ! collectives go through MPI's own calls, as between nodes, whatever the launcher's setting
-  subroutine pretend_nodes()
-    interface
-      integer(c_int) function setenv(name, value, overwrite) bind(C, name='setenv')
-        import :: c_int, c_char
-        character(kind=c_char), dimension(*) :: name, value
-        integer(c_int), value :: overwrite
-      end function setenv
-    end interface
-    integer(c_int) :: rc
-    rc = setenv('RPNCOMM_NODE_SPLIT'//c_null_char, '1'//c_null_char, 1_c_int)
-  end subroutine pretend_nodes
 
   subroutine row_grid(px, py)
     integer, intent(INOUT) :: px, py
@@ -61,5 +61,6 @@ contains
     py = 1
   end subroutine row_grid
 
+  include 'pretend_nodes.inc'
   include 'tutil.inc'
-end program test_collective_divergence_barrier
+end program test_collective_divergence

@@ -44,25 +44,12 @@ program test_collective_refused
 
 contains
 
-  ! every PE a pretend node of its own (RPNCOMM_NODE_SPLIT=1, read by RPN_COMM_init): the
-  ! collectives go through MPI's own calls, as between nodes, whatever the launcher's setting
-  subroutine pretend_nodes()
-    interface
-      integer(c_int) function setenv(name, value, overwrite) bind(C, name='setenv')
-        import :: c_int, c_char
-        character(kind=c_char), dimension(*) :: name, value
-        integer(c_int), value :: overwrite
-      end function setenv
-    end interface
-    integer(c_int) :: rc
-    rc = setenv('RPNCOMM_NODE_SPLIT'//c_null_char, '1'//c_null_char, 1_c_int)
-  end subroutine pretend_nodes
-
   subroutine row_grid(px, py)
     integer, intent(INOUT) :: px, py
     px = px * py
     py = 1
   end subroutine row_grid
 
+  include 'pretend_nodes.inc'
   include 'tutil.inc'
 end program test_collective_refused
