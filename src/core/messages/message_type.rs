@@ -159,6 +159,12 @@ impl MessageType {
         matches!(self.kind, Kind::Integer | Kind::Logical | Kind::Byte) && !matches!(op, Replace | NoOp | MaxLoc | MinLoc)
     }
 
+    /// Whether `op` over values of this type gives the same bits whatever the order of
+    /// combination: `reduces_in_any_order`'s, and the extrema of reals (no rounding).
+    pub fn reduces_exactly(self, op: Operator) -> bool {
+        self.reduces_in_any_order(op) || (self.kind == Kind::Real && matches!(op, Operator::Max | Operator::Min))
+    }
+
     /// Reals and complex of 4- or 8-byte parts (not REAL16, COMPLEX32).
     fn has_arithmetic(self) -> bool {
         match self.kind {

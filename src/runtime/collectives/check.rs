@@ -141,12 +141,12 @@ impl Runtime {
     }
 
     /// Whether a reduction of `t` with `op` over `comm` is the transport's own call although its
-    /// other collectives are exchanges: over MPI on one node, a sum of reals over 3 PEs or more
+    /// other collectives are exchanges: over MPI on one node, a sum or product of reals over 3 PEs or more
     /// (MPI's grouping of the operands, which the original's results follow to the last bit). The
     /// PEs' calls are then checked by an exchange of their headers first (one round of shared
     /// memory, a fraction of the MPI call's cost): a PE in another call is named at once there too.
     pub(in crate::runtime) fn reduces_itself(&self, comm: &Communicator, t: MessageType, op: Operator) -> bool {
-        self.transport.collective_path(comm) == CollectivePath::ExchangeReducingOwn && comm.size() > 2 && !t.reduces_in_any_order(op)
+        self.transport.collective_path(comm) == CollectivePath::ExchangeReducingOwn && comm.size() > 2 && !t.reduces_exactly(op)
     }
 
     /// Logs a call the transport makes with its own collective (`logs_calls`). A call this PE

@@ -79,12 +79,18 @@ pub(super) fn node_job(comm: &Comm) -> Result<(Arc<Collectives>, String)> {
     Ok((Arc::new(coll), name))
 }
 
+/// The most PEs whose collectives of a few values are exchanges of the node's shared memory
+/// (each PE reads every PE's block: 16 x 40 bytes for an allreduce of one value).
+const ONE_NODE_EXCHANGE_PES: usize = 16;
+
 /// Collective over `comm`: the shared-memory collectives of its ranks where all are on this node
 /// (and `direct`: `RPNCOMM_NODE_DIRECT` is not 0), for its collectives of a few values, which
 /// then cost a few cache lines instead of MPI's calls; None where they go through MPI (the same
-/// answer on every rank). A communicator of one rank has nothing to exchange: None.
+/// answer on every rank). A communicator of one rank has nothing to exchange, and one of more
+/// than `ONE_NODE_EXCHANGE_PES` would read every PE's block in every call (a flat exchange; MPI's
+/// calls grow as log P): None.
 pub(super) fn one_node_collectives(comm: &Comm, split: usize, direct: bool) -> Result<Option<Arc<Collectives>>> {
-    if comm.size == 1 {
+    if comm.size == 1 || comm.size > ONE_NODE_EXCHANGE_PES {
         return Ok(None);
     }
     let node = comm.node(split)?;
