@@ -27,12 +27,15 @@
 #   -DCMAKE_INSTALL_PREFIX=/work/orig/mpich && cmake --build b && cmake --install b
 # (the same -O2 -march=native -fstack-arrays ... that GEM's own build gives it).
 # Knobs: HALO_NODES_MODEL_TRIALS (5), HALO_NODES_MODEL_ROUNDS (5: rounds per program, the best
-# taken for the halo, the median for the collectives).
+# taken for the halo, the median for the collectives), HALO_NODES_MODEL_COLLECTIVES (the cases of
+# gem_collectives.F90, comma-separated; default the six above).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 OUT=${BUILD_DIR:-build}/bench/halo_models_nodes
 TRIALS=${HALO_NODES_MODEL_TRIALS:-5}
 ROUNDS=${HALO_NODES_MODEL_ROUNDS:-5}
+# gem_collectives.F90's cases (bench/collectives.sh times them all on one node)
+COLLECTIVES=${HALO_NODES_MODEL_COLLECTIVES:-allreduce1,allreduce64,bcast_l,bcast_i,gather,transpose}
 LAYOUTS=${HALO_NODES_MODEL_LAYOUTS:-1+1 2x2 8/4}
 MN=tests/multinode/mnrun.sh
 NATIVE_LIBS=${NATIVE_LIBS:--lgcc_s -lutil -lrt -lpthread -lm -ldl -lc}
@@ -91,15 +94,16 @@ for impl in ${HALO_NODES_MODEL_MPIS:-mpich openmpi}; do
             for who in ours orig; do
                 if [[ $who == ours ]]; then run=("${mn[@]}"); else run=("${mn_orig[@]}"); fi
                 for prog in halo_models gem_collectives; do
-                    # (the six cases of this table; gem_collectives.F90 has more, bench/collectives.sh times them)
                     cases=()
-                    [[ $prog == gem_collectives ]] && cases=(allreduce1,allreduce64,bcast_l,bcast_i,gather,transpose)
+                    [[ $prog == gem_collectives ]] && cases=("$COLLECTIVES")
                     timeout 300 "$MN" --separate-memory "${run[@]}" --nodes $nodes -n $np "$OUT/$prog.$who.$impl" "$ROUNDS" 64 "${cases[@]}" \
                         > "$OUT/$prog.$who.$tag.$t" 2> "$OUT/$prog.$who.$tag.err"
                     rc=$?
                     # UCX's TCP transport (MPICH) may hang in MPI_Finalize after the results are out
                     # (tests/multinode/mnrun.sh, --separate-memory): counted, the results kept
-                    if ((rc == 124)) && (($(grep -c ' 64 ' "$OUT/$prog.$who.$tag.$t") == 6)); then
+                    expected=6
+                    [[ $prog == gem_collectives ]] && expected=$(tr ',' '\n' <<< "$COLLECTIVES" | grep -c .)
+                    if ((rc == 124)) && (($(grep -c ' 64 ' "$OUT/$prog.$who.$tag.$t") == expected)); then
                         hangs=$((hangs + 1))
                     elif ((rc != 0)); then
                         echo "halo_models_nodes bench: $prog ($who) failed, $impl $layout (see $OUT/$prog.$who.$tag.err)"
@@ -108,7 +112,7 @@ for impl in ${HALO_NODES_MODEL_MPIS:-mpich openmpi}; do
                 done
             done
         done
-        for c in same fields slices automatic allocate alternate allreduce1 allreduce64 bcast_l bcast_i gather transpose; do
+        for c in same fields slices automatic allocate alternate ${COLLECTIVES//,/ }; do
             prog=halo_models
             [[ $c == same || $c == fields || $c == slices || $c == automatic || $c == allocate || $c == alternate ]] || prog=gem_collectives
             read -r om ol oh <<< "$(stats "$OUT/$prog.ours.$tag" "$c")"
