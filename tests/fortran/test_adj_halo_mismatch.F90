@@ -1,6 +1,5 @@
 ! PES: 2 3
 ! TIMEOUT: 60
-! ENV: RPNCOMM_CHECK_COLLECTIVES=each
 ! OUTPUT_HAS@2: RPN_COMM_adj_halo8: PE 0: collective call inconsistent across PEs: PE 1 (the west neighbour of PE 0) is in RPN_COMM_xch_halo_8 while PE 0 is in RPN_COMM_adj_halo8
 ! OUTPUT_HAS@2: RPN_COMM_xch_halo_8: PE 1: collective call inconsistent across PEs: PE 0 (the west neighbour of PE 1) is in RPN_COMM_adj_halo8 while PE 1 is in RPN_COMM_xch_halo_8
 ! OUTPUT_HAS@3: RPN_COMM_adj_halo8: PE 1: bad argument: npol_row = 3: the semi-Lagrangian polar exchange

@@ -273,13 +273,15 @@ impl ShmChannels {
     }
 }
 
-/// Whether `peer` entered a barrier of the job (every collective of the job starts with one: its
-/// agreement) that this PE has not: the barrier counts of the PEs of one job only differ while
-/// a barrier is being entered, and a PE waiting for a channel message is in none.
+/// Whether `peer` entered a barrier or an exchange round of the job (every collective of the job
+/// starts with one of them: its agreement, or its exchange) that this PE has not: the counts of
+/// the PEs of one job only differ while one is being entered, and a PE waiting for a channel
+/// message is in none.
 fn elsewhere(coll: &Collectives, peer: usize) -> bool {
-    let theirs = coll.job.pe(peer).barrier_round.load(Ordering::Acquire);
-    let mine = coll.job.pe(coll.rank).barrier_round.load(Ordering::Relaxed);
-    epoch_reached(theirs, mine.wrapping_add(1))
+    let (theirs, mine) = (coll.job.pe(peer), coll.job.pe(coll.rank));
+    let ahead = |theirs: u32, mine: u32| epoch_reached(theirs, mine.wrapping_add(1));
+    ahead(theirs.barrier_round.load(Ordering::Acquire), mine.barrier_round.load(Ordering::Relaxed))
+        || ahead(theirs.exchange_round.load(Ordering::Acquire), mine.exchange_round.load(Ordering::Relaxed))
 }
 
 /// The size of the slots of a new generation for a message of `len` bytes: twice as large (so

@@ -131,6 +131,7 @@ impl Collectives {
     fn exchange_round(&self, mine: &[u8], all: &mut [u8]) -> Result<()> {
         let n = mine.len();
         let round = self.exchange_round.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+        self.job.pe(self.rank).exchange_round.store(round, Ordering::Release);
         let slots = self.job.rounds();
         slots.publish(self.rank, round, mine);
         all[self.rank * n..(self.rank + 1) * n].copy_from_slice(mine);

@@ -68,6 +68,9 @@ pub enum Awaited<'a> {
 pub struct PeBlock {
     /// The last job-barrier round this PE reached (for the report of a hang).
     pub barrier_round: AtomicU32,
+    /// The last exchange round of the job this PE entered (`rounds`; for the halo exchange, which
+    /// tells a neighbour gone into a collective by it).
+    pub exchange_round: AtomicU32,
     state: AtomicU32,
     pid: AtomicU32,
 }
