@@ -72,10 +72,10 @@ impl Runtime {
         Ok(all)
     }
 
-    /// Blocks until every PE of the communicator `name` has called it. Over MPI it compares the
-    /// PEs' logs of their calls (one allreduce of 16 bytes, the cost of a barrier); over shared
-    /// memory it is an exchange of the PEs' calls alone; in the checking mode the agreement step
-    /// alone. Every transport's exchange waits for every PE.
+    /// Blocks until every PE of the communicator `name` has called it. Over shared memory (and
+    /// MPI on one node) it is an exchange of the PEs' calls alone; over MPI across nodes it
+    /// compares the PEs' logs of their calls (one allreduce of 8 bytes, the cost of a barrier);
+    /// in the checking mode the agreement step alone. Every one of them waits for every PE.
     pub fn barrier(&mut self, name: &str) -> Result<()> {
         let Some(comm) = self.named(name)? else { return Ok(()) };
         let id = CollectiveId::Barrier;
