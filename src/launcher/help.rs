@@ -57,6 +57,12 @@ pub const ENV_VARS: &[(&str, &str)] = &[
          its MPI calls one at a time, else SINGLE, where only the thread that started MPI may call it)",
     ),
     ("RPNCOMM_HANG_REPORT", "seconds a PE waits for another before it says whom it waits for (default 30, 0: never)"),
+    (
+        "RPNCOMM_CHECK_COLLECTIVES",
+        "each: every collective call is checked against the other PEs' before any data moves (one more \
+         round and 256 bytes per PE and call: a debugging aid); unset or sync: the per-step collectives \
+         cost the original's and are checked where the PEs meet; set it for every PE",
+    ),
     ("RPNCOMM_SEGMENT", "set by rpnrun for each PE: the job's shared-memory segment (do not set by hand)"),
     ("RPNCOMM_RANK", "set by rpnrun for each PE: its rank, 0 to N-1, in the order of the application contexts"),
     ("RPNCOMM_NPES", "set by rpnrun for each PE: the number of PEs of the whole job"),
