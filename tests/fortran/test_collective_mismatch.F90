@@ -86,17 +86,7 @@ program test_collective_mismatch
 
 contains
 
-  ! every PE calls the same collective: it works again, and the sum is right
-  subroutine in_step(what)
-    character(len=*), intent(IN) :: what
-    integer :: one, total, ierr2
-    one = 1
-    total = 0
-    call RPN_COMM_allreduce(one, total, 1, RPN_COMM_INTEGER, RPN_COMM_SUM, RPN_COMM_GRID, ierr2)
-    call check(ierr2 == RPN_COMM_OK .and. total == npes, what//': a collective of every PE works')
-    call RPN_COMM_barrier(RPN_COMM_GRID, ierr2)
-    call check_ierr(ierr2, RPN_COMM_OK, what//': a barrier of every PE')
-  end subroutine in_step
+  include 'in_step.inc'
 
   ! one row: every PE has x neighbours, nobody has y neighbours
   subroutine row_grid(px, py)
