@@ -214,14 +214,17 @@ for combo in "${combos[@]}"; do
         if "$cc" -O1 -g -I"$b/include" tests/c_mpi/test_thread_level.c -o "$b/tests/test_thread_level" \
                 "$b/lib/librpncomm_windows.a" "${native_libs[@]}" > "$logs/thread_level.compile.log" 2>&1; then
             # shellcheck disable=SC2086
-            run_case "$name thread level: second thread refused at MPI_THREAD_SINGLE" "$logs/thread_level.single.log" \
-                env RPNCOMM_NODE_SPLIT=1 $launcher 2 "$b/tests/test_thread_level" refused
+            run_case "$name thread level: a second thread served at MPI_THREAD_SINGLE" "$logs/thread_level.single.log" \
+                env RPNCOMM_NODE_SPLIT=1 $launcher 2 "$b/tests/test_thread_level" one
             # shellcheck disable=SC2086
-            run_case "$name thread level: second thread served at MPI_THREAD_SERIALIZED" "$logs/thread_level.serialized.log" \
-                env RPNCOMM_NODE_SPLIT=1 RPNCOMM_MPI_THREADS=serialized $launcher 2 "$b/tests/test_thread_level" works
+            run_case "$name thread level: two threads at once at MPI_THREAD_SINGLE" "$logs/thread_level.single_both.log" \
+                env RPNCOMM_NODE_SPLIT=1 $launcher 2 "$b/tests/test_thread_level" both
+            # shellcheck disable=SC2086
+            run_case "$name thread level: two threads at once at MPI_THREAD_SERIALIZED" "$logs/thread_level.serialized.log" \
+                env RPNCOMM_NODE_SPLIT=1 RPNCOMM_MPI_THREADS=serialized $launcher 2 "$b/tests/test_thread_level" both
             # shellcheck disable=SC2086
             run_case "$name thread level: any thread on one node" "$logs/thread_level.one_node.log" \
-                $launcher 2 "$b/tests/test_thread_level" works
+                $launcher 2 "$b/tests/test_thread_level" both
         else
             echo "FAIL $name thread level test compilation"; tail -n 20 "$logs/thread_level.compile.log"
             total_fail=$((total_fail + 1))

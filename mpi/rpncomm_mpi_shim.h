@@ -17,7 +17,6 @@
 #define RPNMPI_E_NOMEM      (-3)
 #define RPNMPI_E_BAD_ARG    (-4)   /* unknown datatype / operator / kind code */
 #define RPNMPI_E_FINALIZED  (-5)   /* MPI was finalized by someone else */
-#define RPNMPI_E_THREAD     (-6)   /* a thread that may not call MPI at the thread level given (the Rust side's check) */
 
 /* datatype codes = ElementType::code(): 1 int32, 2 real32, 3 int64, 4 real64 */
 /* operator codes = Operator::code(): 1 SUM 2 PROD 3 MIN 4 MAX 5 BAND 6 BOR 7 BXOR 8 LAND 9 LOR

@@ -174,10 +174,6 @@ void rpnmpi_error_string(int code, char *buf, int len) {
     case RPNMPI_E_NOMEM: text = "out of memory"; break;
     case RPNMPI_E_BAD_ARG: text = "bad datatype, operator or operation code"; break;
     case RPNMPI_E_FINALIZED: text = "MPI was already finalized"; break;
-    case RPNMPI_E_THREAD:
-        text = "called from a thread other than the one that initialised MPI, at MPI_THREAD_SINGLE or FUNNELED: "
-               "set OMP_NUM_THREADS or RPNCOMM_MPI_THREADS=serialized (or multiple) before RPN_COMM_init";
-        break;
     default:
         if (MPI_Error_string(code, mpi_text, &n) == MPI_SUCCESS) {
             mpi_text[n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1] = '\0';

@@ -27,7 +27,7 @@ impl Comm {
     pub fn world() -> Result<Comm> {
         let mut raw = std::ptr::null_mut();
         let rc = {
-            let _mpi = shim::serial()?;
+            let _mpi = shim::serial();
             // SAFETY: out-parameter.
             unsafe { shim::rpnmpi_comm_world(&mut raw) }
         };
@@ -39,7 +39,7 @@ impl Comm {
     pub fn from_fortran(fortran_handle: i32) -> Result<Comm> {
         let mut raw = std::ptr::null_mut();
         let rc = {
-            let _mpi = shim::serial()?;
+            let _mpi = shim::serial();
             // SAFETY: out-parameter; the shim validates the handle before using it.
             unsafe { shim::rpnmpi_comm_from_fortran(fortran_handle, &mut raw) }
         };
@@ -64,7 +64,7 @@ impl Comm {
     pub fn node(&self, split: usize) -> Result<Comm> {
         let mut raw = std::ptr::null_mut();
         let rc = {
-            let _mpi = shim::serial()?;
+            let _mpi = shim::serial();
             // SAFETY: live communicator; out-parameter.
             unsafe { shim::rpnmpi_node_comm(self.raw, split as c_int, &mut raw) }
         };
@@ -77,7 +77,7 @@ impl Comm {
         let mut comm = Comm { raw, rank: 0, size: 0 };
         let (mut rank, mut size): (c_int, c_int) = (0, 0);
         let rc = {
-            let _mpi = shim::serial()?;
+            let _mpi = shim::serial();
             // SAFETY: raw is a live communicator of the shim; out-parameters.
             unsafe { shim::rpnmpi_comm_rank_size(raw, &mut rank, &mut size) }
         };
@@ -93,7 +93,7 @@ impl Comm {
     }
 
     pub fn barrier(&self) -> Result<()> {
-        let _mpi = shim::serial()?;
+        let _mpi = shim::serial();
         let _watch = watchdog::watch("MPI_Barrier");
         // SAFETY: live communicator.
         shim::check(unsafe { shim::rpnmpi_barrier(self.raw) }, "MPI_Barrier")
@@ -139,8 +139,7 @@ impl Comm {
 
 impl Drop for Comm {
     fn drop(&mut self) {
-        // (a thread that may not call MPI leaves it to MPI_Finalize)
-        let Ok(_mpi) = shim::serial() else { return };
+        let _mpi = shim::serial();
         // SAFETY: raw came from the shim and is released once; the shim frees an owned duplicate
         // only while MPI is not finalized.
         unsafe { shim::rpnmpi_comm_release(self.raw) };

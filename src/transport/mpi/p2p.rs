@@ -22,7 +22,7 @@ unsafe extern "C" {
 /// Runs a blocking operation as `start` (its nonblocking form, giving a Fortran request) then a
 /// wait that lets go of the serialising lock between tests; without that lock, as `blocking`.
 fn blocking(what: &str, blocking: impl FnOnce() -> c_int, start: impl FnOnce(&mut c_int) -> c_int) -> Result<()> {
-    let guard = shim::serial()?;
+    let guard = shim::serial();
     if guard.is_none() {
         return shim::check(blocking(), what);
     }
@@ -53,7 +53,7 @@ pub unsafe fn send(buf: usize, count: i32, code: usize, dest: i32, tag: i32, fco
 /// `buf` has room for `count` elements of datatype `code`.
 pub unsafe fn recv(buf: usize, count: i32, code: usize, source: i32, tag: i32, fcomm: i32) -> Result<i32> {
     let (b, c) = (buf as *mut c_void, code as c_int);
-    let guard = shim::serial()?;
+    let guard = shim::serial();
     if guard.is_none() {
         let mut received = 0;
         // SAFETY: the caller's contract; out-parameter.
@@ -66,7 +66,7 @@ pub unsafe fn recv(buf: usize, count: i32, code: usize, source: i32, tag: i32, f
     loop {
         let (mut done, mut received) = (0, 0);
         let rc = {
-            let _mpi = shim::serial()?;
+            let _mpi = shim::serial();
             // SAFETY: a request of irecv; out-parameters.
             unsafe { rpnmpi_test_count(&mut req, c, &mut done, &mut received) }
         };
@@ -85,7 +85,7 @@ pub unsafe fn recv(buf: usize, count: i32, code: usize, source: i32, tag: i32, f
 pub unsafe fn isend(buf: usize, count: i32, code: usize, dest: i32, tag: i32, fcomm: i32) -> Result<i32> {
     let mut req = 0;
     let rc = {
-        let _mpi = shim::serial()?;
+        let _mpi = shim::serial();
         // SAFETY: the caller's contract; out-parameter.
         unsafe { rpnmpi_isend(buf as *const c_void, count, code as c_int, dest, tag, fcomm, &mut req) }
     };
@@ -101,7 +101,7 @@ pub unsafe fn isend(buf: usize, count: i32, code: usize, dest: i32, tag: i32, fc
 pub unsafe fn irecv(buf: usize, count: i32, code: usize, source: i32, tag: i32, fcomm: i32) -> Result<i32> {
     let mut req = 0;
     let rc = {
-        let _mpi = shim::serial()?;
+        let _mpi = shim::serial();
         // SAFETY: the caller's contract; out-parameter.
         unsafe { rpnmpi_irecv(buf as *mut c_void, count, code as c_int, source, tag, fcomm, &mut req) }
     };
@@ -113,7 +113,7 @@ pub unsafe fn irecv(buf: usize, count: i32, code: usize, source: i32, tag: i32, 
 pub fn wait_all(reqs: &mut [i32]) -> Result<()> {
     let n = c_int::try_from(reqs.len()).map_err(|_| Error::BadArgument(format!("{} requests", reqs.len())))?;
     loop {
-        let guard = shim::serial()?;
+        let guard = shim::serial();
         if guard.is_none() {
             // SAFETY: reqs holds n handles, written back.
             return shim::check(unsafe { rpnmpi_waitall(n, reqs.as_mut_ptr()) }, "MPI_Waitall");

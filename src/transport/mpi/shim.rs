@@ -3,14 +3,10 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
-use std::cell::Cell;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::error::{Error, Result};
-
-/// The shim's status for a thread that may not call MPI (`serial`).
-pub const E_THREAD: c_int = -6;
 
 /// Thread levels as the shim codes them (`rpnmpi_init`).
 pub const THREAD_SINGLE: c_int = 0;
@@ -28,61 +24,77 @@ static POLICY: AtomicU8 = AtomicU8::new(ANY_THREAD);
 const ANY_THREAD: u8 = 0;
 /// MPI_THREAD_SERIALIZED: any thread, one call at a time (`SERIAL`).
 const ONE_AT_A_TIME: u8 = 1;
-/// MPI_THREAD_SINGLE or FUNNELED: the thread that initialised MPI only (`MPI_THREAD`).
-const INIT_THREAD_ONLY: u8 = 2;
+/// MPI_THREAD_SINGLE or FUNNELED: one call at a time too. The standard lets only the thread
+/// that initialised MPI call, but a program that serialises its calls by OpenMP (`!$omp single`
+/// taken by whichever thread comes first, as GEM's solvers do) runs on the original RPN_COMM and
+/// on every MPI it runs on: calls from any thread are served, under the same lock.
+const SINGLE_LEVEL: u8 = 2;
 static SERIAL: Mutex<()> = Mutex::new(());
+/// The level MPI gave, for the one line said when two threads call at once below SERIALIZED.
+static PROVIDED: AtomicU8 = AtomicU8::new(0);
 
-thread_local! {
-    /// This thread initialised MPI (see `set_thread_level`).
-    static MPI_THREAD: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Says which threads of this process may call MPI, from the thread level MPI gave (`provided`);
-/// called on the thread that initialised MPI. Below MPI_THREAD_MULTIPLE, threads that may call
-/// the operations at the same time make their MPI calls one at a time (`serial`); at SINGLE or
-/// FUNNELED only this thread may call, without a lock (an uncontended lock costs about 0.05 us
-/// per epoch, a tenth of a fence epoch).
+/// Says which threads of this process may call MPI, from the thread level MPI gave (`provided`).
+/// Below MPI_THREAD_MULTIPLE, every MPI call of the library is made under one lock (`serial`):
+/// an uncontended lock costs about 0.02 us, a twentieth of a fence epoch.
 pub fn set_thread_level(provided: c_int) {
-    MPI_THREAD.with(|t| t.set(true));
     let policy = match provided {
         THREAD_MULTIPLE => ANY_THREAD,
         THREAD_SERIALIZED => ONE_AT_A_TIME,
-        _ => INIT_THREAD_ONLY,
+        _ => SINGLE_LEVEL,
     };
+    PROVIDED.store(provided.clamp(0, 3) as u8, Ordering::Relaxed);
     POLICY.store(policy, Ordering::Release);
 }
 
 /// What a thread holds while it makes an MPI call: the serialising lock, where there is one.
 pub type Serial = Option<MutexGuard<'static, ()>>;
 
-/// To be held around each MPI call. Refused on a thread that may not call MPI at all (MPI was
-/// initialised at MPI_THREAD_SINGLE or FUNNELED and this is not the thread that did it): the MPI
-/// would not protect its state, and the call would fail at random instead of with a message.
-pub fn serial() -> Result<Serial> {
+/// To be held around each MPI call: below MPI_THREAD_MULTIPLE, the lock that makes the calls of
+/// all threads one at a time. Never refused: where two threads call at once at a level that
+/// does not allow even that (SINGLE or FUNNELED, which the program chose by calling MPI_Init
+/// itself), the second waits, and the PE says so once.
+pub fn serial() -> Serial {
     match POLICY.load(Ordering::Acquire) {
-        ANY_THREAD => Ok(None),
-        ONE_AT_A_TIME => Ok(Some(SERIAL.lock().unwrap_or_else(|p| p.into_inner()))),
-        _ if MPI_THREAD.with(Cell::get) => Ok(None),
-        _ => Err(Error::Mpi(error_text(E_THREAD))),
+        ANY_THREAD => None,
+        ONE_AT_A_TIME => Some(SERIAL.lock().unwrap_or_else(|p| p.into_inner())),
+        _ => Some(match SERIAL.try_lock() {
+            Ok(held) => held,
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                say_serialised_once();
+                SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+            }
+        }),
     }
 }
 
-/// Lets MPI progress, unless this thread may not call MPI or another thread of this process is
-/// in an MPI call that holds the serialising lock (it makes progress then).
+/// The one line said the first time two threads of this PE call MPI at once below
+/// MPI_THREAD_SERIALIZED.
+fn say_serialised_once() {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        crate::diagnostics::write_line(
+            crate::diagnostics::routine(),
+            &format!(
+                "two threads of this PE call MPI at the same time at {}, which does not allow it: RPN_COMM makes their calls one at a time (said once)",
+                thread_level_name(PROVIDED.load(Ordering::Relaxed).into())
+            ),
+        );
+    });
+}
+
+/// Lets MPI progress, unless another thread of this process is in an MPI call that holds the
+/// serialising lock (it makes progress then).
 pub fn progress() {
     match POLICY.load(Ordering::Acquire) {
-        ONE_AT_A_TIME => {
+        ANY_THREAD => {
+            rpnmpi_progress();
+        }
+        _ => {
             if let Ok(_mpi) = SERIAL.try_lock() {
                 rpnmpi_progress();
             }
         }
-        ANY_THREAD => {
-            rpnmpi_progress();
-        }
-        _ if MPI_THREAD.with(Cell::get) => {
-            rpnmpi_progress();
-        }
-        _ => {}
     }
 }
 

@@ -96,7 +96,7 @@ impl MpiChannels {
     /// Gives up the sends still in progress (they complete without us) and cancels the
     /// receives still posted: before MPI_Finalize.
     pub fn release_requests(&mut self) {
-        let Ok(_mpi) = shim::serial() else { return };
+        let _mpi = shim::serial();
         for link in self.links.values_mut() {
             for slot in &mut link.slots {
                 // SAFETY: a request of the shim, or null (nothing done).
@@ -120,7 +120,7 @@ impl MpiChannels {
         }
         if let Some(r) = link.receives.front_mut() {
             let (mut done, mut bytes, mut truncated): (c_int, c_int, c_int) = (0, 0, 0);
-            let _mpi = shim::serial()?;
+            let _mpi = shim::serial();
             // SAFETY: a receive of the shim, posted by `expect`.
             let rc = unsafe { shim::rpnmpi_chan_test_recv(&mut r.request, &mut done, &mut bytes, &mut truncated) };
             shim::check(rc, "MPI_Test (halo or channel message)")?;
@@ -138,7 +138,7 @@ impl MpiChannels {
             return Ok(true);
         }
         let (mut found, mut bytes): (c_int, c_int) = (0, 0);
-        let _mpi = shim::serial()?;
+        let _mpi = shim::serial();
         // SAFETY: live communicator; out-parameters.
         shim::check(unsafe { shim::rpnmpi_iprobe(raw, peer as c_int, TAG, &mut found, &mut bytes) }, "MPI_Iprobe")?;
         if found == 0 {
@@ -171,7 +171,7 @@ impl Channels for MpiChannels {
         wait_for(
             || {
                 let link = links.get_mut(&peer).expect("made above");
-                let _mpi = shim::serial()?;
+                let _mpi = shim::serial();
                 for (i, slot) in link.slots.iter_mut().enumerate() {
                     let mut done: c_int = 0;
                     // SAFETY: a request of the shim, or null (done at once).
@@ -203,7 +203,7 @@ impl Channels for MpiChannels {
         let bytes = c_int::try_from(len).map_err(|_| Error::Limit(format!("a message of {len} bytes to PE {peer} (at most 2 GiB)")))?;
         let link = self.link(peer)?;
         let slot = &mut link.slots[link.reserved];
-        let _mpi = shim::serial()?;
+        let _mpi = shim::serial();
         // SAFETY: the slot's buffer holds `len` bytes (reserve) and is not written again until
         // the send completed (the next reserve of this slot tests it).
         let rc = unsafe { shim::rpnmpi_chan_isend(raw, slot.buf.as_ptr() as *const c_void, bytes, peer as c_int, TAG, &mut slot.request) };
@@ -282,7 +282,7 @@ impl Channels for MpiChannels {
         let bytes =
             c_int::try_from(buf.len()).map_err(|_| Error::Limit(format!("a message of {room} bytes from PE {peer} (at most 2 GiB)")))?;
         let mut r = Posted { buf, request: std::ptr::null_mut() };
-        let _mpi = shim::serial()?;
+        let _mpi = shim::serial();
         // SAFETY: the buffer holds `bytes` bytes and stays (in `receives`, its heap block
         // unmoved) until the receive completed or was cancelled.
         let rc = unsafe { shim::rpnmpi_chan_irecv(raw, r.buf.as_mut_ptr() as *mut c_void, bytes, peer as c_int, TAG, &mut r.request) };

@@ -86,7 +86,7 @@ impl LogicalAccumulates {
         unsafe { std::slice::from_raw_parts_mut(counters.local as *mut i32, COUNTERS) }.fill(0);
         let held = counters.sync_self(comm.rank).and_then(|()| {
             let mut unified: c_int = 0;
-            let _mpi = shim::serial()?;
+            let _mpi = shim::serial();
             // SAFETY: live window; out-parameter.
             shim::check(unsafe { shim::rpnmpi_win_unified(counters.raw, &mut unified) }, "MPI_Win_get_attr(MPI_WIN_MODEL)")?;
             // SAFETY: live window, in no epoch yet.
@@ -104,7 +104,7 @@ impl LogicalAccumulates {
 
     /// Collective.
     pub(super) fn free(self, registry: &SharedRegistry) -> Result<()> {
-        let mpi = shim::serial()?;
+        let mpi = shim::serial();
         // SAFETY: live window, locked by `create`.
         let unlocked = shim::check(unsafe { shim::rpnmpi_unlock_all(self.counters.raw) }, "MPI_Win_unlock_all");
         drop(mpi);
@@ -135,7 +135,7 @@ impl LogicalAccumulates {
         // Held from the lock to the unlock: at MPI_THREAD_SERIALIZED another thread's operation
         // on this target (its own lock epoch) must not start in between, or it would wait inside
         // MPI for our unlock while holding the serialising lock we need for it.
-        let mpi = shim::serial()?;
+        let mpi = shim::serial();
         // SAFETY: live window.
         shim::check(unsafe { shim::rpnmpi_lock(win.raw, 1, target as c_int) }, "MPI_Win_lock")?;
         let under_lock = (|| -> Result<Vec<u8>> {
@@ -238,7 +238,7 @@ impl LogicalAccumulates {
         if !self.unified {
             return self.read(me, epoch, ANNOUNCED);
         }
-        let mpi = shim::serial()?;
+        let mpi = shim::serial();
         // SAFETY: live window, in its lock_all epoch.
         shim::check(unsafe { shim::rpnmpi_win_sync(self.counters.raw) }, "MPI_Win_sync")?;
         drop(mpi);

@@ -96,7 +96,7 @@ impl WindowRegistry {
         let mut first = Ok(());
         for (_, win) in std::mem::take(&mut self.live) {
             let mut raw = win as *mut RawWin;
-            let _mpi = shim::serial()?;
+            let _mpi = shim::serial();
             // SAFETY: a live window of the shim, freed once (removed from the registry).
             let rc = unsafe { shim::rpnmpi_win_free(&mut raw) };
             if first.is_ok() {
@@ -134,7 +134,7 @@ impl MpiWin {
             Some(a) => (a as *mut c_void, bytes),
             None => (std::ptr::null_mut(), bytes.next_multiple_of(ALIGN)),
         };
-        let _mpi = shim::serial().map_err(|_| shim::E_THREAD)?;
+        let _mpi = shim::serial();
         let _watch = watchdog::watch(if base.is_null() { "MPI_Win_allocate" } else { "MPI_Win_create" });
         // SAFETY: comm is live; base is null or the caller's array of `bytes` bytes (API
         // contract); out-parameters.
@@ -149,14 +149,14 @@ impl MpiWin {
     /// Collective.
     pub(super) fn free(mut self, registry: &SharedRegistry) -> Result<()> {
         lock_registry(registry).remove(self.id);
-        let _mpi = shim::serial()?;
+        let _mpi = shim::serial();
         let _watch = watchdog::watch("MPI_Win_free");
         // SAFETY: a live window, freed once.
         shim::check(unsafe { shim::rpnmpi_win_free(&mut self.raw) }, "MPI_Win_free")
     }
 
     pub(super) fn sync_self(&self, rank: usize) -> Result<()> {
-        let _mpi = shim::serial()?;
+        let _mpi = shim::serial();
         // SAFETY: live window; rank is this rank in its communicator.
         shim::check(unsafe { shim::rpnmpi_sync_self(self.raw, rank as c_int) }, "MPI_Win_sync")
     }
@@ -179,7 +179,7 @@ impl MpiWin {
         disp: usize,
         op: Operator,
     ) -> Result<()> {
-        let mpi = shim::serial()?;
+        let mpi = shim::serial();
         // SAFETY: the caller's contract.
         unsafe { self.rma_held(&mpi, kind, lock, src, result, n, dtype, target, disp, op) }
     }
@@ -244,7 +244,7 @@ impl MpiWin {
         target: usize,
         disp: usize,
     ) -> Result<()> {
-        let _mpi = shim::serial()?;
+        let _mpi = shim::serial();
         // SAFETY: the caller's contract.
         let rc = unsafe {
             shim::rpnmpi_cas(
@@ -274,7 +274,7 @@ impl MpiWin {
         dtype: ElementType,
         disp: impl Fn(&RemoteAccess) -> usize,
     ) -> Result<()> {
-        let _mpi = shim::serial()?;
+        let _mpi = shim::serial();
         // SAFETY: live window; target is a rank of its communicator (checked by the core).
         shim::check(unsafe { shim::rpnmpi_lock(self.raw, 1, target as c_int) }, "MPI_Win_lock")?;
         let mut first = Ok(());
@@ -330,7 +330,7 @@ impl MpiWin {
         let ints = |a: [usize; 3]| a.map(|v| v as c_int);
         let (lshape, lstart, count) = (ints(t.local.shape), ints(t.local.start), ints(t.count));
         let (tshape, tstart) = (ints(t.remote.shape), ints(t.remote.start));
-        let _mpi = shim::serial()?;
+        let _mpi = shim::serial();
         // SAFETY: the caller's contract; the arrays are 3 ints each.
         let rc = unsafe {
             shim::rpnmpi_rma_box(
@@ -602,7 +602,7 @@ impl TransportWindow for MpiWindow {
                 from.extend(g.from.iter().map(|&p| p as c_int));
                 to.clear();
                 to.extend(g.to.iter().map(|&p| p as c_int));
-                let _mpi = shim::serial()?;
+                let _mpi = shim::serial();
                 // SAFETY: live window; from/to hold nfrom/nto ranks of its communicator.
                 let rc =
                     unsafe { shim::rpnmpi_group_open(self.win.raw, from.as_ptr(), from.len() as c_int, to.as_ptr(), to.len() as c_int) };
@@ -613,7 +613,7 @@ impl TransportWindow for MpiWindow {
                 self.comm.tagged_barrier(CollectiveId::WinOpen)
             }
             _ => {
-                let _mpi = shim::serial()?;
+                let _mpi = shim::serial();
                 // SAFETY: live window.
                 shim::check(unsafe { shim::rpnmpi_fence(self.win.raw, 0) }, "MPI_Win_fence")
             }
@@ -624,7 +624,7 @@ impl TransportWindow for MpiWindow {
         let watch = epoch_watch(mode, "MPI_Win_complete/MPI_Win_wait");
         match (mode, group) {
             (Mode::Group, Some(_)) => {
-                let _mpi = shim::serial()?;
+                let _mpi = shim::serial();
                 // SAFETY: live window, in the group epoch opened by `open`.
                 shim::check(unsafe { shim::rpnmpi_group_close(self.win.raw) }, "MPI_Win_complete/MPI_Win_wait")?
             }
@@ -636,7 +636,7 @@ impl TransportWindow for MpiWindow {
                 }
             }
             _ => {
-                let _mpi = shim::serial()?;
+                let _mpi = shim::serial();
                 // SAFETY: live window.
                 shim::check(unsafe { shim::rpnmpi_fence(self.win.raw, 1) }, "MPI_Win_fence")?
             }
@@ -851,7 +851,7 @@ impl TransportWindow for MpiWindow {
             return Err(Error::SlotsExhausted { target, capacity });
         }
         let mut last: c_int = 0;
-        let _mpi = shim::serial()?;
+        let _mpi = shim::serial();
         // SAFETY: live window; the counter is integer 0 of target's records (capacity >= 1).
         let rc = unsafe { shim::rpnmpi_bounded_increment(s.win.raw, target as c_int, capacity as c_int, &mut last) };
         shim::check(rc, "MPI_Fetch_and_op (slot claim)")?;
