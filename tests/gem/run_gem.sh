@@ -31,6 +31,9 @@
 #                    to the end, and compared with the uninterrupted CASE (added to the cases) of the
 #                    same build as well as with the other build. A limited-area case (bubble, lam5)
 #                    cannot be continued without an analysis: it is compared up to its stop only
+#   --threads N      OpenMP threads per PE, both sides: the third number of every case's -ptopo and
+#                    OMP_NUM_THREADS (default 1); above 1, OMP_WAIT_POLICY=passive (unless set), else
+#                    GNU OpenMP's spinning threads make a run on 2 cores 30x longer
 #   --stop-step N    the step at which the +stop cases run out of time (default 10; 1 at least)
 #   --restart-every T  Fcst_rstrt_S of the +restart cases (default 72p for bubble, 18p for the others)
 #   --only WHICH     orig or ours: build and run one side only (no comparison)
@@ -108,6 +111,7 @@ BUILD=1
 NO_OUTPUT=0
 FCST_END=""
 STOP_STEP=10
+THREADS=1
 RESTART_EVERY=""
 DRY=0
 NODES=""
@@ -137,6 +141,7 @@ while [ $# -gt 0 ]; do
     --no-output) NO_OUTPUT=1; shift ;;
     --end) FCST_END=$2; shift 2 ;;
     --stop-step) STOP_STEP=$2; shift 2 ;;
+    --threads) THREADS=$2; shift 2 ;;
     --restart-every) RESTART_EVERY=$2; shift 2 ;;
     --nodes) NODES=$2; shift 2 ;;
     --kit) KIT=$2; shift 2 ;;
@@ -153,6 +158,7 @@ case $REUSE in ""|orig|ours) ;; *) die "--reuse takes orig or ours, not '$REUSE'
 [ -n "$REUSE" ] && [ -n "$ONLY" ] && die "--reuse compares both sides: not with --only"
 [[ -z $FCST_END || $FCST_END =~ ^[0-9]+[smhdp]?$ ]] || die "--end takes a time as GEM writes it (2m, 24p, 6h), not '$FCST_END'"
 [[ -z $RESTART_EVERY || $RESTART_EVERY =~ ^[0-9]+[smhdp]?$ ]] || die "--restart-every takes a time as GEM writes it (18p, 6h), not '$RESTART_EVERY'"
+[[ $THREADS =~ ^[1-9][0-9]*$ ]] || die "--threads takes a positive number, not '$THREADS'"
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "--jobs takes a positive number, not '$JOBS'"
 # at step 0 GEM has no step time yet to compare the time left with: the stop cannot fire there
 [[ $STOP_STEP =~ ^[1-9][0-9]*$ ]] || die "--stop-step takes a step from 1 on, not '$STOP_STEP'"
@@ -221,7 +227,7 @@ case_cfg() {
   esac
 }
 case_ptopo() {
-  case $(case_base "$1") in bubble) echo 2x1x1 ;; case5) echo 1x2x1 ;; case5x8|lam5) echo 2x2x1 ;; esac
+  case $(case_base "$1") in bubble) echo 2x1x$THREADS ;; case5) echo 1x2x$THREADS ;; case5x8|lam5) echo 2x2x$THREADS ;; esac
 }
 case_pes() {
   case $(case_base "$1") in bubble) echo 2 ;; case5|lam5) echo 4 ;; case5x8) echo 8 ;; esac
@@ -531,7 +537,8 @@ run_case() {  # side case
       export PATH=$BINS/bin-$side:$PATH ATM_MODEL_DFILES=$DBASE CMCCONST=$DBASE/datafiles/constants
       # OMPI_MCA_shmem=posix: with Open MPI 4.1's default (mmap), MPI_Win_allocate on the Yin and the
       # Yang 'GRID' at once fails now and then, on either build (docs/gem.md, "Running GEM")
-      export OMPI_MCA_rmaps_base_oversubscribe=1 MAX_CORES=8 OMP_NUM_THREADS=1 OMPI_MCA_shmem=${OMPI_MCA_shmem:-posix}
+      export OMPI_MCA_rmaps_base_oversubscribe=1 MAX_CORES=8 OMP_NUM_THREADS=$THREADS OMPI_MCA_shmem=${OMPI_MCA_shmem:-posix}
+      if [ "$THREADS" -gt 1 ]; then export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}; fi
       # MALLOC_PERTURB_: glibc fills each block malloc hands out with one byte value. librmn writes
       # half of every directory page of an output file as malloc handed it out (xdf98.c's
       # add_dir_page clears the first half only), so those bytes are otherwise whatever the process

@@ -150,16 +150,27 @@ impl Runtime {
     }
 
     /// Logs a call the transport makes with its own collective (`logs_calls`). A call this PE
-    /// refuses (`local`) is logged as refused and its error returned: where every PE refuses it
-    /// alike (the same bad name everywhere) every PE goes on in step, the logs alike; where only
-    /// some do, the others wait in the MPI call, and the hang report names them.
+    /// refuses (`local`) ends the job: the others may be inside MPI's collective for it, where
+    /// nothing tells them this PE will never come, and a program that goes on past the error
+    /// would leave them waiting for ever (the original RPN_COMM ends the job there too: MPI's
+    /// fatal error handler takes its bad argument). The checking mode refuses such a call on
+    /// every PE alike instead, and the job goes on.
     pub(in crate::runtime) fn log_call(&mut self, comm: &Communicator, entry: CallEntry, local: &Result<()>) -> Result<()> {
-        let entry = if local.is_err() { CallEntry { bytes: call_log::REFUSED, ..entry } } else { entry };
         let log = self.calls.logs.entry(comm.id()).or_default();
         log.note(entry);
         // for the hang report, should the call wait forever
         call_log::publish_last(log.len(), &entry);
-        local.clone()
+        if let Err(e) = local {
+            let on = comm.name().unwrap_or("WORLD");
+            let text = format!(
+                "{e}: this PE cannot make call {} on {on} ({}), which the other PEs make with MPI's own collective and would wait in for ever (the job ends; RPNCOMM_CHECK_COLLECTIVES=each refuses it on every PE alike instead)",
+                log.len(),
+                CollectiveId::describe(entry.routine)
+            );
+            diagnostics::write_line(diagnostics::routine(), &text);
+            super::super::process::stop_after_refusal(1)
+        }
+        Ok(())
     }
 
     /// A collective made of an exchange (`CollectivePath::Exchange`): every PE's `data` (each as
