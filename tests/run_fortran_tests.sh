@@ -18,6 +18,9 @@
 #                         the checking mode of the collectives)
 #   ! TRANSPORT: shm      run only under rpnrun (the shared-memory build); SKIP under another
 #                         LAUNCHER (a behaviour the MPI transport does not have yet)
+#   ! NODES: one          SKIP where the PEs are spread over nodes, real or pretend (a LAUNCHER
+#                         or an environment with --nodes or RPNCOMM_NODE_SPLIT): a behaviour
+#                         only one node has
 # A case passes when its exit status matches the expectation within the timeout, its job left no
 # /dev/shm/rpncomm* file behind and no process of the test program is still alive. Those leftovers
 # are removed (files by name, processes by id) so later cases start clean; files of other jobs
@@ -196,10 +199,15 @@ for src in "${tests[@]}"; do
     fi
 
     transport=$(header "$src" TRANSPORT)
+    nodes_header=$(header "$src" NODES)
     read -r -a case_env <<< "$(header "$src" ENV)"
     for np in "${pe_list[@]}"; do
         if [[ "${transport,,}" == shm && " ${launcher[*]} " != *"rpnrun "* ]]; then
             echo "SKIP $name np=$np (shared-memory transport only)"
+            continue
+        fi
+        if [[ "${nodes_header,,}" == one && ( " ${launcher[*]} " == *" --nodes "* || " ${launcher[*]} " == *RPNCOMM_NODE_SPLIT=* || -n "${RPNCOMM_NODE_SPLIT:-}" ) ]]; then
+            echo "SKIP $name np=$np (one node only: the PEs are spread over nodes here)"
             continue
         fi
         if [[ " ${SKIP_CASES:-} " == *" $name:$np "* ]]; then

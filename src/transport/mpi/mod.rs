@@ -248,12 +248,13 @@ impl MpiTransport {
         // caller (RPN_COMM_comm('WORLD')), whose MPI_ANY_TAG receives must never take them.
         let channel_comm = Arc::new(Comm::world()?);
         let node_direct = node::node_direct(std::env::var(node::ENV_NODE_DIRECT).ok().as_deref())?;
-        let on_node = node::one_node_collectives(&world, node_split, node_direct)?;
+        // On-node neighbours take the shared-memory channels, whose regions have no name in
+        // /dev/shm (memfd): a job that aborts (a refused exchange, a killed PE) leaves nothing.
+        let channels = HybridChannels::new(channel_comm, node_split, node_direct && ON_NODE_HALO_CHANNELS)?;
+        let on_node = node::one_node_collectives(&world, node_split, node_direct, channels.job_collectives().as_ref())?;
         Ok(MpiTransport {
             job,
-            // On-node neighbours take the shared-memory channels, whose regions have no name in
-            // /dev/shm (memfd): a job that aborts (a refused exchange, a killed PE) leaves nothing.
-            channels: HybridChannels::new(channel_comm, node_split, node_direct && ON_NODE_HALO_CHANNELS)?,
+            channels,
             world,
             wrapped: Vec::new(),
             split: Vec::new(),
@@ -417,7 +418,10 @@ impl Transport for MpiTransport {
             )));
         }
         let id = CommId(SPLIT_BASE + self.split.len() as u32);
-        let on_node = node::one_node_collectives(&comm, self.node_split, self.node_direct)?;
+        // a communicator of the whole job in its order shares the job's (`one_node_collectives`)
+        let whole_job = members.len() == self.world.size && members.iter().enumerate().all(|(i, &m)| i == m);
+        let job_collectives = self.channels.job_collectives().filter(|_| whole_job);
+        let on_node = node::one_node_collectives(&comm, self.node_split, self.node_direct, job_collectives.as_ref())?;
         self.one_node.insert(id, on_node);
         self.split.push(Arc::new(comm));
         Ok(Some(Communicator::new(id, members.to_vec(), me)?.named(name)))

@@ -89,9 +89,16 @@ const ONE_NODE_EXCHANGE_PES: usize = 16;
 /// answer on every rank). A communicator of one rank has nothing to exchange, and one of more
 /// than `ONE_NODE_EXCHANGE_PES` would read every PE's block in every call (a flat exchange; MPI's
 /// calls grow as log P): None.
-pub(super) fn one_node_collectives(comm: &Comm, split: usize, direct: bool) -> Result<Option<Arc<Collectives>>> {
+///
+/// `job`: the job's own shared-memory collectives (`HybridChannels::job_collectives`: the whole
+/// job on this node), for a communicator of every rank of the job in the job's order, whose
+/// calls then run there; the same answer on every rank.
+pub(super) fn one_node_collectives(comm: &Comm, split: usize, direct: bool, job: Option<&Arc<Collectives>>) -> Result<Option<Arc<Collectives>>> {
     if comm.size == 1 || comm.size > ONE_NODE_EXCHANGE_PES {
         return Ok(None);
+    }
+    if let Some(job) = job {
+        return Ok(Some(Arc::clone(job)));
     }
     let node = comm.node(split)?;
     let (_, all_fit) = comm.agree_flag(direct && node.size == comm.size && node.size <= MAX_PES)?;

@@ -189,6 +189,13 @@ impl ShmChannels {
         ShmChannels { coll, regions: Regions::Named { prefix }, links: HashMap::new(), looped: Loopback::default() }
     }
 
+    /// The collectives of the job the channels join (their PEs' blocks: a collective over that
+    /// job is seen by `in_collective_without_me`).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "the MPI transport shares them with its node's collectives"))]
+    pub fn collectives(&self) -> &Arc<Collectives> {
+        &self.coll
+    }
+
     /// Channels with no name in /dev/shm: `inbox` is this PE's (`inbox_bytes` long, published
     /// to the others), `peers` what every PE of the job published (this one's included). Every
     /// other inbox is mapped now: an error means this PE cannot reach them (then the node must

@@ -20,6 +20,7 @@ use crate::transport::channel::{Channels, Message};
 use crate::transport::mpi::comm::Comm;
 use crate::transport::mpi::node;
 use crate::transport::shm::channel::{Inbox, ShmChannels, inbox_bytes, sign_inbox};
+use crate::transport::shm::collectives::Collectives;
 use crate::transport::shm::job::MAX_PES;
 use crate::transport::shm::region::AnonymousRegion;
 
@@ -103,6 +104,15 @@ impl HybridChannels {
         Ok(Some(OnNode { channels, node_rank }))
     }
 
+    /// The shared-memory collectives of the node's channels where the node is the whole job, its
+    /// node ranks the job's ranks: the job's collectives of a few values then run on them, so
+    /// that a halo exchange waiting for a neighbour sees it gone into one of them instead
+    /// (`in_collective_without_me`). The same answer on every PE.
+    pub fn job_collectives(&self) -> Option<Arc<Collectives>> {
+        let n = self.node.as_ref().filter(|_| self.whole_job_on_node)?;
+        n.node_rank.iter().enumerate().all(|(p, r)| *r == Some(p)).then(|| Arc::clone(n.channels.collectives()))
+    }
+
     /// Before MPI_Finalize, once every PE took its messages: MPI requests go, the node's
     /// channels are unmapped (their names removed).
     pub fn finalize(&mut self) {
@@ -122,6 +132,10 @@ impl HybridChannels {
 impl Channels for HybridChannels {
     fn shared_memory_only(&self) -> bool {
         self.whole_job_on_node
+    }
+
+    fn in_collective_without_me(&mut self, peer: usize) -> bool {
+        self.near(peer).is_some_and(|(shm, r)| shm.in_collective_without_me(r))
     }
 
     fn reserve(&mut self, peer: usize, len: usize) -> Result<*mut u8> {

@@ -1,0 +1,48 @@
+! PES: 2 3 4
+! TIMEOUT: 60
+! EXPECT: fail
+! NODES: one
+! OUTPUT_HAS@2: RPN_COMM_xch_halo_8: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_allreduce while PE 0 is in RPN_COMM_xch_halo_8
+! OUTPUT_HAS@3: PE 1 is in RPN_COMM_allreduce while PE 0 is in RPN_COMM_xch_halo_8
+! OUTPUT_HAS@4: PE 1 is in RPN_COMM_allreduce while PE 0 is in RPN_COMM_xch_halo_8
+! OUTPUT_LACKS: still waiting
+! OUTPUT_LACKS: the job went on
+!
+! PEs that can never meet again, as a program that does not stop on ierr leaves them: PE 1 makes
+! one RPN_COMM_allreduce more than the others (a skipped or doubled call), and its neighbours go
+! on into a halo exchange with it. The PE waiting for PE 1 in the exchange sees it gone into a
+! collective of which it is a member, fails naming both routines and PEs, and the Fortran halo
+! routine ends it: the job ends at once, not after the hang reports (the shared-memory build, and
+! MPI on one node for the job's communicators; across nodes a PE inside MPI's own collective
+! cannot be asked where it is, and the job is only reported: docs/contract.md rule 11).
+program test_never_meet
+  use rpn_comm_windows
+  implicit none
+  integer :: me, npes, nerr, pex, pey, ierr, step
+  integer, parameter :: ni = 4, nj = 3, nk = 2, h = 1
+  real(8) :: g(1 - h:ni + h, 1 - h:nj + h, nk), s(2), r(2)
+
+  nerr = 0
+  pex = 0
+  pey = 0
+  call RPN_COMM_init(row_grid, me, npes, pex, pey)
+  g = me
+  s = 1
+  do step = 1, 3
+    if (me == 1 .and. step == 2) call RPN_COMM_allreduce(s, r, 2, 'MPI_REAL8', 'MPI_SUM', 'GRID', ierr)
+    call RPN_COMM_xch_halo_8(g, 1 - h, ni + h, 1 - h, nj + h, ni, nj, nk, h, h, .true., .true., ni * npes, 0)
+    call RPN_COMM_allreduce(s, r, 2, 'MPI_REAL8', 'MPI_SUM', 'GRID', ierr)
+  enddo
+  print '(A,I0)', 'the job went on on PE ', me
+  call finish('test_never_meet')
+
+contains
+
+  subroutine row_grid(px, py)
+    integer, intent(INOUT) :: px, py
+    px = px * py
+    py = 1
+  end subroutine row_grid
+
+  include 'tutil.inc'
+end program test_never_meet
