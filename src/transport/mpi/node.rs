@@ -93,7 +93,12 @@ const ONE_NODE_EXCHANGE_PES: usize = 16;
 /// `job`: the job's own shared-memory collectives (`HybridChannels::job_collectives`: the whole
 /// job on this node), for a communicator of every rank of the job in the job's order, whose
 /// calls then run there; the same answer on every rank.
-pub(super) fn one_node_collectives(comm: &Comm, split: usize, direct: bool, job: Option<&Arc<Collectives>>) -> Result<Option<Arc<Collectives>>> {
+pub(super) fn one_node_collectives(
+    comm: &Comm,
+    split: usize,
+    direct: bool,
+    job: Option<&Arc<Collectives>>,
+) -> Result<Option<Arc<Collectives>>> {
     if comm.size == 1 || comm.size > ONE_NODE_EXCHANGE_PES {
         return Ok(None);
     }

@@ -268,3 +268,26 @@ pub fn finalize_once() -> Result<()> {
     // SAFETY: no argument.
     check(unsafe { rpnmpi_finalize_once() }, "MPI_Finalize")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// At MPI_THREAD_SINGLE (a program that called MPI_Init itself) a thread other than the one
+    /// that set the level is served, under the lock: the other thread's hold keeps it out.
+    #[test]
+    fn any_thread_is_served_one_at_a_time_below_multiple() {
+        set_thread_level(THREAD_SINGLE);
+        let held = serial();
+        assert!(held.is_some(), "the lock is taken at SINGLE");
+        let other = std::thread::spawn(|| {
+            assert!(SERIAL.try_lock().is_err(), "held by the first thread");
+            serial().is_some()
+        });
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        drop(held);
+        assert!(other.join().unwrap(), "the second thread is served once the first let go");
+        set_thread_level(THREAD_MULTIPLE);
+        assert!(serial().is_none(), "no lock at MULTIPLE");
+    }
+}
