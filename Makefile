@@ -86,9 +86,11 @@ NATIVE_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 
 VERSION := $(shell sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
 # The version of the RPN_COMM interface the library provides (the original's, as GEM pins it):
-# the version of the `rpncomm` CMake package (cmake/rpncommConfigVersion.cmake.in); VERSION
+# the version of the `rpncomm` CMake package (cmake/rpncommConfigVersion.cmake.in). 4.6.4 has
+# 4.6.3's interface (only its build changed: it links MPI::MPI_C and MPI::MPI_Fortran, as the
+# package does in a project of both languages); GEM 5.3 asks for 4.6.4. VERSION
 # above is the implementation's own, that of the rpncomm_windows package and pkg-config file.
-API_VERSION := 4.6.3
+API_VERSION := 4.6.4
 
 # The compiler of the Fortran layer, as CMake names it (CMAKE_Fortran_COMPILER_ID and _VERSION),
 # recorded in the pkg-config file and the CMake package: only that compiler (and major version)

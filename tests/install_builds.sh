@@ -275,7 +275,7 @@ fi
 # ------------------------------------------------------- 2b. CMake as GEM takes its RPN_COMM
 # find_package(rpncomm 4.6.3 REQUIRED), rpncomm::rpncomm, include 'rpn_comm.inc' under implicit
 # none, GEM's gfortran flags (tests/gem_build): built and run on 2 PEs; the package's version is
-# the RPN_COMM interface's (4.6.3: 4.x up to it accepted, 4.7 and 5 refused) and it says the
+# the RPN_COMM interface's (4.6.4: 4.x up to it accepted, 4.6.5, 4.7 and 5 refused) and it says the
 # implementation's; the archive defines, with gfortran's single trailing underscore, the symbols
 # GEM links that the library provides (those it does not yet are listed, not counted).
 GEM_FLAGS="-fconvert=big-endian -fno-second-underscore -fallow-argument-mismatch -fstack-arrays"
@@ -319,15 +319,15 @@ EOF
     }
     version=$(sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
     bad=""
-    for v in 4.6.3 4.6 4 4.0...4.6.3 "4.6.3...<5"; do
-        gem_probe "$v" && grep -q -- "found: 4.6.3 implementation: rpncomm-windows $version links: rpncomm_windows::rpncomm_windows" \
+    for v in 4.6.3 4.6.4 4.6 4 4.0...4.6.4 "4.6.3...<5"; do
+        gem_probe "$v" && grep -q -- "found: 4.6.4 implementation: rpncomm-windows $version links: rpncomm_windows::rpncomm_windows" \
             "$TMP/gem-probe.log" || bad+=" $v(refused)"
     done
-    for v in 4.6.4 4.7 5 3; do
+    for v in 4.6.5 4.7 5 3 4.0...4.6.3; do
         gem_probe "$v" && bad+=" $v(accepted)"
     done
     if [[ -z "$bad" ]]; then
-        pass "CMake as GEM: rpncomm 4.6.3, 4.6, 4 and ranges up to 4.6.3 found (implementation rpncomm-windows $version); 4.6.4, 4.7, 5 and 3 refused"
+        pass "CMake as GEM: rpncomm 4.6.3, 4.6.4, 4.6, 4 and ranges that include 4.6.4 found (implementation rpncomm-windows $version); 4.6.5, 4.7, 5, 3 and 4.0...4.6.3 refused"
     else
         fail "CMake as GEM: find_package(rpncomm VERSION) wrong for:$bad" "$TMP/gem-probe.log"
     fi
