@@ -70,6 +70,16 @@ pub trait Channels: Send {
         false
     }
 
+    /// Whether `peer` is in a collective call over a communicator of some PEs (a row, a column)
+    /// of which this PE is a member and that this PE has not entered: its routine and
+    /// communicator ("RPN_COMM_allreduce on EW"). The caller then fails at once, naming both
+    /// (its own routine stays out of that collective, which can never complete). `wait_any`
+    /// returns when this turns true for one of its peers too. None where a transport cannot tell.
+    fn in_part_collective_without_me(&mut self, peer: usize) -> Option<String> {
+        let _ = peer;
+        None
+    }
+
     /// The next message from `peer` not yet expected is likely `len` bytes long (the receiver
     /// knows it from its own arguments): a transport may get ready to receive it before it is
     /// sent (MPI: a receive posted ahead). A shorter message arrives as it is; a longer one may

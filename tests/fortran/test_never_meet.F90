@@ -15,6 +15,12 @@
 ! routine ends it: the job ends at once, not after the hang reports (the shared-memory build, and
 ! MPI on one node for the job's communicators; across nodes a PE inside MPI's own collective
 ! cannot be asked where it is, and the job is only reported: docs/contract.md rule 11).
+! test_never_meet_row plants it on a row of a 2 x 2 grid (EXTRA_ON: 'EW'), whose collectives
+! are not the job's.
+#ifndef EXTRA_ON
+#define EXTRA_ON 'GRID'
+#define TEST_NAME 'test_never_meet'
+#endif
 program test_never_meet
   use rpn_comm_windows
   implicit none
@@ -25,24 +31,28 @@ program test_never_meet
   nerr = 0
   pex = 0
   pey = 0
-  call RPN_COMM_init(row_grid, me, npes, pex, pey)
+  call RPN_COMM_init(grid_shape, me, npes, pex, pey)
   g = me
   s = 1
   do step = 1, 3
-    if (me == 1 .and. step == 2) call RPN_COMM_allreduce(s, r, 2, 'MPI_REAL8', 'MPI_SUM', 'GRID', ierr)
-    call RPN_COMM_xch_halo_8(g, 1 - h, ni + h, 1 - h, nj + h, ni, nj, nk, h, h, .true., .true., ni * npes, 0)
+    if (me == 1 .and. step == 2) call RPN_COMM_allreduce(s, r, 2, 'MPI_REAL8', 'MPI_SUM', EXTRA_ON, ierr)
+    call RPN_COMM_xch_halo_8(g, 1 - h, ni + h, 1 - h, nj + h, ni, nj, nk, h, h, .true., .true., ni * pex, 0)
     call RPN_COMM_allreduce(s, r, 2, 'MPI_REAL8', 'MPI_SUM', 'GRID', ierr)
   enddo
   print '(A,I0)', 'the job went on on PE ', me
-  call finish('test_never_meet')
+  call finish(TEST_NAME)
 
 contains
 
-  subroutine row_grid(px, py)
+  ! one row of PEs for the job's communicators, two rows of two for a row's
+  subroutine grid_shape(px, py)
     integer, intent(INOUT) :: px, py
-    px = px * py
-    py = 1
-  end subroutine row_grid
+    integer :: n
+    n = px * py
+    px = n
+    if (EXTRA_ON /= 'GRID') px = 2
+    py = n / px
+  end subroutine grid_shape
 
   include 'tutil.inc'
 end program test_never_meet

@@ -349,6 +349,13 @@ impl Runtime {
                 elsewhere = Some(peer);
                 break;
             }
+            // a neighbour in a collective of a row or column of both, which can never complete
+            // while this PE is here: this exchange fails naming both (this PE stays out of it)
+            if let Some((peer, theirs)) = waiting.iter().find_map(|&peer| channels.in_part_collective_without_me(peer).map(|c| (peer, c))) {
+                let text = format!("PE {peer} is in {theirs} while PE {me} is in {}", diagnostics::routine());
+                failure = Some(Error::Collective(text));
+                break;
+            }
             let what = || {
                 let sides: Vec<String> =
                     waiting.iter().map(|&pe| format!("PE {pe} is its {} neighbour", side_of(&p.sides, pe).name())).collect();

@@ -41,7 +41,7 @@ use self::windows::window::{MpiWindow, SharedRegistry, WindowRegistry, Workaroun
 use crate::core::{CommId, Communicator, ElementType, MessageType, Operator};
 use crate::error::{Error, Result};
 use crate::transport::channel::Channels;
-use crate::transport::shm::collectives::Collectives;
+use crate::transport::shm::collectives::{Collectives, PartOf};
 use crate::transport::shm::window::ShmWindow;
 use crate::transport::{CollectivePath, Transport, TransportWindow};
 
@@ -58,6 +58,8 @@ pub struct MpiTransport {
     wrapped: Vec<(i32, Arc<Comm>)>,
     /// Communicators split from the job: CommId SPLIT_BASE + i is split[i].
     split: Vec<Arc<Comm>>,
+    /// Splits made so far (every PE makes the same, in the same order: their numbers agree).
+    splits_made: u32,
     registry: SharedRegistry,
     /// Windows over user arrays go through MPI-allocated memory (see `stage_user_arrays`).
     force_staged: bool,
@@ -258,6 +260,7 @@ impl MpiTransport {
             world,
             wrapped: Vec::new(),
             split: Vec::new(),
+            splits_made: 0,
             registry: Arc::new(Mutex::new(WindowRegistry::default())),
             force_staged,
             window_hint,
@@ -399,6 +402,7 @@ impl Transport for MpiTransport {
         if part.is_some() && part == self.job.members() {
             return Ok(Some(self.job.clone().named(name)));
         }
+        self.splits_made += 1;
         let me = self.job.rank();
         let key = match part {
             Some(members) => Some(
@@ -422,6 +426,11 @@ impl Transport for MpiTransport {
         let whole_job = members.len() == self.world.size && members.iter().enumerate().all(|(i, &m)| i == m);
         let job_collectives = self.channels.job_collectives().filter(|_| whole_job);
         let on_node = node::one_node_collectives(&comm, self.node_split, self.node_direct, job_collectives.as_ref())?;
+        // a part's own segment: its entries are announced on the node's channels' segment, so that
+        // a halo exchange waiting for a neighbour sees it gone into one of its collectives
+        if let (Some(part), None, Some(home)) = (&on_node, &job_collectives, self.channels.node_collectives()) {
+            part.announce_on(PartOf { home, split: self.splits_made, first: members[0], name });
+        }
         self.one_node.insert(id, on_node);
         self.split.push(Arc::new(comm));
         Ok(Some(Communicator::new(id, members.to_vec(), me)?.named(name)))

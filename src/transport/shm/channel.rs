@@ -430,7 +430,10 @@ impl Channels for ShmChannels {
         }
         let links: Vec<&Link> = others.iter().map(|p| &self.links[p]).collect();
         let coll = &self.coll;
-        let done = || links.iter().any(|l| l.arrived()) || others.iter().any(|&p| elsewhere(coll, p));
+        let done = || {
+            links.iter().any(|l| l.arrived())
+                || others.iter().any(|&p| elsewhere(coll, p) || coll.in_part_collective_without_me(p).is_some())
+        };
         if done() {
             return Ok(());
         }
@@ -442,6 +445,13 @@ impl Channels for ShmChannels {
 
     fn in_collective_without_me(&mut self, peer: usize) -> bool {
         peer != self.me() && peer < self.coll.npes && elsewhere(&self.coll, peer)
+    }
+
+    fn in_part_collective_without_me(&mut self, peer: usize) -> Option<String> {
+        if peer == self.me() || peer >= self.coll.npes {
+            return None;
+        }
+        self.coll.in_part_collective_without_me(peer)
     }
 
     fn release(&mut self, peer: usize) -> Result<()> {

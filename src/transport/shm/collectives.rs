@@ -2,14 +2,15 @@
 //! mailboxes. (Communicators other than the job, and the collective creation of shared
 //! regions, are in `group`.)
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::job::{Awaited, JobSegment, MAILBOX_BYTES};
 use super::rounds::BLOCK_BYTES;
 use super::spin;
-use super::wait::WaitContext;
+use super::wait::{WaitContext, epoch_reached};
+use crate::core::CollectiveId;
 use crate::diagnostics::{self, list_pes};
 use crate::error::{Error, Result};
 
@@ -25,6 +26,56 @@ pub struct Collectives {
     exchange_round: AtomicU32,
     /// What waits on this job keep doing (`keep_progressing`).
     progress: OnceLock<Box<dyn Fn() + Send + Sync>>,
+    /// This PE's part of each split it is in and its entries into that part's collectives, by
+    /// split number (`register_part`, `announce_entry`; process-local).
+    parts: [AtomicU64; SPLITS_WATCHED],
+    /// Where this communicator's entries are announced, when it is a part of a split whose
+    /// collectives have a segment of their own (the MPI transport's communicators of a node).
+    announce_to: OnceLock<PartOf>,
+    /// Entries into this communicator's collectives (barriers and exchange rounds), for `announce_to`.
+    entries: AtomicU32,
+    /// The names of the parts of `parts` (for messages).
+    part_names: [OnceLock<&'static str>; SPLITS_WATCHED],
+}
+
+/// The splits whose parts a halo exchange watches (`in_part_collective_without_me`): the first ones
+/// made (a model's rows, columns and grids are made at its start).
+const SPLITS_WATCHED: usize = 64;
+
+/// A communicator that is a part of a split: its entries are announced on `home`, the collectives
+/// of the job (or node) whose PE blocks the channels read.
+pub struct PartOf {
+    pub home: Arc<Collectives>,
+    /// The split's number (from 1, the same on every PE: splits are collective over the job).
+    pub split: u32,
+    /// The part's first member, as every PE numbers it (the part's name within its split).
+    pub first: usize,
+    /// The communicator's name, for messages.
+    pub name: &'static str,
+}
+
+/// The code of the collective routine `name` (0 for none), looked up once per routine in a row:
+/// the routines are `&'static str`s, the last one kept by its address (48 bits) with its code
+/// (16 bits) in one word.
+fn routine_code(name: &'static str) -> u32 {
+    static LAST: AtomicU64 = AtomicU64::new(0);
+    let address = name.as_ptr() as u64 & ((1 << 48) - 1);
+    let last = LAST.load(Ordering::Relaxed);
+    if last & ((1 << 48) - 1) == address {
+        return (last >> 48) as u32;
+    }
+    let code = CollectiveId::from_name(name).map_or(0, CollectiveId::code) & 0xffff;
+    LAST.store(address | u64::from(code) << 48, Ordering::Relaxed);
+    code
+}
+
+/// (split, first member, entries) in one word, for one atomic store.
+fn pack(split: u32, first: usize, entries: u32) -> u64 {
+    u64::from(split) << 48 | ((first as u64) & 0xffff) << 32 | u64::from(entries)
+}
+
+fn unpack(word: u64) -> (u32, usize, u32) {
+    ((word >> 48) as u32, ((word >> 32) & 0xffff) as usize, word as u32)
 }
 
 impl Collectives {
@@ -54,6 +105,62 @@ impl Collectives {
             barrier_round: AtomicU32::new(0),
             exchange_round: AtomicU32::new(0),
             progress: OnceLock::new(),
+            parts: [const { AtomicU64::new(0) }; SPLITS_WATCHED],
+            announce_to: OnceLock::new(),
+            entries: AtomicU32::new(0),
+            part_names: [const { OnceLock::new() }; SPLITS_WATCHED],
+        }
+    }
+
+    /// Records that this PE is in the part of split `split` whose first member is `first`
+    /// (before any collective of it), so that a peer's entry into it is recognised.
+    pub fn register_part(&self, split: u32, first: usize, name: &'static str) {
+        if let Some(slot) = self.parts.get(split as usize) {
+            slot.store(pack(split, first, 0), Ordering::Relaxed);
+            let _ = self.part_names[split as usize].set(name);
+        }
+    }
+
+    /// This PE enters its `entries`-th collective on the part `first` of split `split`: the
+    /// halo exchanges of its neighbours see it (`in_part_collective_without_me`). Two stores.
+    pub fn announce_entry(&self, split: u32, first: usize, entries: u32) {
+        if let Some(slot) = self.parts.get(split as usize) {
+            let word = pack(split, first, entries);
+            slot.store(word, Ordering::Relaxed);
+            let block = self.job.pe(self.rank);
+            block.part_routine.store(routine_code(diagnostics::routine()), Ordering::Relaxed);
+            block.part_entry.store(word, Ordering::Release);
+        }
+    }
+
+    /// Whether `peer` entered a collective of a part this PE is in that this PE has not entered:
+    /// its entries there are ahead of this PE's (the entries of the members of one part only
+    /// differ while one is being entered), so a PE waiting for a channel message from it (in none)
+    /// waits for ever. Its routine and the part's name ("RPN_COMM_allreduce on EW").
+    pub fn in_part_collective_without_me(&self, peer: usize) -> Option<String> {
+        let block = self.job.pe(peer);
+        let (split, first, theirs) = unpack(block.part_entry.load(Ordering::Acquire));
+        let slot = self.parts.get(split as usize).filter(|_| split != 0)?;
+        let (my_split, my_first, mine) = unpack(slot.load(Ordering::Relaxed));
+        (my_split == split && my_first == first && epoch_reached(theirs, mine.wrapping_add(1))).then(|| {
+            let routine = CollectiveId::describe(block.part_routine.load(Ordering::Relaxed));
+            format!("{routine} on {}", self.part_names[split as usize].get().copied().unwrap_or("a communicator of both"))
+        })
+    }
+
+    /// Makes this communicator's collectives announce their entries on `part.home` (a part of a
+    /// split with a segment of its own); once.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "the MPI transport's communicators of a node"))]
+    pub fn announce_on(&self, part: PartOf) {
+        part.home.register_part(part.split, part.first, part.name);
+        let _ = self.announce_to.set(part);
+    }
+
+    /// One more entry into this communicator's collectives, announced where `announce_on` says.
+    fn entering(&self) {
+        if let Some(part) = self.announce_to.get() {
+            let entries = self.entries.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+            part.home.announce_entry(part.split, part.first, entries);
         }
     }
 
@@ -84,6 +191,7 @@ impl Collectives {
 
     /// Blocks until every PE of the job has called it (the tree barrier of the job segment).
     pub fn barrier(&self) -> Result<()> {
+        self.entering();
         let round = self.barrier_round.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
         self.job.pe(self.rank).barrier_round.store(round, Ordering::Relaxed);
         let late = || {
@@ -130,6 +238,7 @@ impl Collectives {
     /// it is there.
     fn exchange_round(&self, mine: &[u8], all: &mut [u8]) -> Result<()> {
         let n = mine.len();
+        self.entering();
         let round = self.exchange_round.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
         self.job.pe(self.rank).exchange_round.store(round, Ordering::Release);
         let slots = self.job.rounds();
@@ -140,5 +249,35 @@ impl Collectives {
             self.with_wait(Awaited::One(p), &late, None, |ctx| slots.read(p, round, ctx, &mut all[p * n..(p + 1) * n]).map(drop))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two PEs of one row (split 1, first member 0): the entries of one ahead of the other's are
+    /// seen by the other, with the routine and the row's name, until it enters too; a part this
+    /// PE is not in, or another split, is not its business.
+    #[test]
+    fn a_peer_ahead_in_a_row_of_both_is_seen_until_this_pe_enters_too() {
+        let (job, fd) = JobSegment::create_anonymous(3, 42).unwrap();
+        let other = JobSegment::attach_peer(std::process::id(), std::os::fd::AsRawFd::as_raw_fd(&fd), 3).unwrap();
+        let (me, peer) = (Collectives::with_cores(Arc::new(job), 0, false), Collectives::with_cores(Arc::new(other), 1, false));
+        for c in [&me, &peer] {
+            c.register_part(1, 0, "EW");
+        }
+        assert_eq!(me.in_part_collective_without_me(1), None, "nobody entered");
+        let _routine = diagnostics::enter("RPN_COMM_allreduce");
+        peer.announce_entry(1, 0, 1);
+        assert_eq!(me.in_part_collective_without_me(1).as_deref(), Some("RPN_COMM_allreduce on EW"));
+        me.announce_entry(1, 0, 1);
+        assert_eq!(me.in_part_collective_without_me(1), None, "both entered it: in step");
+        peer.announce_entry(2, 7, 5);
+        assert_eq!(me.in_part_collective_without_me(1), None, "a split this PE has no part of");
+        peer.register_part(3, 1, "NS");
+        me.register_part(3, 0, "NS");
+        peer.announce_entry(3, 1, 1);
+        assert_eq!(me.in_part_collective_without_me(1), None, "another part of the split");
     }
 }

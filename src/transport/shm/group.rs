@@ -89,6 +89,9 @@ pub struct Group {
     /// Barriers this PE has entered on this communicator (every member goes through the same
     /// rounds in the same order, so the numbers agree).
     rounds: AtomicU32,
+    /// The number of the split this communicator is a part of (0: the job), under which its
+    /// barriers are announced to the halo exchanges (`Collectives::announce_entry`).
+    split: u32,
 }
 
 impl Group {
@@ -96,13 +99,13 @@ impl Group {
     pub fn job(coll: Arc<Collectives>) -> Self {
         let members: Arc<[usize]> = (0..coll.npes).collect();
         let index = coll.rank;
-        Group { coll, members, index, name: None, place: BarrierPlace::Job, rounds: AtomicU32::new(0) }
+        Group { coll, members, index, name: None, place: BarrierPlace::Job, rounds: AtomicU32::new(0), split: 0 }
     }
 
-    /// Collective over the job (`job` is the job's group): makes the region of a split, in
-    /// which every PE's part (`part`, job ranks, None for none) finds its barrier; returns this
-    /// PE's part as a group.
-    pub fn split(job: &Group, region_name: &str, part: Option<&[usize]>, name: &'static str) -> Result<Option<Group>> {
+    /// Collective over the job (`job` is the job's group): makes the region of split number
+    /// `number` (from 1, the same on every PE), in which every PE's part (`part`, job ranks,
+    /// None for none) finds its barrier; returns this PE's part as a group.
+    pub fn split(job: &Group, region_name: &str, number: u32, part: Option<&[usize]>, name: &'static str) -> Result<Option<Group>> {
         let me = job.coll.rank;
         let index = match part {
             Some(members) => Some(
@@ -134,13 +137,17 @@ impl Group {
         }
         let layout = SplitLayout::new(npes, &parts);
         let region = Arc::new(job.create_region(region_name, layout.total, &[SPLIT_MAGIC, npes as u64, layout.total as u64])?);
-        Ok(part.zip(index).map(|(members, index)| Group {
-            coll: Arc::clone(&job.coll),
-            members: members.into(),
-            index,
-            name: Some(name),
-            place: BarrierPlace::Split { region, layout },
-            rounds: AtomicU32::new(0),
+        Ok(part.zip(index).map(|(members, index)| {
+            job.coll.register_part(number, members[0], name);
+            Group {
+                coll: Arc::clone(&job.coll),
+                members: members.into(),
+                index,
+                name: Some(name),
+                place: BarrierPlace::Split { region, layout },
+                rounds: AtomicU32::new(0),
+                split: number,
+            }
         }))
     }
 
@@ -176,6 +183,7 @@ impl Group {
     pub fn barrier(&self) -> Result<()> {
         let BarrierPlace::Split { region, layout } = &self.place else { return self.coll.barrier() };
         let round = self.rounds.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+        self.coll.announce_entry(self.split, self.members[0], round);
         let round_of = |job_rank: usize| {
             // SAFETY: job_rank < npes, so its word lies inside the rounds area of the region
             // (layout made for npes PEs), 64-byte aligned; zero-filled at creation.

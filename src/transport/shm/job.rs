@@ -4,7 +4,7 @@
 //! the collectives (allgather, allreduce, window creation).
 
 use std::os::fd::OwnedFd;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use super::barrier::{Barrier, barrier_bytes};
 use super::region::{self, AnonymousRegion, SharedRegion};
@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 
 pub const JOB_MAGIC: u64 = u64::from_le_bytes(*b"RPNCJOB\x01");
 /// Version of the job segment's layout (a segment of another version is refused).
-pub const JOB_VERSION: u32 = 5;
+pub const JOB_VERSION: u32 = 6;
 /// Bytes a PE can publish per collective step.
 pub const MAILBOX_BYTES: usize = 64 * 1024;
 /// Largest job the shared-memory transport accepts (one node).
@@ -73,6 +73,11 @@ pub struct PeBlock {
     pub exchange_round: AtomicU32,
     state: AtomicU32,
     pid: AtomicU32,
+    /// The last collective this PE entered on a part of a split (a row, a column, a grid of
+    /// several), as `Collectives::announce_entry` packs it: for the halo exchange too.
+    pub part_entry: AtomicU64,
+    /// The routine of that collective (`CollectiveId` code), for the exchange's message.
+    pub part_routine: AtomicU32,
 }
 
 /// Sizes of the parts of a job segment for `npes` PEs.

@@ -213,7 +213,7 @@ impl Transport for ShmTransport {
         self.splits += 1;
         let id = CommId(self.splits);
         let region = format!("{}.c{}", self.prefix, self.splits);
-        let made = Group::split(&self.groups[&CommId::JOB], &region, part, name)?;
+        let made = Group::split(&self.groups[&CommId::JOB], &region, self.splits, part, name)?;
         let Some(group) = made else { return Ok(None) };
         let comm = Communicator::new(id, group.members().to_vec(), self.coll.rank)?.named(name);
         self.groups.insert(id, Arc::new(group));

@@ -104,6 +104,12 @@ impl HybridChannels {
         Ok(Some(OnNode { channels, node_rank }))
     }
 
+    /// The shared-memory collectives of the node's channels (their PEs' blocks, which the channels
+    /// read), where the node has them.
+    pub fn node_collectives(&self) -> Option<Arc<Collectives>> {
+        self.node.as_ref().map(|n| Arc::clone(n.channels.collectives()))
+    }
+
     /// The shared-memory collectives of the node's channels where the node is the whole job, its
     /// node ranks the job's ranks: the job's collectives of a few values then run on them, so
     /// that a halo exchange waiting for a neighbour sees it gone into one of them instead
@@ -136,6 +142,10 @@ impl Channels for HybridChannels {
 
     fn in_collective_without_me(&mut self, peer: usize) -> bool {
         self.near(peer).is_some_and(|(shm, r)| shm.in_collective_without_me(r))
+    }
+
+    fn in_part_collective_without_me(&mut self, peer: usize) -> Option<String> {
+        self.near(peer).and_then(|(shm, r)| shm.in_part_collective_without_me(r))
     }
 
     fn reserve(&mut self, peer: usize, len: usize) -> Result<*mut u8> {
