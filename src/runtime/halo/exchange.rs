@@ -345,16 +345,32 @@ impl Runtime {
             if waiting.is_empty() {
                 break;
             }
-            if let Some(&peer) = waiting.iter().find(|&&peer| channels.in_collective_without_me(peer)) {
-                elsewhere = Some(peer);
-                break;
-            }
-            // a neighbour in a collective of a row or column of both, which can never complete
-            // while this PE is here: this exchange fails naming both (this PE stays out of it)
-            if let Some((peer, theirs)) = waiting.iter().find_map(|&peer| channels.in_part_collective_without_me(peer).map(|c| (peer, c))) {
-                let text = format!("PE {peer} is in {theirs} while PE {me} is in {}", diagnostics::routine());
-                failure = Some(Error::Collective(text));
-                break;
+            // A neighbour gone into a collective of the job, or of a row or column of both (which
+            // can never complete while this PE is here): unless its message came meanwhile (it
+            // posted it before it went on, so a count seen ahead shows it), this exchange joins
+            // the job's collective, or fails naming both (this PE stays out of a row's).
+            let job_suspect = waiting.iter().copied().find(|&peer| channels.in_collective_without_me(peer));
+            let part_suspect = match job_suspect {
+                None => waiting.iter().find_map(|&peer| channels.in_part_collective_without_me(peer).map(|c| (peer, c))),
+                Some(_) => None,
+            };
+            if job_suspect.is_some() || part_suspect.is_some() {
+                if let Err(e) = take_arrived(channels, p, me, &mut waiting, &mut held, &mut failure) {
+                    transport = Err(e);
+                    break;
+                }
+                match (job_suspect, part_suspect) {
+                    (Some(peer), _) if waiting.contains(&peer) => {
+                        elsewhere = Some(peer);
+                        break;
+                    }
+                    (_, Some((peer, theirs))) if waiting.contains(&peer) => {
+                        let text = format!("PE {peer} is in {theirs} while PE {me} is in {}", diagnostics::routine());
+                        failure = Some(Error::Collective(text));
+                        break;
+                    }
+                    _ => continue,
+                }
             }
             let what = || {
                 let sides: Vec<String> =

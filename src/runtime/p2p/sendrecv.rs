@@ -113,7 +113,8 @@ impl Runtime {
             if let Some(m) = channels.poll(source)? {
                 break m;
             }
-            if channels.in_collective_without_me(source) {
+            // (its message may have come since the poll above: it posts it before it goes on)
+            if channels.in_collective_without_me(source) && channels.poll(source)?.is_none() {
                 return Err(Error::Collective(format!("PE {} is in a collective call, not sending to this PE", into.peer)));
             }
             let what = || format!("RPN_COMM_sendrecv: the message of PE {} (tag {})", into.peer, into.tag);

@@ -41,7 +41,7 @@ use self::windows::window::{MpiWindow, SharedRegistry, WindowRegistry, Workaroun
 use crate::core::{CommId, Communicator, ElementType, MessageType, Operator};
 use crate::error::{Error, Result};
 use crate::transport::channel::Channels;
-use crate::transport::shm::collectives::{Collectives, PartOf};
+use crate::transport::shm::collectives::{Collectives, JOB_PART, PartOf};
 use crate::transport::shm::window::ShmWindow;
 use crate::transport::{CollectivePath, Transport, TransportWindow};
 
@@ -84,6 +84,9 @@ pub struct MpiTransport {
     /// The shared-memory collectives of the job and of its splits whose PEs are all on this node
     /// (None: on several nodes, through MPI), learnt when each is made (`node::one_node_collectives`).
     one_node: std::collections::HashMap<CommId, Option<Arc<Collectives>>>,
+    /// The communicators whose collectives are MPI's own calls, as their entries are announced
+    /// on the node channels' segment (`announce_own`): (split number, first member, entries).
+    own_parts: std::collections::HashMap<CommId, (u32, usize, u32)>,
 }
 
 /// Whether windows over the caller's array are staged through MPI-allocated memory (copied in at
@@ -254,6 +257,11 @@ impl MpiTransport {
         // /dev/shm (memfd): a job that aborts (a refused exchange, a killed PE) leaves nothing.
         let channels = HybridChannels::new(channel_comm, node_split, node_direct && ON_NODE_HALO_CHANNELS)?;
         let on_node = node::one_node_collectives(&world, node_split, node_direct, channels.job_collectives().as_ref())?;
+        let mut own_parts = std::collections::HashMap::new();
+        if let (None, Some(home)) = (&on_node, channels.node_collectives()) {
+            home.register_part(JOB_PART, 0, "the job's communicator");
+            own_parts.insert(CommId::JOB, (JOB_PART, 0, 0));
+        }
         Ok(MpiTransport {
             job,
             channels,
@@ -271,6 +279,7 @@ impl MpiTransport {
             placements: node::Placements::default(),
             windows_created: Default::default(),
             one_node: std::iter::once((CommId::JOB, on_node)).collect(),
+            own_parts,
         })
     }
 
@@ -301,19 +310,37 @@ impl MpiTransport {
     }
 }
 
+impl MpiTransport {
+    /// One more entry into a collective of `comm` made with MPI's own calls, announced on the node
+    /// channels' segment (three stores), so that a PE of this node waiting in a halo exchange
+    /// for this one sees it gone into a collective of theirs (`Collectives::announce_entry`).
+    /// Nothing for a communicator whose collectives run in the node's shared memory (they
+    /// announce themselves) or where this node has no channels.
+    fn announce_own(&mut self, comm: &Communicator) {
+        if let (Some((split, first, entries)), Some(home)) = (self.own_parts.get_mut(&comm.id()), self.channels.home()) {
+            *entries = entries.wrapping_add(1);
+            home.announce_entry(*split, *first, *entries);
+        }
+    }
+}
+
 impl Transport for MpiTransport {
     fn job(&self) -> &Communicator {
         &self.job
     }
 
     fn barrier(&mut self, comm: &Communicator) -> Result<()> {
+        self.announce_own(comm);
         self.comm(comm)?.barrier()
     }
 
     fn allgather(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8]) -> Result<()> {
         match self.one_node.get(&comm.id()) {
             Some(Some(on_node)) => on_node.allgather(mine, all),
-            _ => self.comm(comm)?.allgather(mine, all),
+            _ => {
+                self.announce_own(comm);
+                self.comm(comm)?.allgather(mine, all)
+            }
         }
     }
 
@@ -428,8 +455,13 @@ impl Transport for MpiTransport {
         let on_node = node::one_node_collectives(&comm, self.node_split, self.node_direct, job_collectives.as_ref())?;
         // a part's own segment: its entries are announced on the node's channels' segment, so that
         // a halo exchange waiting for a neighbour sees it gone into one of its collectives
-        if let (Some(part), None, Some(home)) = (&on_node, &job_collectives, self.channels.node_collectives()) {
-            part.announce_on(PartOf { home, split: self.splits_made, first: members[0], name });
+        match (&on_node, &job_collectives, self.channels.node_collectives()) {
+            (Some(part), None, Some(home)) => part.announce_on(PartOf { home, split: self.splits_made, first: members[0], name }),
+            (None, _, Some(home)) => {
+                home.register_part(self.splits_made, members[0], name);
+                self.own_parts.insert(id, (self.splits_made, members[0], 0));
+            }
+            _ => {}
         }
         self.one_node.insert(id, on_node);
         self.split.push(Arc::new(comm));
@@ -437,10 +469,12 @@ impl Transport for MpiTransport {
     }
 
     fn reduce_to(&mut self, comm: &Communicator, mine: &[u8], dtype: MessageType, op: Operator, root: usize) -> Result<Option<Vec<u8>>> {
+        self.announce_own(comm);
         collectives::reduce(self.comm(comm)?, mine, dtype, op, root)
     }
 
     fn allreduce_native(&mut self, comm: &Communicator, mine: &[u8], dtype: MessageType, op: Operator) -> Result<Option<Vec<u8>>> {
+        self.announce_own(comm);
         collectives::allreduce(self.comm(comm)?, mine, dtype, op)
     }
 
@@ -452,18 +486,22 @@ impl Transport for MpiTransport {
     }
 
     fn bcast(&mut self, comm: &Communicator, buffer: &mut [u8], root: usize) -> Result<()> {
+        self.announce_own(comm);
         collectives::bcast(self.comm(comm)?, buffer, root)
     }
 
     fn gather_to(&mut self, comm: &Communicator, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> {
+        self.announce_own(comm);
         collectives::gather(self.comm(comm)?, mine, root)
     }
 
     fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize, recv: &mut [u8]) -> Result<()> {
+        self.announce_own(comm);
         collectives::alltoall(self.comm(comm)?, send, block, recv)
     }
 
     fn alltoallv(&mut self, comm: &Communicator, send: &[u8], send_counts: &[usize], recv_counts: &[usize]) -> Result<Vec<u8>> {
+        self.announce_own(comm);
         collectives::alltoallv(self.comm(comm)?, send, send_counts, recv_counts)
     }
 

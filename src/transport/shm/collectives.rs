@@ -28,19 +28,32 @@ pub struct Collectives {
     progress: OnceLock<Box<dyn Fn() + Send + Sync>>,
     /// This PE's part of each split it is in and its entries into that part's collectives, by
     /// split number (`register_part`, `announce_entry`; process-local).
-    parts: [AtomicU64; SPLITS_WATCHED],
+    parts: [AtomicU64; SPLITS_WATCHED + 1],
     /// Where this communicator's entries are announced, when it is a part of a split whose
     /// collectives have a segment of their own (the MPI transport's communicators of a node).
     announce_to: OnceLock<PartOf>,
     /// Entries into this communicator's collectives (barriers and exchange rounds), for `announce_to`.
     entries: AtomicU32,
     /// The names of the parts of `parts` (for messages).
-    part_names: [OnceLock<&'static str>; SPLITS_WATCHED],
+    part_names: [OnceLock<&'static str>; SPLITS_WATCHED + 1],
 }
 
 /// The splits whose parts a halo exchange watches (`in_part_collective_without_me`): the first ones
 /// made (a model's rows, columns and grids are made at its start).
 const SPLITS_WATCHED: usize = 64;
+
+/// The split number that stands for the whole job, where its collectives are not this segment's
+/// own (the MPI transport's calls of MPI over a job of several nodes, or of many PEs).
+pub const JOB_PART: u32 = 0xffff;
+
+/// The slot of split `split` in `parts`, for the splits watched.
+fn slot_of(split: u32) -> Option<usize> {
+    match split as usize {
+        _ if split == JOB_PART => Some(SPLITS_WATCHED),
+        s @ 1..SPLITS_WATCHED => Some(s),
+        _ => None,
+    }
+}
 
 /// A communicator that is a part of a split: its entries are announced on `home`, the collectives
 /// of the job (or node) whose PE blocks the channels read.
@@ -105,28 +118,28 @@ impl Collectives {
             barrier_round: AtomicU32::new(0),
             exchange_round: AtomicU32::new(0),
             progress: OnceLock::new(),
-            parts: [const { AtomicU64::new(0) }; SPLITS_WATCHED],
+            parts: [const { AtomicU64::new(0) }; SPLITS_WATCHED + 1],
             announce_to: OnceLock::new(),
             entries: AtomicU32::new(0),
-            part_names: [const { OnceLock::new() }; SPLITS_WATCHED],
+            part_names: [const { OnceLock::new() }; SPLITS_WATCHED + 1],
         }
     }
 
     /// Records that this PE is in the part of split `split` whose first member is `first`
     /// (before any collective of it), so that a peer's entry into it is recognised.
     pub fn register_part(&self, split: u32, first: usize, name: &'static str) {
-        if let Some(slot) = self.parts.get(split as usize) {
-            slot.store(pack(split, first, 0), Ordering::Relaxed);
-            let _ = self.part_names[split as usize].set(name);
+        if let Some(slot) = slot_of(split) {
+            self.parts[slot].store(pack(split, first, 0), Ordering::Relaxed);
+            let _ = self.part_names[slot].set(name);
         }
     }
 
     /// This PE enters its `entries`-th collective on the part `first` of split `split`: the
     /// halo exchanges of its neighbours see it (`in_part_collective_without_me`). Two stores.
     pub fn announce_entry(&self, split: u32, first: usize, entries: u32) {
-        if let Some(slot) = self.parts.get(split as usize) {
+        if let Some(slot) = slot_of(split) {
             let word = pack(split, first, entries);
-            slot.store(word, Ordering::Relaxed);
+            self.parts[slot].store(word, Ordering::Relaxed);
             let block = self.job.pe(self.rank);
             block.part_routine.store(routine_code(diagnostics::routine()), Ordering::Relaxed);
             block.part_entry.store(word, Ordering::Release);
@@ -140,11 +153,11 @@ impl Collectives {
     pub fn in_part_collective_without_me(&self, peer: usize) -> Option<String> {
         let block = self.job.pe(peer);
         let (split, first, theirs) = unpack(block.part_entry.load(Ordering::Acquire));
-        let slot = self.parts.get(split as usize).filter(|_| split != 0)?;
-        let (my_split, my_first, mine) = unpack(slot.load(Ordering::Relaxed));
+        let slot = slot_of(split)?;
+        let (my_split, my_first, mine) = unpack(self.parts[slot].load(Ordering::Relaxed));
         (my_split == split && my_first == first && epoch_reached(theirs, mine.wrapping_add(1))).then(|| {
             let routine = CollectiveId::describe(block.part_routine.load(Ordering::Relaxed));
-            format!("{routine} on {}", self.part_names[split as usize].get().copied().unwrap_or("a communicator of both"))
+            format!("{routine} on {}", self.part_names[slot].get().copied().unwrap_or("a communicator of both"))
         })
     }
 
@@ -193,7 +206,8 @@ impl Collectives {
     pub fn barrier(&self) -> Result<()> {
         self.entering();
         let round = self.barrier_round.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
-        self.job.pe(self.rank).barrier_round.store(round, Ordering::Relaxed);
+        // (Release: a message this PE posted before is seen with it, see `elsewhere`)
+        self.job.pe(self.rank).barrier_round.store(round, Ordering::Release);
         let late = || {
             let pes = list_pes(&self.job.late_for_barrier(round));
             format!("{pes} to reach the same collective call{} (job barrier {round})", diagnostics::on_subject())

@@ -107,7 +107,12 @@ impl HybridChannels {
     /// The shared-memory collectives of the node's channels (their PEs' blocks, which the channels
     /// read), where the node has them.
     pub fn node_collectives(&self) -> Option<Arc<Collectives>> {
-        self.node.as_ref().map(|n| Arc::clone(n.channels.collectives()))
+        self.home().map(Arc::clone)
+    }
+
+    /// The same, borrowed.
+    pub fn home(&self) -> Option<&Arc<Collectives>> {
+        self.node.as_ref().map(|n| n.channels.collectives())
     }
 
     /// The shared-memory collectives of the node's channels where the node is the whole job, its
