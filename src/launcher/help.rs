@@ -54,7 +54,8 @@ pub const ENV_VARS: &[(&str, &str)] = &[
         "RPNCOMM_MPI_THREADS",
         "MPI transport: multiple, serialized or single, the thread level asked of MPI (default MULTIPLE \
          when OMP_NUM_THREADS > 1, else SERIALIZED in a program with OpenMP, where the library makes \
-         its MPI calls one at a time, else SINGLE, where only the thread that started MPI may call it)",
+         its MPI calls one at a time, else SINGLE; below MULTIPLE the library serves calls from any thread, \
+         one at a time)",
     ),
     ("RPNCOMM_HANG_REPORT", "seconds a PE waits for another before it says whom it waits for (default 30, 0: never)"),
     (
