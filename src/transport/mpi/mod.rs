@@ -41,7 +41,8 @@ use self::windows::window::{MpiWindow, SharedRegistry, WindowRegistry, Workaroun
 use crate::core::{CommId, Communicator, ElementType, MessageType, Operator};
 use crate::error::{Error, Result};
 use crate::transport::channel::Channels;
-use crate::transport::shm::collectives::{Collectives, JOB_PART, PartOf};
+use crate::transport::shm::collectives::Collectives;
+use crate::transport::shm::part_entries::{JOB_PART, PartOf};
 use crate::transport::shm::window::ShmWindow;
 use crate::transport::{CollectivePath, Transport, TransportWindow};
 

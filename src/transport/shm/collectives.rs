@@ -2,15 +2,16 @@
 //! mailboxes. (Communicators other than the job, and the collective creation of shared
 //! regions, are in `group`.)
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::job::{Awaited, JobSegment, MAILBOX_BYTES};
+use super::part_entries::PartEntries;
+pub use super::part_entries::PartOf;
 use super::rounds::BLOCK_BYTES;
 use super::spin;
-use super::wait::{WaitContext, epoch_reached};
-use crate::core::CollectiveId;
+use super::wait::WaitContext;
 use crate::diagnostics::{self, list_pes};
 use crate::error::{Error, Result};
 
@@ -26,69 +27,14 @@ pub struct Collectives {
     exchange_round: AtomicU32,
     /// What waits on this job keep doing (`keep_progressing`).
     progress: OnceLock<Box<dyn Fn() + Send + Sync>>,
-    /// This PE's part of each split it is in and its entries into that part's collectives, by
-    /// split number (`register_part`, `announce_entry`; process-local).
-    parts: [AtomicU64; SPLITS_WATCHED + 1],
+    /// This PE's parts of splits and its entries into their collectives (`register_part`,
+    /// `announce_entry`).
+    parts: PartEntries,
     /// Where this communicator's entries are announced, when it is a part of a split whose
     /// collectives have a segment of their own (the MPI transport's communicators of a node).
     announce_to: OnceLock<PartOf>,
     /// Entries into this communicator's collectives (barriers and exchange rounds), for `announce_to`.
     entries: AtomicU32,
-    /// The names of the parts of `parts` (for messages).
-    part_names: [OnceLock<&'static str>; SPLITS_WATCHED + 1],
-}
-
-/// The splits whose parts a halo exchange watches (`in_part_collective_without_me`): the first ones
-/// made (a model's rows, columns and grids are made at its start).
-const SPLITS_WATCHED: usize = 64;
-
-/// The split number that stands for the whole job, where its collectives are not this segment's
-/// own (the MPI transport's calls of MPI over a job of several nodes, or of many PEs).
-pub const JOB_PART: u32 = 0xffff;
-
-/// The slot of split `split` in `parts`, for the splits watched.
-fn slot_of(split: u32) -> Option<usize> {
-    match split as usize {
-        _ if split == JOB_PART => Some(SPLITS_WATCHED),
-        s @ 1..SPLITS_WATCHED => Some(s),
-        _ => None,
-    }
-}
-
-/// A communicator that is a part of a split: its entries are announced on `home`, the collectives
-/// of the job (or node) whose PE blocks the channels read.
-pub struct PartOf {
-    pub home: Arc<Collectives>,
-    /// The split's number (from 1, the same on every PE: splits are collective over the job).
-    pub split: u32,
-    /// The part's first member, as every PE numbers it (the part's name within its split).
-    pub first: usize,
-    /// The communicator's name, for messages.
-    pub name: &'static str,
-}
-
-/// The code of the collective routine `name` (0 for none), looked up once per routine in a row:
-/// the routines are `&'static str`s, the last one kept by its address (48 bits) with its code
-/// (16 bits) in one word.
-fn routine_code(name: &'static str) -> u32 {
-    static LAST: AtomicU64 = AtomicU64::new(0);
-    let address = name.as_ptr() as u64 & ((1 << 48) - 1);
-    let last = LAST.load(Ordering::Relaxed);
-    if last & ((1 << 48) - 1) == address {
-        return (last >> 48) as u32;
-    }
-    let code = CollectiveId::from_name(name).map_or(0, CollectiveId::code) & 0xffff;
-    LAST.store(address | u64::from(code) << 48, Ordering::Relaxed);
-    code
-}
-
-/// (split, first member, entries) in one word, for one atomic store.
-fn pack(split: u32, first: usize, entries: u32) -> u64 {
-    u64::from(split) << 48 | ((first as u64) & 0xffff) << 32 | u64::from(entries)
-}
-
-fn unpack(word: u64) -> (u32, usize, u32) {
-    ((word >> 48) as u32, ((word >> 32) & 0xffff) as usize, word as u32)
 }
 
 impl Collectives {
@@ -118,47 +64,28 @@ impl Collectives {
             barrier_round: AtomicU32::new(0),
             exchange_round: AtomicU32::new(0),
             progress: OnceLock::new(),
-            parts: [const { AtomicU64::new(0) }; SPLITS_WATCHED + 1],
+            parts: PartEntries::default(),
             announce_to: OnceLock::new(),
             entries: AtomicU32::new(0),
-            part_names: [const { OnceLock::new() }; SPLITS_WATCHED + 1],
         }
     }
 
     /// Records that this PE is in the part of split `split` whose first member is `first`
     /// (before any collective of it), so that a peer's entry into it is recognised.
     pub fn register_part(&self, split: u32, first: usize, name: &'static str) {
-        if let Some(slot) = slot_of(split) {
-            self.parts[slot].store(pack(split, first, 0), Ordering::Relaxed);
-            let _ = self.part_names[slot].set(name);
-        }
+        self.parts.register(split, first, name);
     }
 
     /// This PE enters its `entries`-th collective on the part `first` of split `split`: the
-    /// halo exchanges of its neighbours see it (`in_part_collective_without_me`). Two stores.
+    /// halo exchanges of its neighbours see it (`in_part_collective_without_me`).
     pub fn announce_entry(&self, split: u32, first: usize, entries: u32) {
-        if let Some(slot) = slot_of(split) {
-            let word = pack(split, first, entries);
-            self.parts[slot].store(word, Ordering::Relaxed);
-            let block = self.job.pe(self.rank);
-            block.part_routine.store(routine_code(diagnostics::routine()), Ordering::Relaxed);
-            block.part_entry.store(word, Ordering::Release);
-        }
+        self.parts.announce(self.job.pe(self.rank), split, first, entries);
     }
 
-    /// Whether `peer` entered a collective of a part this PE is in that this PE has not entered:
-    /// its entries there are ahead of this PE's (the entries of the members of one part only
-    /// differ while one is being entered), so a PE waiting for a channel message from it (in none)
-    /// waits for ever. Its routine and the part's name ("RPN_COMM_allreduce on EW").
+    /// Whether `peer` entered a collective of a part this PE is in that this PE has not entered
+    /// (`PartEntries::ahead`): its routine and the part's name ("RPN_COMM_allreduce on EW").
     pub fn in_part_collective_without_me(&self, peer: usize) -> Option<String> {
-        let block = self.job.pe(peer);
-        let (split, first, theirs) = unpack(block.part_entry.load(Ordering::Acquire));
-        let slot = slot_of(split)?;
-        let (my_split, my_first, mine) = unpack(self.parts[slot].load(Ordering::Relaxed));
-        (my_split == split && my_first == first && epoch_reached(theirs, mine.wrapping_add(1))).then(|| {
-            let routine = CollectiveId::describe(block.part_routine.load(Ordering::Relaxed));
-            format!("{routine} on {}", self.part_names[slot].get().copied().unwrap_or("a communicator of both"))
-        })
+        self.parts.ahead(self.job.pe(peer))
     }
 
     /// Makes this communicator's collectives announce their entries on `part.home` (a part of a

@@ -13,6 +13,8 @@
 //! - `collectives`: the job-wide barrier and allgather through the mailboxes;
 //! - `window`: a window in shared memory;
 //! - `channel`: point-to-point channels between two PEs;
+//! - `part_entries`: the collectives of rows and columns each PE entered, which a halo exchange
+//!   watches;
 //! - `cpus`: the CPUs a process may run on, and whether the PEs have one each.
 //!
 //! The modules of the folders are also reachable here (`shm::barrier`, `shm::region`, ...), the
@@ -24,6 +26,7 @@ pub mod cpus;
 pub mod group;
 pub mod job;
 pub mod memory;
+pub mod part_entries;
 pub mod protocols;
 pub mod window;
 
