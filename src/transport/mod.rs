@@ -100,6 +100,16 @@ pub trait Transport: Send {
     /// Every PE of `comm` contributes `mine` (same length everywhere); `all` receives the
     /// contributions in rank order.
     fn allgather(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8]) -> Result<()>;
+
+    /// `allgather` of `mine`, given up after `limit` where the transport can (None then; the
+    /// caller ends the job): for a PE that refused a collective the others may be inside of
+    /// (`CollectivePath::Own`), to learn whether they refused it too.
+    fn allgather_within(&mut self, comm: &Communicator, mine: Vec<u8>, limit: std::time::Duration) -> Result<Option<Vec<u8>>> {
+        let _ = limit;
+        let mut all = vec![0u8; mine.len() * comm.size()];
+        self.allgather(comm, &mine, &mut all)?;
+        Ok(Some(all))
+    }
     /// Collective over `comm`: creates this PE's part of a window of `sizes[r]` elements on the
     /// PE of rank r, in the caller's array (`user_array`, an address) or in memory the transport
     /// allocates.

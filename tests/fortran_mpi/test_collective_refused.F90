@@ -1,18 +1,21 @@
 ! PES: 2 3 4
 ! TIMEOUT: 60
 ! EXPECT: fail
-! OUTPUT_HAS@2: RPN_COMM_allreduce: PE 1: unknown datatype name 'MPI_REALX': this PE cannot make call 2 on GRID (RPN_COMM_allreduce), which the other PEs make with MPI's own collective and would wait in for ever (the job ends
-! OUTPUT_HAS@3: RPN_COMM_allreduce: PE 1: unknown datatype name 'MPI_REALX': this PE cannot make call 2 on GRID (RPN_COMM_allreduce)
-! OUTPUT_HAS@4: RPN_COMM_allreduce: PE 1: unknown datatype name 'MPI_REALX': this PE cannot make call 2 on GRID (RPN_COMM_allreduce)
+! ENV: RPNCOMM_HANG_REPORT=2
+! OUTPUT_HAS@2: RPN_COMM_allreduce: PE 1: unknown datatype name 'MPI_REALX': not every PE of GRID refused call 3 on GRID (RPN_COMM_allreduce) within 2 s: the others wait for this PE in MPI's collective, which never comes (the job ends
+! OUTPUT_HAS@3: RPN_COMM_allreduce: PE 1: unknown datatype name 'MPI_REALX': not every PE of GRID refused call 3 on GRID (RPN_COMM_allreduce) within 2 s
+! OUTPUT_HAS@4: RPN_COMM_allreduce: PE 1: unknown datatype name 'MPI_REALX': not every PE of GRID refused call 3 on GRID (RPN_COMM_allreduce) within 2 s
 ! OUTPUT_LACKS: the job went on
-! OUTPUT_LACKS: still waiting
 !
 ! The default mode over MPI across nodes (every PE a pretend node): each per-step collective is
 ! the one MPI call the original makes, with no exchange before it, so a PE that refuses its
-! arguments cannot tell the others at no cost, and they would wait in MPI's call for ever while
-! the program goes on (GEM does not stop on ierr). The refusing PE ends the job at once with
-! one line that names its call. PE 1 refuses (a bad type name where the others give MPI_REAL8)
-! after a first call made alike; the others go on into a halo exchange, which it never reaches.
+! arguments cannot tell the others at no cost. On that path only, the PEs that refused a call
+! learn whether the others did too (a nonblocking allgather, which MPI never pairs with the
+! others' blocking collective). Where every PE refuses alike (the same bad type name everywhere,
+! the usual case) every PE fails the call and the PEs go on in step: the next barrier passes.
+! Where only PE 1 refuses (a bad type name where the others give MPI_REAL8) the others wait in
+! MPI's allreduce for it while the program goes on past ierr into a halo exchange (GEM does not
+! stop on ierr): PE 1 ends the job after the hang report's interval, with one line naming its call.
 program test_collective_refused
   use ISO_C_BINDING
   use rpn_comm_windows
@@ -30,6 +33,10 @@ program test_collective_refused
   g = me
   call RPN_COMM_allreduce(sendv, recv, 2, 'MPI_REAL8', RPN_COMM_SUM, RPN_COMM_GRID, ierr)
   call check_ierr(ierr, RPN_COMM_OK, 'the first call')
+  call RPN_COMM_allreduce(sendv, recv, 2, 'MPI_REALX', RPN_COMM_SUM, RPN_COMM_GRID, ierr)
+  call check_ierr(ierr, RPN_COMM_ERROR, 'refused alike on every PE')
+  call RPN_COMM_barrier(RPN_COMM_GRID, ierr)
+  call check_ierr(ierr, RPN_COMM_OK, 'in step after it')
   if (me == 1) then
     call RPN_COMM_allreduce(sendv, recv, 2, 'MPI_REALX', RPN_COMM_SUM, RPN_COMM_GRID, ierr)
   else

@@ -74,6 +74,10 @@ impl CallChecks {
     }
 }
 
+/// How long a PE that refused a collective made of MPI's own call waits for the others to say
+/// they refused it too, where hang reports are off (`log_call`).
+const REFUSAL_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// This PE's header in an exchange: words [refused, the call (5 words, its routine first), data
 /// bytes, 0], laid out as the agreement's records begin (`core::collective::record`), so that a
 /// PE in an exchange and one in an agreement read each other's routine.
@@ -150,27 +154,44 @@ impl Runtime {
     }
 
     /// Logs a call the transport makes with its own collective (`logs_calls`). A call this PE
-    /// refuses (`local`) ends the job: the others may be inside MPI's collective for it, where
-    /// nothing tells them this PE will never come, and a program that goes on past the error
-    /// would leave them waiting for ever (the original RPN_COMM ends the job there too: MPI's
-    /// fatal error handler takes its bad argument). The checking mode refuses such a call on
-    /// every PE alike instead, and the job goes on.
+    /// refuses (`local`) is logged as refused, and this PE learns whether the others refused it
+    /// too, on this path only (nothing is added to a call that is made): the PEs that refused it
+    /// exchange their signatures in a nonblocking allgather, which MPI never pairs with the
+    /// blocking collective of PEs that made the call. Where every PE refused it alike (the same
+    /// bad name everywhere: the usual case) they go on in step and its error is returned; where
+    /// the others made the call, they wait in MPI's collective for this PE, which never comes
+    /// while the program goes on past `ierr` (GEM does): after the hang report's interval this PE
+    /// ends the job, naming its call (the original RPN_COMM ends it at once there: MPI's fatal
+    /// error handler takes its bad argument).
     pub(in crate::runtime) fn log_call(&mut self, comm: &Communicator, entry: CallEntry, local: &Result<()>) -> Result<()> {
+        let logged = if local.is_err() { CallEntry { bytes: call_log::REFUSED, ..entry } } else { entry };
         let log = self.calls.logs.entry(comm.id()).or_default();
-        log.note(entry);
+        log.note(logged);
         // for the hang report, should the call wait forever
-        call_log::publish_last(log.len(), &entry);
-        if let Err(e) = local {
-            let on = comm.name().unwrap_or("WORLD");
-            let text = format!(
-                "{e}: this PE cannot make call {} on {on} ({}), which the other PEs make with MPI's own collective and would wait in for ever (the job ends; RPNCOMM_CHECK_COLLECTIVES=each refuses it on every PE alike instead)",
-                log.len(),
-                CollectiveId::describe(entry.routine)
-            );
-            diagnostics::write_line(diagnostics::routine(), &text);
-            super::super::process::stop_after_refusal(1)
+        call_log::publish_last(log.len(), &logged);
+        let (Err(e), true) = (local, comm.size() > 1) else { return local.clone() };
+        let number = log.len();
+        let mine = self.calls.signature(comm).to_ne_bytes().to_vec();
+        let limit = diagnostics::hang_report_interval().unwrap_or(REFUSAL_LIMIT);
+        let at = CollectiveId::from_code(entry.routine).unwrap_or(CollectiveId::Barrier);
+        let on = comm.name().unwrap_or("WORLD");
+        match self.transport.allgather_within(comm, mine.clone(), limit) {
+            Ok(Some(all)) if all.chunks_exact(mine.len()).all(|s| s == mine) => local.clone(),
+            Ok(Some(_)) => self.calls_differ(comm, at),
+            Ok(None) => {
+                let text = format!(
+                    "{e}: not every PE of {on} refused call {number} on {on} ({}) within {:.0} s: the others wait for this PE in MPI's collective, which never comes (the job ends; RPNCOMM_CHECK_COLLECTIVES=each refuses such a call on every PE alike)",
+                    CollectiveId::describe(entry.routine),
+                    limit.as_secs_f64()
+                );
+                diagnostics::write_line(diagnostics::routine(), &text);
+                super::super::process::stop_after_refusal(1)
+            }
+            Err(other) => {
+                diagnostics::write_line(diagnostics::routine(), &format!("{e}: then {other} (the job ends)"));
+                super::super::process::stop_after_refusal(1)
+            }
         }
-        Ok(())
     }
 
     /// A collective made of an exchange (`CollectivePath::Exchange`): every PE's `data` (each as

@@ -129,6 +129,28 @@ impl Comm {
         })
     }
 
+    /// `allgather` of `mine` given up after `limit`: every rank's block, or None when `limit`
+    /// passed first (the buffers are then left to MPI for good: the caller ends the job).
+    pub fn allgather_within(&self, mine: Vec<u8>, limit: std::time::Duration) -> Result<Option<Vec<u8>>> {
+        let bytes = c_int::try_from(mine.len()).map_err(|_| Error::BadArgument(format!("allgather of {} bytes per PE", mine.len())))?;
+        if bytes == 0 {
+            return Ok(Some(Vec::new()));
+        }
+        let mut all = vec![0u8; mine.len() * self.size];
+        // SAFETY: mine holds `bytes` bytes, all size * bytes; neither is touched until the request
+        // completed, and neither is freed if it did not (leaked below).
+        let done = wait::complete_within("MPI_Allgather", limit, |req| unsafe {
+            shim::rpnmpi_iallgather(self.raw, mine.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, bytes, req)
+        })?;
+        if done {
+            Ok(Some(all))
+        } else {
+            std::mem::forget(mine);
+            std::mem::forget(all);
+            Ok(None)
+        }
+    }
+
     /// One flag per rank: `any` true somewhere, `all` true everywhere.
     pub fn agree_flag(&self, mine: bool) -> Result<(bool, bool)> {
         let mut all = vec![0u8; self.size];

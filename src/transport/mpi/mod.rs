@@ -335,6 +335,20 @@ impl Transport for MpiTransport {
         self.comm(comm)?.barrier()
     }
 
+    fn allgather_within(&mut self, comm: &Communicator, mine: Vec<u8>, limit: std::time::Duration) -> Result<Option<Vec<u8>>> {
+        match self.one_node.get(&comm.id()) {
+            Some(Some(on_node)) => {
+                let mut all = vec![0u8; mine.len() * comm.size()];
+                on_node.allgather(&mine, &mut all)?;
+                Ok(Some(all))
+            }
+            _ => {
+                self.announce_own(comm);
+                self.comm(comm)?.allgather_within(mine, limit)
+            }
+        }
+    }
+
     fn allgather(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8]) -> Result<()> {
         match self.one_node.get(&comm.id()) {
             Some(Some(on_node)) => on_node.allgather(mine, all),

@@ -55,3 +55,35 @@ pub fn complete(what: &'static str, ranks: usize, start: impl FnOnce(*mut *mut R
         &|| format!("the other PEs of the communicator ({ranks} ranks) in {routine} ({what})"),
     )
 }
+
+/// `complete`, given up after `limit`: true once the request completed, false when `limit` passed
+/// first (the request then stays MPI's: its buffers must outlive the process, and the caller ends
+/// the job). Polls, yielding the core, then sleeping a little between tests.
+pub fn complete_within(what: &'static str, limit: std::time::Duration, start: impl FnOnce(*mut *mut RawReq) -> c_int) -> Result<bool> {
+    let mut request: *mut RawReq = std::ptr::null_mut();
+    {
+        let _mpi = shim::serial();
+        shim::check(start(&mut request), what)?;
+    }
+    let begun = Instant::now();
+    loop {
+        {
+            let _mpi = shim::serial();
+            let mut done: c_int = 0;
+            // SAFETY: the request `start` made (null once completed).
+            shim::check(unsafe { shim::rpnmpi_test(&mut request, &mut done) }, what)?;
+            if done != 0 {
+                return Ok(true);
+            }
+        }
+        let waited = begun.elapsed();
+        if waited >= limit {
+            return Ok(false);
+        }
+        if waited < std::time::Duration::from_millis(1) {
+            std::thread::yield_now();
+        } else {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+    }
+}
