@@ -14,10 +14,13 @@
 # (make decides what is stale) and reruns only the cases.
 #
 # usage: tests/gem/run_gem.sh [options]
-#   --gem DIR        GEM 5.2.3 sources with their submodules (default: WORK/src, cloned from --mirrors)
+#   --gem DIR        GEM 5.2.3 or 5.3 sources with their submodules (default: WORK/src, cloned from --mirrors)
 #   --mirrors DIR    git mirrors, DIR/ECCC-ASTD-MRD+<repo>/repo (gem, librmn, App, tdpack, vgrid,
-#                    fst-tools, cmake_rpn, rpncomm); or a URL base such as https://github.com/ECCC-ASTD-MRD
-#   --commit C       GEM commit to check out when cloning (default 95f10dc, GEM 5.2.3)
+#                    fst-tools, cmake_rpn, rpncomm; for GEM 5.3 also json-c, udunits2); or a URL base
+#                    such as https://github.com/ECCC-ASTD-MRD
+#   --commit C       GEM commit to check out when cloning (default 95f10dc, GEM 5.2.3; d5f72e4, GEM 5.3:
+#                    it asks for rpncomm 4.6.4, and its librmn 20.1 bundles json-c and udunits2, whose
+#                    build needs flex and bison; the script adapts to the tree it finds, librmn's dep/)
 #   --work DIR       builds, installs, runs (default $GEMRUN_WORK or $HOME/gemrun)
 #   --ours-prefix P  an existing `make install MPI=1 MPI_IMPL=openmpi PREFIX=P` of this project (default:
 #                    installed into WORK/ours-inst, built in WORK/ours-build and WORK/ours-target)
@@ -258,6 +261,8 @@ if [ $DRY = 1 ]; then
   tools="git cmake make gfortran mpirun.openmpi mpifort.openmpi cargo"
   [ -n "$FROM_KIT" ] && tools="mpirun.openmpi mpirun orted ompi_info python3"
   [ -n "$NODES" ] && tools="$tools ip nsenter unshare"
+  # GEM 5.3's librmn builds udunits2's parser with them
+  [ -z "$FROM_KIT" ] && [ -d "$GEM/src/rpn-si/rmn/dep/udunits2" ] && tools="$tools flex bison"
   for t in $tools; do
     command -v "$t" >/dev/null 2>&1 && say "tool $t: $(command -v "$t")" || say "tool $t: MISSING"
   done
@@ -270,7 +275,7 @@ if [ $DRY = 1 ]; then
     say "GEM and its programs: the kit $FROM_KIT (GEM $(gem_commit))"
     missing=$(for s in $SIDES; do ldd "$BINS/bin-$s/maingemdm"; done 2>&1 | awk '/not found/ {print $1}' | sort -u | tr '\n' ' ')
     say "libraries maingemdm cannot find: ${missing:-none}"
-  elif [ -d "$GEM/.git" ] || [ -f "$GEM/.git" ]; then say "GEM sources: $GEM ($(git -C "$GEM" log -1 --format=%h 2>/dev/null))"
+  elif [ -d "$GEM/.git" ] || [ -f "$GEM/.git" ]; then say "GEM sources: $GEM ($(git -C "$GEM" log -1 --format=%h 2>/dev/null), GEM $(sed -n 's/^VERSION *: *//p' "$GEM/MANIFEST"), $(grep -E '^rpncomm' "$GEM/MANIFEST"))"
   elif [ -n "$MIRRORS" ]; then say "GEM sources: to clone from $MIRRORS at $COMMIT into $GEM"
   else say "GEM sources: none at $GEM and no --mirrors (a real run stops here)"; fi
   if [ -z "$FROM_KIT" ]; then
@@ -314,6 +319,9 @@ submodules_from_mirrors() {
 
 get_sources() {
   if [ -e "$GEM/.git" ]; then
+    # an existing tree is taken as it is: say so when it is not at --commit
+    [[ $(git -C "$GEM" rev-parse HEAD 2>/dev/null) == "$COMMIT"* ]] ||
+      say "$GEM is at $(git -C "$GEM" log -1 --format=%h 2>/dev/null), not at --commit $COMMIT: taken as it is"
     [ -f "$GEM/src/rpn-si/rmn/App/CMakeLists.txt" ] && return 0
     [ -n "$MIRRORS" ] || die "$GEM lacks its submodules (rmn/App); give --mirrors"
   else
@@ -384,16 +392,30 @@ install_bin() {
 
 # rmn, tdpack and vgrid for WITH_SYSTEM_RPN=TRUE, installed from the orig build (its objects and flags)
 install_rpn_libs() {
-  local dir=$WORK/build-orig sub
+  local dir=$WORK/build-orig sub deps=""
   [ -f "$RPN_PREFIX/.done" ] && [ "$RPN_PREFIX/.done" -nt "$dir/src/rmn/librmn.a" ] && return 0
   say "installing rmn, tdpack, vgrid from $dir into $RPN_PREFIX"
+  # librmn 20.1 (GEM 5.3) bundles json-c and udunits2 (rmn/dep), which its CMake package needs
+  # installed beside it (find_dependency(json-c), udunits2's targets)
+  [ -f "$dir/src/rmn/dep/cmake_install.cmake" ] && deps="json-c json-c-static libudunits2-shared libudunits2-static"
   (
     cd "$dir" || exit 1
     # their install rules name the shared libraries as well (links of the objects already built)
-    $NICE make -j"$JOBS" App-shared App-ompi-shared rmn-shared rmn-ompi-shared tdpack-shared vgrid-shared > install-rpn.log 2>&1 || exit 1
-    for sub in rmn tdpack; do
-      cmake -DCMAKE_INSTALL_PREFIX="$RPN_PREFIX" -P "src/$sub/cmake_install.cmake" >> install-rpn.log 2>&1 || exit 1
-    done
+    # shellcheck disable=SC2086
+    $NICE make -j"$JOBS" App-shared App-ompi-shared rmn-shared rmn-ompi-shared tdpack-shared vgrid-shared $deps > install-rpn.log 2>&1 || exit 1
+    if [ -n "$deps" ]; then
+      # rmn's own rules, then App's and the libraries of json-c and udunits2: not rmn's utility
+      # programs (utils/), udunits2's program nor its documentation (made only with makeinfo),
+      # which no target of a run builds
+      cmake -DCMAKE_INSTALL_PREFIX="$RPN_PREFIX" -DCMAKE_INSTALL_LOCAL_ONLY=1 -P src/rmn/cmake_install.cmake >> install-rpn.log 2>&1 || exit 1
+      for sub in rmn/App rmn/dep/json-c rmn/dep/udunits2/lib tdpack; do
+        cmake -DCMAKE_INSTALL_PREFIX="$RPN_PREFIX" -P "src/$sub/cmake_install.cmake" >> install-rpn.log 2>&1 || exit 1
+      done
+    else
+      for sub in rmn tdpack; do
+        cmake -DCMAKE_INSTALL_PREFIX="$RPN_PREFIX" -P "src/$sub/cmake_install.cmake" >> install-rpn.log 2>&1 || exit 1
+      done
+    fi
     # vgrid's package and library, not its programs (utils/, not built)
     cmake -DCMAKE_INSTALL_PREFIX="$RPN_PREFIX" -DCMAKE_INSTALL_LOCAL_ONLY=1 -P src/vgrid/cmake_install.cmake >> install-rpn.log 2>&1 &&
       cmake -DCMAKE_INSTALL_PREFIX="$RPN_PREFIX" -P src/vgrid/lib/cmake_install.cmake >> install-rpn.log 2>&1 || exit 1
@@ -610,10 +632,12 @@ stat_steps() {  # file (glbstat writes the step as i4, the field's name right af
 # The records of two RPN standard files compared bit for bit (tests/gem/fst_records.f90, built once
 # with the rmn of the orig build): prints its report, returns 0 when every record is identical.
 fst_records() {  # A B
-  local tool=$BINS/bin-orig/fst_records
+  local tool=$BINS/bin-orig/fst_records deps=()
+  # librmn 20.1 (GEM 5.3) needs its bundled json-c and udunits2, and libxml2 and expat
+  [ -f "$RPN_PREFIX/lib/libudunits2.a" ] && deps=("$RPN_PREFIX/lib/libjson-c.a" "$RPN_PREFIX/lib/libudunits2.a" -lxml2 -lexpat)
   if [ -z "$FROM_KIT" ] && { [ ! -x "$tool" ] || [ "$PROJECT/tests/gem/fst_records.f90" -nt "$tool" ]; }; then
     mpifort.openmpi -O1 -fopenmp -ffree-line-length-none -J "$WORK" "$PROJECT/tests/gem/fst_records.f90" -o "$tool" \
-      "$RPN_PREFIX/lib/librmn-ompi.a" "$RPN_PREFIX/lib/libApp-ompi.a" > "$WORK/fst_records.build.log" 2>&1 ||
+      "$RPN_PREFIX/lib/librmn-ompi.a" "$RPN_PREFIX/lib/libApp-ompi.a" "${deps[@]}" > "$WORK/fst_records.build.log" 2>&1 ||
       { say "fst_records does not build (see $WORK/fst_records.build.log)"; return 2; }
   fi
   "$tool" "$1" "$2" 2>&1 | grep -E '^ +[0-9]+ |^records:|^other'
