@@ -3,7 +3,8 @@
 Used on both sides of tests/names/check_names.py: the original RPN_COMM's sources (through
 gen_original_names.py, which writes the committed list) and ours. A lenient reader, not a
 parser: it follows program units (module, program, subroutine, function, interface blocks) by
-their first keyword and their `end`, which is enough to tell what a library exports:
+their first keyword and their `end` (every branch of a preprocessor conditional read, each from
+the nesting at its `#if`), which is enough to tell what a library exports:
 
   external     a subroutine or function outside any module (gfortran link name: lower case + '_')
   entry        an ENTRY of an external procedure (an external of its own)
@@ -39,10 +40,12 @@ class Name:
 _END_OTHER = re.compile(
     r"^end\s*(if|do|select|type|where|associate|block|forall|enum|critical|team)(\s|$)", re.IGNORECASE
 )
+# a parenthesised type parameter, nesting two deep: real(kind=kind(1.d0)), type(t(kind(0)))
+_PARENS = r"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"
 _PROC = re.compile(
     r"^(?:(?:pure|elemental|recursive|impure|module|non_recursive|"
-    r"integer|logical|real|complex|double\s*precision|character|type\s*\([^)]*\)|"
-    r"(?:integer|logical|real|complex|character)\s*(?:\*\s*\d+|\([^)]*\)))\s+)*"
+    r"integer|logical|real|complex|double\s*precision|character|type\s*" + _PARENS + r"|"
+    r"(?:integer|logical|real|complex|character)\s*(?:\*\s*\d+|" + _PARENS + r"))\s+)*"
     r"(subroutine|function)\s+(\w+)\s*(\(([^)]*)\))?(.*)$",
     re.IGNORECASE,
 )
@@ -55,6 +58,7 @@ _PROGRAM = re.compile(r"^program\s+(\w+)", re.IGNORECASE)
 _TYPE_DEF = re.compile(r"^type\s*(?:,\s*[^:]*)?(?:::)?\s*(\w+)\s*$", re.IGNORECASE)
 _PARAMETER = re.compile(r"^[^!]*?,\s*parameter\b[^:]*::\s*(.*)$", re.IGNORECASE)
 _END = re.compile(r"^end\s*(\w*)", re.IGNORECASE)
+_PP_COND = re.compile(r"^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b", re.IGNORECASE)
 
 
 def _strip_comment(line):
@@ -93,7 +97,8 @@ def _split_top(text, sep=","):
 
 def statements(text):
     """(line number, statement) pairs of free-form Fortran: comments dropped, `&` continuations
-    joined, `;` split, preprocessor lines dropped. Lines marked `!InTfX!` (the original's
+    joined, `;` split, preprocessor lines dropped but for conditionals, passed on as `@pp if`,
+    `@pp else` (for #elif too) and `@pp endif`. Lines marked `!InTfX!` (the original's
     commented-out interface text, `!! ...`) are read as code: its generator uncomments them."""
     out, pending, start = [], "", 0
     for n, raw in enumerate(text.splitlines(), 1):
@@ -105,6 +110,11 @@ def statements(text):
         if "!InTfX!" in line:
             line = re.sub(r"^\s*!!", " ", line)
         if line.lstrip().startswith("#"):
+            m = _PP_COND.match(line)
+            if m:
+                word = m.group(1).lower()
+                word = "if" if word.startswith("if") else "else" if word.startswith("el") else "endif"
+                out.append((n, "@pp " + word))
             continue
         code = _strip_comment(line).rstrip()
         if not code.strip():
@@ -137,6 +147,11 @@ def fortran_names(text, where, include=False):
     names = []
     stack = []  # ('module', name) | ('proc', name) | ('interface', name) | ('program', name)
     marker_generic = ""  # inside the original's `!! interface NAME !InTf!` ... `!! end interface`
+    # Preprocessor conditionals: every branch is read (names of all configurations), each from the
+    # nesting at its `#if`, since branches may each open the same unit (the original's
+    # RPN_COMM_io_pe_test has one opening per branch and one common `end`). After `#endif` the
+    # first branch's nesting goes on. Entries: [nesting at #if, nesting at the end of branch 1].
+    conditionals = []
 
     def top():
         return stack[-1][0] if stack else None
@@ -144,6 +159,19 @@ def fortran_names(text, where, include=False):
     for lineno, st in statements(text):
         loc = f"{where}:{lineno}"
         low = st.lower()
+        if st.startswith("@pp "):
+            word = st[4:]
+            if word == "if":
+                conditionals.append([(list(stack), marker_generic), None])
+            elif conditionals and word == "else":
+                if conditionals[-1][1] is None:
+                    conditionals[-1][1] = (list(stack), marker_generic)
+                stack[:], marker_generic = list(conditionals[-1][0][0]), conditionals[-1][0][1]
+            elif conditionals and word == "endif":
+                first = conditionals.pop()[1]
+                if first is not None:
+                    stack[:], marker_generic = first
+            continue
         if st.startswith("@generic"):
             marker_generic = st.split()[1] if st.startswith("@generic ") and len(st.split()) > 1 else ""
             continue
