@@ -111,7 +111,7 @@ contains
         if (me == root) ival = 1000 + step
         call RPN_COMM_bcast(ival, 1, 'MPI_INTEGER', root, 'GRID', ierr)
         call check(ierr == RPN_COMM_OK .and. ival == 1000 + step, 'bcast from thread '//str(t)//', step '//str(step))
-        call exchange_and_check(step)
+        call exchange_and_check(g, step, 'halo exchange')
 #ifdef MPI_INIT_FIRST
         call ring(step)
 #endif
@@ -164,39 +164,6 @@ contains
     py = n / px
   end subroutine grid_shape
 
-  integer function f(gi, gj, k, s)
-    integer, intent(IN) :: gi, gj, k, s
-    f = ((s * 100 + gi) * 100 + gj) * 4 + k
-  end function f
-
-  integer function wrap(i, i0, gn)
-    integer, intent(IN) :: i, i0, gn
-    wrap = modulo(i0 + i - 2, gn) + 1
-  end function wrap
-
-  ! a periodic halo exchange of step s's values, every point checked
-  subroutine exchange_and_check(s)
-    integer, intent(IN) :: s
-    integer :: i, j, k, bad
-    g = -1
-    do k = 1, nk
-      do j = 1, nj
-        do i = 1, ni
-          g(i, j, k) = f(i0 + i - 1, j0 + j - 1, k, s)
-        enddo
-      enddo
-    enddo
-    call RPN_COMM_xch_halo(g, 1 - h, ni + h, 1 - h, nj + h, ni, nj, nk, h, h, .true., .true., gni, 0)
-    bad = 0
-    do k = 1, nk
-      do j = 1 - h, nj + h
-        do i = 1 - h, ni + h
-          if (g(i, j, k) /= f(wrap(i, i0, gni), wrap(j, j0, gnj), k, s)) bad = bad + 1
-        enddo
-      enddo
-    enddo
-    call check(bad == 0, 'halo exchange step '//str(s)//': '//str(bad)//' wrong points')
-  end subroutine exchange_and_check
-
+  include 'halo_step_check.inc'
   include 'tutil.inc'
 end program test_gem_threads

@@ -70,46 +70,6 @@ contains
     py = n / px
   end subroutine grid_shape
 
-  ! the value of global point (gi, gj) at level k in step s (fits a 4-byte integer)
-  integer function f(gi, gj, k, s)
-    integer, intent(IN) :: gi, gj, k, s
-    f = ((s * 400 + gi) * 400 + gj) * 4 + k
-  end function f
-
-  ! a halo point's global index along one direction, periodic in both directions here
-  integer function wrap(i, i0, gn)
-    integer, intent(IN) :: i, i0, gn
-    wrap = modulo(i0 + i - 2, gn) + 1
-  end function wrap
-
-  ! fills the interior of g with step s's values and the halo with -1, exchanges (periodic in
-  ! both directions; the bounds are g's: 1-h to its upper bounds) and compares every point of
-  ! the halo and the interior
-  subroutine exchange_and_check(g, s, what)
-    integer, intent(INOUT) :: g(1 - h:, 1 - h:, :)
-    integer, intent(IN) :: s
-    character(len=*), intent(IN) :: what
-    integer :: i, j, k, bad
-    g = -1
-    do k = 1, nk
-      do j = 1, nj
-        do i = 1, ni
-          g(i, j, k) = f(i0 + i - 1, j0 + j - 1, k, s)
-        enddo
-      enddo
-    enddo
-    call RPN_COMM_xch_halo(g, 1 - h, ubound(g, 1), 1 - h, ubound(g, 2), ni, nj, nk, h, h, .true., .true., gni, 0)
-    bad = 0
-    do k = 1, nk
-      do j = 1 - h, nj + h
-        do i = 1 - h, ni + h
-          if (g(i, j, k) /= f(wrap(i, i0, gni), wrap(j, j0, gnj), k, s)) bad = bad + 1
-        enddo
-      enddo
-    enddo
-    call check(bad == 0, what//' step '//str(s)//': '//str(bad)//' wrong points')
-  end subroutine exchange_and_check
-
   ! a fixed-size local of a recursive procedure lives on the stack (bounds wider than the halo)
   recursive subroutine on_stack(s)
     integer, intent(IN) :: s
@@ -117,5 +77,6 @@ contains
     call exchange_and_check(g, s, 'stack array')
   end subroutine on_stack
 
+  include 'halo_step_check.inc'
   include 'tutil.inc'
 end program test_halo_reuse
