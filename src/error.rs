@@ -62,6 +62,10 @@ pub enum Error {
     Collective(String),
     #[error("PE {pe} {how}")]
     PeerGone { pe: usize, how: &'static str },
+    /// A PE this one waits for in an exchange round is in a collective made by MPI's own call
+    /// instead (`call`: its `CallEntry`'s bytes); the runtime names both calls.
+    #[error("collective call inconsistent across PEs: PE {pe} is in another collective call, made by MPI")]
+    PeerInOwnCall { pe: usize, call: [u8; 20] },
     #[error("shared memory: {0}")]
     SharedMemory(String),
     #[error("MPI: {0}")]

@@ -17,6 +17,7 @@ pub mod shm;
 
 use self::channel::Channels;
 use crate::core::subarray::BoxTransfer;
+use crate::core::collectives::call_log::ENTRY_BYTES;
 use crate::core::{Communicator, ElementType, GroupSets, MessageType, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
 
@@ -184,6 +185,12 @@ pub trait Transport: Send {
     fn collective_path(&self, _comm: &Communicator) -> CollectivePath {
         CollectivePath::Exchange
     }
+
+    /// This PE enters (`Some`: the call, `CallEntry::to_bytes`) or leaves (None) a reduction over
+    /// `comm` made with the transport's own call where the PEs' other collectives are exchanges
+    /// (`CollectivePath::ExchangeReducingOwn`): a PE waiting in an exchange for this one then
+    /// fails with `Error::PeerInOwnCall` instead of waiting for ever.
+    fn own_call(&mut self, _comm: &Communicator, _call: Option<&[u8; ENTRY_BYTES]>) {}
 
     /// Collective over `comm` (RPN_COMM_bcast): `buffer` of the PE of rank `root` copied into
     /// `buffer` on every PE (as long everywhere). By default from an allgather (the root's block

@@ -13,7 +13,9 @@
 //! (`agree_inline`): an allreduce of a few values is then one exchange, not two.
 
 use super::super::Runtime;
+use super::check::end_if_peer_in_own_call;
 use crate::core::collective::{self, HEADER_WORDS, RECORD_BYTES, check_routines, data_offset, word};
+use crate::core::collectives::call_log::CallEntry;
 use crate::core::{CollectiveId, Communicator};
 use crate::error::{Error, Result};
 
@@ -68,7 +70,8 @@ impl Runtime {
     ) -> Result<Agreed> {
         let mut all = vec![0u8; RECORD_BYTES * comm.size()];
         let signature = self.calls.signature(comm);
-        self.transport.allgather(comm, &record(id, local, signature, payload, data), &mut all)?;
+        let gathered = self.transport.allgather(comm, &record(id, local, signature, payload, data), &mut all);
+        end_if_peer_in_own_call(comm, gathered, CallEntry::new(id, 0, None, None, None), local)?;
         // (a PE may have joined from a halo exchange this PE never entered)
         self.halo_numbers_from(&all);
         // The PEs meet here: their unchecked calls so far must be the same (`check`). Where

@@ -6,7 +6,9 @@
 //!   travels behind a header with its routine and arguments, which every PE reads anyway, so a PE
 //!   in another routine, or with other arguments, is named at once, before any buffer is written,
 //!   as in the checking mode, at no extra round. Over MPI on one node, the sums of reals over 3 PEs
-//!   or more stay MPI's call, after an exchange of the headers alone (`reduces_itself`);
+//!   or more stay MPI's one call (`reduces_itself`, `own_reduction`): logged as below, announced
+//!   to the node's PEs while it lasts (a PE in an exchange instead names both calls), and the
+//!   logs' signatures ride in every exchange's headers;
 //! - the one MPI call the original makes (PEs on several nodes): the call goes into this PE's log
 //!   of the communicator (`core::collectives::call_log`), whose signatures are compared where the
 //!   PEs meet anyway: RPN_COMM_barrier (one MPI_Allreduce of 8 bytes, whatever the PE count) and
@@ -79,14 +81,40 @@ impl CallChecks {
 const REFUSAL_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// This PE's header in an exchange: words [refused, the call (5 words, its routine first), data
-/// bytes, 0], laid out as the agreement's records begin (`core::collective::record`), so that a
-/// PE in an exchange and one in an agreement read each other's routine.
-fn header(entry: CallEntry, refused: bool, len: usize) -> [u8; HEADER_BYTES] {
+/// bytes, the signature of its logged calls on the communicator folded to 32 bits], laid out as
+/// the agreement's records begin (`core::collective::record`), so that a PE in an exchange and
+/// one in an agreement read each other's routine.
+fn header(entry: CallEntry, refused: bool, len: usize, signature: u64) -> [u8; HEADER_BYTES] {
     let mut h = [0u8; HEADER_BYTES];
     h[..4].copy_from_slice(&(refused as u32).to_ne_bytes());
     h[4..4 + ENTRY_BYTES].copy_from_slice(&entry.to_bytes());
     h[4 + ENTRY_BYTES..8 + ENTRY_BYTES].copy_from_slice(&(len as u32).to_ne_bytes());
+    h[8 + ENTRY_BYTES..HEADER_BYTES].copy_from_slice(&(signature as u32 ^ (signature >> 32) as u32).to_ne_bytes());
     h
+}
+
+/// The folded signature in a header (`header`).
+fn header_signature(row: &[u8]) -> u32 {
+    u32::from_ne_bytes(row[8 + ENTRY_BYTES..HEADER_BYTES].try_into().expect("4 bytes"))
+}
+
+/// `gathered`, the allgather of an exchange or agreement of this PE's call `entry` on `comm`
+/// (refused where `local` is an error), unless a PE of it is in a reduction made by MPI's own
+/// call (`Error::PeerInOwnCall`): that PE waits in MPI for this one for ever, so this PE names
+/// both calls and ends the job.
+pub(in crate::runtime) fn end_if_peer_in_own_call(comm: &Communicator, gathered: Result<()>, entry: CallEntry, local: &Result<()>) -> Result<()> {
+    let Err(Error::PeerInOwnCall { pe, call }) = gathered else { return gathered };
+    let theirs = CallEntry::from_bytes(&call);
+    let me = comm.rank();
+    let id = CollectiveId::from_code(entry.routine).unwrap_or(CollectiveId::Barrier);
+    let text = match local {
+        Err(e) => format!("{e}, while PE {pe} makes {} (MPI's call, which now waits for this PE for ever; the job ends)", theirs.describe()),
+        Ok(()) if theirs.routine != entry.routine => format!("{} (the job ends)", CollectiveId::mismatch(pe, theirs.routine, me, id)),
+        Ok(()) => format!("PE {pe} makes {} while PE {me} makes {} (the job ends)", theirs.describe(), entry.describe()),
+    };
+    let line = if local.is_err() { text } else { Error::Collective(text).to_string() };
+    diagnostics::write_line(id.name(), &line);
+    super::super::process::stop_after_refusal(1)
 }
 
 /// Judges every PE's header (`rows`, rank order) for this PE (`me`, making `mine`, with its own
@@ -146,9 +174,8 @@ impl Runtime {
 
     /// Whether a reduction of `t` with `op` over `comm` is the transport's own call although its
     /// other collectives are exchanges: over MPI on one node, a sum or product of reals over 3 PEs or more
-    /// (MPI's grouping of the operands, which the original's results follow to the last bit). The
-    /// PEs' calls are then checked by an exchange of their headers first (one round of shared
-    /// memory, a fraction of the MPI call's cost): a PE in another call is named at once there too.
+    /// (MPI's grouping of the operands, which the original's results follow to the last bit): see
+    /// `own_reduction`.
     pub(in crate::runtime) fn reduces_itself(&self, comm: &Communicator, t: MessageType, op: Operator) -> bool {
         self.transport.collective_path(comm) == CollectivePath::ExchangeReducingOwn && comm.size() > 2 && !t.reduces_exactly(op)
     }
@@ -207,21 +234,49 @@ impl Runtime {
     ) -> Result<Exchanged<'_>> {
         let data = if local.is_ok() { data } else { &[] };
         let one_round = HEADER_BYTES + data.len() <= ONE_ROUND_BYTES;
+        let signature = self.calls.signature(comm);
         let CallChecks { mine, all, .. } = &mut self.calls;
         mine.clear();
-        mine.extend_from_slice(&header(entry, local.is_err(), data.len()));
+        let own = header(entry, local.is_err(), data.len(), signature);
+        mine.extend_from_slice(&own);
         if one_round {
             mine.extend_from_slice(data);
         }
         all.resize(mine.len() * comm.size(), 0);
-        self.transport.allgather(comm, mine, all)?;
+        end_if_peer_in_own_call(comm, self.transport.allgather(comm, mine, all), entry, local)?;
         judge(all.chunks_exact(mine.len()), comm.rank(), &entry, local)?;
+        // The PEs' reductions made by MPI's own calls (`own_reduction`) since: the same everywhere?
+        if all.chunks_exact(mine.len()).any(|row| header_signature(row) != header_signature(&own)) {
+            let at = CollectiveId::from_code(entry.routine).unwrap_or(CollectiveId::Barrier);
+            self.calls_differ(comm, at)?;
+        }
+        let CallChecks { mine, all, .. } = &mut self.calls;
         if one_round {
             return Ok(Exchanged { all, stride: mine.len(), at: HEADER_BYTES, len: data.len() });
         }
         all.resize(data.len() * comm.size(), 0);
         self.transport.allgather(comm, data, all)?;
         Ok(Exchanged { all, stride: data.len(), at: 0, len: data.len() })
+    }
+
+    /// `f`, the transport's own reduction for this PE's call `entry` on `comm` where the PEs'
+    /// other collectives are exchanges (`reduces_itself`): the call is logged, as on the `Own`
+    /// path, and announced to the PEs of the node while it lasts (`Transport::own_call`). A PE
+    /// in an exchange instead is named at once (`end_if_peer_in_own_call`); a PE in the same
+    /// reduction with other arguments, which MPI may complete, at the next exchange or agreement
+    /// on `comm`, which compare the PEs' signatures. No round besides MPI's call.
+    pub(in crate::runtime) fn own_reduction<T>(
+        &mut self,
+        comm: &Communicator,
+        entry: CallEntry,
+        f: impl FnOnce(&mut dyn crate::transport::Transport) -> Result<T>,
+    ) -> Result<T> {
+        self.log_call(comm, entry, &Ok(()))?;
+        self.transport.own_call(comm, Some(&entry.to_bytes()));
+        let at = CollectiveId::from_code(entry.routine).unwrap_or(CollectiveId::Allreduce);
+        let result = self.unchecked(comm, at, f);
+        self.transport.own_call(comm, None);
+        result
     }
 
     /// Where the PEs meet (RPN_COMM_barrier over MPI's own calls): one allreduce with MAX of the
@@ -317,20 +372,20 @@ mod tests {
     fn another_routine_then_own_error_then_a_refusal_then_other_arguments() {
         let sum = CallEntry::new(CollectiveId::Allreduce, 16, MessageType::from_name("MPI_REAL8").ok(), Some(Operator::Sum), None);
         let barrier = CallEntry::new(CollectiveId::Barrier, 0, None, None, None);
-        let headers = [header(sum, false, 16), header(barrier, false, 0)];
+        let headers = [header(sum, false, 16, 0), header(barrier, false, 0, 0)];
         let e = judge(rows_of(&headers), 0, &sum, &Ok(())).unwrap_err().to_string();
         assert!(e.ends_with("PE 1 is in RPN_COMM_barrier while PE 0 is in RPN_COMM_allreduce"), "{e}");
 
-        let headers = [header(sum, false, 16), header(sum, true, 0)];
+        let headers = [header(sum, false, 16, 0), header(sum, true, 0, 0)];
         let e = judge(rows_of(&headers), 0, &sum, &Ok(())).unwrap_err().to_string();
         assert!(e.contains("PE 1 refused"), "{e}");
         let own = Err(Error::BadArgument("x".into()));
         assert!(matches!(judge(rows_of(&headers), 1, &sum, &own), Err(Error::BadArgument(_))));
 
         let max = CallEntry { op: Operator::Max.code(), ..sum };
-        let headers = [header(sum, false, 16), header(max, false, 16)];
+        let headers = [header(sum, false, 16, 0), header(max, false, 16, 0)];
         let e = judge(rows_of(&headers), 0, &sum, &Ok(())).unwrap_err().to_string();
         assert!(e.ends_with("PE 1 makes RPN_COMM_allreduce of 16 bytes of MPI_REAL8 with MPI_MAX while PE 0 makes RPN_COMM_allreduce of 16 bytes of MPI_REAL8 with MPI_SUM"), "{e}");
-        assert!(judge(rows_of(&[header(sum, false, 16); 3]), 2, &sum, &Ok(())).is_ok());
+        assert!(judge(rows_of(&[header(sum, false, 16, 0); 3]), 2, &sum, &Ok(())).is_ok());
     }
 }

@@ -17,6 +17,7 @@ use super::super::caller_buffers::{caller_bytes, caller_bytes_mut, read_caller_b
 use crate::core::collectives::call_log::CallEntry;
 use crate::core::{CollectiveId, Communicator, MessageType, Operator};
 use crate::error::{Error, Result};
+use crate::transport::Transport;
 
 /// A communicator with this PE's checked element type and byte count of a reduction or gather.
 type ReductionArgs = (Communicator, Result<(MessageType, usize)>);
@@ -129,15 +130,15 @@ impl Runtime {
                 combine_into(t, op, all.each(), unsafe { caller_bytes_mut(recv, bytes) });
                 return Ok(());
             }
-            if itself {
-                self.exchange(&comm, entry, &local, &[])?;
-            } else {
+            if !itself {
                 self.log_call(&comm, entry, &local)?;
             }
             let (t, op, bytes) = checked?;
             // SAFETY: caller's contract: send holds `bytes` bytes.
             let mine = unsafe { read_caller_bytes(send, bytes) };
-            let result = match self.unchecked(&comm, id, |tr| tr.allreduce_native(&comm, &mine, t, op))? {
+            let native = |tr: &mut dyn Transport| tr.allreduce_native(&comm, &mine, t, op);
+            let made = if itself { self.own_reduction(&comm, entry, native) } else { self.unchecked(&comm, id, native) };
+            let result = match made? {
                 Some(result) => result,
                 None => {
                     let all = self.gathered(&comm, None, &mine)?;

@@ -8,6 +8,7 @@ use super::to_all::combine_into;
 use crate::core::collectives::call_log::CallEntry;
 use crate::core::{CollectiveId, Communicator, MessageType, Operator};
 use crate::error::{Error, Result};
+use crate::transport::Transport;
 
 /// `root` as a rank of `comm`, or the error that names the communicator.
 fn root_of(comm: &Communicator, root: i32) -> Result<usize> {
@@ -63,15 +64,14 @@ impl Runtime {
             });
             let itself = checked.as_ref().is_ok_and(|&((t, op, _), _)| self.reduces_itself(&comm, t, op));
             let result = if self.logs_calls(&comm) || itself {
-                if itself {
-                    self.exchange(&comm, entry, &local, &[])?;
-                } else {
+                if !itself {
                     self.log_call(&comm, entry, &local)?;
                 }
                 let ((t, op, bytes), root) = checked?;
                 // SAFETY: caller's contract: send holds `bytes` bytes.
                 let mine = unsafe { read_caller_bytes(send, bytes) };
-                self.unchecked(&comm, id, |tr| tr.reduce_to(&comm, &mine, t, op, root))?
+                let native = |tr: &mut dyn Transport| tr.reduce_to(&comm, &mine, t, op, root);
+                if itself { self.own_reduction(&comm, entry, native)? } else { self.unchecked(&comm, id, native)? }
             } else {
                 // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments
                 // are valid), borrowed until the exchange copied them.

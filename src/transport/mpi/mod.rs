@@ -38,6 +38,7 @@ use self::comm::Comm;
 use self::node::Placement;
 use self::windows::hybrid::HybridWindow;
 use self::windows::window::{MpiWindow, SharedRegistry, WindowRegistry, Workarounds};
+use crate::core::collectives::call_log::ENTRY_BYTES;
 use crate::core::{CommId, Communicator, ElementType, MessageType, Operator};
 use crate::error::{Error, Result};
 use crate::transport::channel::Channels;
@@ -497,6 +498,12 @@ impl Transport for MpiTransport {
         match self.one_node.get(&comm.id()) {
             Some(Some(_)) => CollectivePath::ExchangeReducingOwn,
             _ => CollectivePath::Own,
+        }
+    }
+
+    fn own_call(&mut self, comm: &Communicator, call: Option<&[u8; ENTRY_BYTES]>) {
+        if let Some(Some(on_node)) = self.one_node.get(&comm.id()) {
+            on_node.own_call(call);
         }
     }
 

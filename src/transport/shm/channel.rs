@@ -281,7 +281,8 @@ impl ShmChannels {
 }
 
 /// Whether `peer` entered a barrier or an exchange round of the job (every collective of the job
-/// starts with one of them: its agreement, or its exchange) that this PE has not: the counts of
+/// starts with one of them: its agreement, or its exchange), or one of MPI's own calls in place of
+/// a round (`Collectives::own_call`), that this PE has not: the counts of
 /// the PEs of one job only differ while one is being entered, and a PE waiting for a channel
 /// message is in none.
 fn elsewhere(coll: &Collectives, peer: usize) -> bool {
@@ -289,6 +290,7 @@ fn elsewhere(coll: &Collectives, peer: usize) -> bool {
     let ahead = |theirs: u32, mine: u32| epoch_reached(theirs, mine.wrapping_add(1));
     ahead(theirs.barrier_round.load(Ordering::Acquire), mine.barrier_round.load(Ordering::Relaxed))
         || ahead(theirs.exchange_round.load(Ordering::Acquire), mine.exchange_round.load(Ordering::Relaxed))
+        || coll.peer_own_call_round(peer).is_some()
 }
 
 /// The size of the slots of a new generation for a message of `len` bytes: twice as large (so
@@ -520,6 +522,24 @@ mod tests {
         assert!(ShmChannels::anonymous(Arc::clone(&coll), AnonymousRegion::create(inbox_bytes(2)).unwrap(), &wrong).is_err());
         let right = [me, Inbox { pid: std::process::id(), fd: other.raw_fd(), token: 5 }];
         assert!(ShmChannels::anonymous(coll, inbox, &right).is_ok());
+    }
+
+    /// A peer in one of MPI's own calls that this PE has not entered is elsewhere (a halo
+    /// exchange waiting for it fails); one this PE has made and left, it is leaving too.
+    #[test]
+    fn a_peer_in_mpis_own_call_is_elsewhere() {
+        let (job, fd) = JobSegment::create_anonymous(2, 44).unwrap();
+        let other = JobSegment::attach_peer(std::process::id(), std::os::fd::AsRawFd::as_raw_fd(&fd), 2).unwrap();
+        let (me, peer) = (Collectives::with_cores(Arc::new(job), 0, false), Collectives::with_cores(Arc::new(other), 1, false));
+        let call = [0; crate::core::collectives::call_log::ENTRY_BYTES];
+        assert!(!elsewhere(&me, 1));
+        peer.own_call(Some(&call));
+        assert!(elsewhere(&me, 1), "in a collective this PE has not entered");
+        me.own_call(Some(&call));
+        me.own_call(None);
+        assert!(!elsewhere(&me, 1), "still in one this PE has left: leaving it too");
+        peer.own_call(None);
+        assert!(!elsewhere(&me, 1), "it left the call");
     }
 
     fn exchange_and_check(anonymous: bool) {

@@ -11,7 +11,9 @@ use super::part_entries::PartEntries;
 pub use super::part_entries::PartOf;
 use super::rounds::BLOCK_BYTES;
 use super::spin;
+use super::wait::epoch_reached;
 use super::wait::WaitContext;
+use crate::core::collectives::call_log::ENTRY_BYTES;
 use crate::diagnostics::{self, list_pes};
 use crate::error::{Error, Result};
 
@@ -35,6 +37,8 @@ pub struct Collectives {
     announce_to: OnceLock<PartOf>,
     /// Entries into this communicator's collectives (barriers and exchange rounds), for `announce_to`.
     entries: AtomicU32,
+    /// Collectives made by MPI's own call this PE has entered (`own_call`; process-local).
+    own_calls: AtomicU32,
 }
 
 impl Collectives {
@@ -67,6 +71,7 @@ impl Collectives {
             parts: PartEntries::default(),
             announce_to: OnceLock::new(),
             entries: AtomicU32::new(0),
+            own_calls: AtomicU32::new(0),
         }
     }
 
@@ -86,6 +91,51 @@ impl Collectives {
     /// (`PartEntries::ahead`): its routine and the part's name ("RPN_COMM_allreduce on EW").
     pub fn in_part_collective_without_me(&self, peer: usize) -> Option<String> {
         self.parts.ahead(self.job.pe(peer))
+    }
+
+    /// This PE enters (`Some`: the call, `CallEntry::to_bytes`) or leaves (None) a collective of
+    /// this communicator made by MPI's own call where the other PEs make this call as an exchange
+    /// round (a sum of reals over the PEs of one node: the MPI transport). A PE waiting in that
+    /// round instead is in another call, and learns it (`peer_in_own_call`), as the halo
+    /// exchanges of its neighbours do (`announce_entry`, `channel::elsewhere`): two stores of
+    /// this PE's block and the call's words, nothing that grows with the PE count.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "the MPI transport's reductions of a node"))]
+    pub fn own_call(&self, call: Option<&[u8; ENTRY_BYTES]>) {
+        let block = self.job.pe(self.rank);
+        let Some(call) = call else {
+            block.own_call_at.store(0, Ordering::Release);
+            return;
+        };
+        self.entering();
+        for (word, bytes) in block.own_call.iter().zip(call.chunks_exact(4)) {
+            word.store(u32::from_ne_bytes(bytes.try_into().expect("4 bytes")), Ordering::Relaxed);
+        }
+        let count = self.own_calls.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+        // (a count of 0, once in 2^32 calls, reads as none: that call goes unseen)
+        let round = self.exchange_round.load(Ordering::Relaxed).wrapping_add(1);
+        block.own_call_at.store(u64::from(count) << 32 | u64::from(round), Ordering::Release);
+    }
+
+    /// Whether `peer` is in a collective made by MPI's own call that this PE has not entered
+    /// (it may still be in one this PE has left: MPI lets PEs leave a call at different times);
+    /// then the exchange round it stands in place of.
+    pub fn peer_own_call_round(&self, peer: usize) -> Option<u32> {
+        let at = self.job.pe(peer).own_call_at.load(Ordering::Acquire);
+        let count = (at >> 32) as u32;
+        (count != 0 && epoch_reached(count, self.own_calls.load(Ordering::Relaxed).wrapping_add(1))).then_some(at as u32)
+    }
+
+    /// An error when `peer` is in a collective made by MPI's own call, which this PE has not
+    /// entered, where this PE waits for its exchange round `round` (`own_call`): the peer's call.
+    fn peer_in_own_call(&self, peer: usize, round: u32) -> Result<()> {
+        if self.peer_own_call_round(peer) != Some(round) {
+            return Ok(());
+        }
+        let mut call = [0u8; ENTRY_BYTES];
+        for (bytes, word) in call.chunks_exact_mut(4).zip(&self.job.pe(peer).own_call) {
+            bytes.copy_from_slice(&word.load(Ordering::Relaxed).to_ne_bytes());
+        }
+        Err(Error::PeerInOwnCall { pe: peer, call })
     }
 
     /// Makes this communicator's collectives announce their entries on `part.home` (a part of a
@@ -187,7 +237,8 @@ impl Collectives {
         all[self.rank * n..(self.rank + 1) * n].copy_from_slice(mine);
         for p in (0..self.npes).filter(|&p| p != self.rank) {
             let late = || format!("PE {p} to reach the same collective call{} (exchange round {round})", diagnostics::on_subject());
-            self.with_wait(Awaited::One(p), &late, None, |ctx| slots.read(p, round, ctx, &mut all[p * n..(p + 1) * n]).map(drop))?;
+            let own_call = || self.peer_in_own_call(p, round);
+            self.with_wait(Awaited::One(p), &late, Some(&own_call), |ctx| slots.read(p, round, ctx, &mut all[p * n..(p + 1) * n]).map(drop))?;
         }
         Ok(())
     }
@@ -220,5 +271,27 @@ mod tests {
         me.register_part(3, 0, "NS");
         peer.announce_entry(3, 1, 1);
         assert_eq!(me.in_part_collective_without_me(1), None, "another part of the split");
+    }
+
+    /// A peer in a collective made by MPI's own call is seen by a PE waiting for the exchange
+    /// round it would have made there, with its call, while it is in it; not by a PE at another round.
+    #[test]
+    fn a_peer_in_mpis_own_call_is_seen_at_the_round_it_stands_for() {
+        let (job, fd) = JobSegment::create_anonymous(2, 43).unwrap();
+        let other = JobSegment::attach_peer(std::process::id(), std::os::fd::AsRawFd::as_raw_fd(&fd), 2).unwrap();
+        let (me, peer) = (Collectives::with_cores(Arc::new(job), 0, false), Collectives::with_cores(Arc::new(other), 1, false));
+        let call: [u8; ENTRY_BYTES] = std::array::from_fn(|i| i as u8 + 1);
+        assert_eq!(me.peer_in_own_call(1, 1), Ok(()), "in no call");
+        peer.own_call(Some(&call));
+        assert_eq!(me.peer_in_own_call(1, 1), Err(Error::PeerInOwnCall { pe: 1, call }));
+        assert_eq!(me.peer_in_own_call(1, 2), Ok(()), "another round");
+        me.own_call(Some(&call));
+        me.own_call(None);
+        assert_eq!(me.peer_in_own_call(1, 1), Ok(()), "a call this PE made and left: the peer is leaving it too");
+        peer.own_call(None);
+        peer.own_call(Some(&call));
+        assert_eq!(me.peer_in_own_call(1, 1), Err(Error::PeerInOwnCall { pe: 1, call }), "its second");
+        peer.own_call(None);
+        assert_eq!(me.peer_in_own_call(1, 1), Ok(()), "it left the call");
     }
 }

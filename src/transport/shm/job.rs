@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 
 pub const JOB_MAGIC: u64 = u64::from_le_bytes(*b"RPNCJOB\x01");
 /// Version of the job segment's layout (a segment of another version is refused).
-pub const JOB_VERSION: u32 = 6;
+pub const JOB_VERSION: u32 = 7;
 /// Bytes a PE can publish per collective step.
 pub const MAILBOX_BYTES: usize = 64 * 1024;
 /// Largest job the shared-memory transport accepts (one node).
@@ -78,7 +78,18 @@ pub struct PeBlock {
     pub part_entry: AtomicU64,
     /// The routine of that collective (`CollectiveId` code), for the exchange's message.
     pub part_routine: AtomicU32,
+    /// Where this PE is in a collective made by MPI's own call instead of an exchange round (a
+    /// sum of reals over the PEs of one node), 0 when in none: the number of such calls it has
+    /// entered (this one included) in the high word, the exchange round it stands in place of in
+    /// the low word. A PE waiting in that round for this one, which has made fewer such calls, is
+    /// in another call (`Collectives::own_call`).
+    pub own_call_at: AtomicU64,
+    /// That call (a `CallEntry`'s words), written before `own_call_at`.
+    pub own_call: [AtomicU32; OWN_CALL_WORDS],
 }
+
+/// Words of the call in `PeBlock::own_call`.
+pub const OWN_CALL_WORDS: usize = crate::core::collectives::call_log::ENTRY_BYTES / 4;
 
 /// Sizes of the parts of a job segment for `npes` PEs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
