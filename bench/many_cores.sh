@@ -303,17 +303,18 @@ run)
         done
     done
     echo "== models: us per call (halo_models: per exchange, 64 x 64 x 80, halo 4; gem_collectives: per call), slowest PE, median of $rounds rounds"
-    printf '%-4s %-12s %10s %10s %10s %9s %9s\n' PEs case "ours shm" "ours MPI" original orig/shm orig/MPI
+    printf '%-4s %-14s %10s %10s %10s %9s %9s\n' PEs case "ours shm" "ours MPI" original orig/shm orig/MPI
     for n in "${pes[@]}"; do
         ((n >= 2)) || continue
-        for c in same fields slices automatic allocate alternate allreduce1 allreduce64 bcast_l bcast_i gather transpose; do
+        for c in same fields slices automatic allocate alternate allreduce1 allreduce2 allreduce16 allreduce64 schwarz \
+            barrier reduce_gather bcast_l bcast_alt bcast_i gather transpose; do
             p=halo_models
             [[ $c == same || $c == fields || $c == slices || $c == automatic || $c == allocate || $c == alternate ]] || p=gem_collectives
             s=$(median "$O/models.shm.$p.$n" "$c")
             m=$(median "$O/models.ours.$p.$n" "$c")
             g=$(median "$O/models.orig.$p.$n" "$c")
             awk -v n="$n" -v c="$c" -v s="$s" -v m="$m" -v g="$g" 'BEGIN {
-                printf "%-4s %-12s %10s %10s %10s %9s %9s\n", n, c, s, m, g,
+                printf "%-4s %-14s %10s %10s %10s %9s %9s\n", n, c, s, m, g,
                     (s != "-" && g != "-" && s > 0 ? sprintf("%.2f", g / s) : "-"),
                     (m != "-" && g != "-" && m > 0 ? sprintf("%.2f", g / m) : "-") }'
         done
