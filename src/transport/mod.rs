@@ -16,8 +16,8 @@ pub mod mpi;
 pub mod shm;
 
 use self::channel::Channels;
-use crate::core::subarray::BoxTransfer;
 use crate::core::collectives::call_log::ENTRY_BYTES;
+use crate::core::subarray::BoxTransfer;
 use crate::core::{Communicator, ElementType, GroupSets, MessageType, Mode, Operator, RemoteAccess};
 use crate::error::{Error, Result};
 

@@ -102,13 +102,20 @@ fn header_signature(row: &[u8]) -> u32 {
 /// (refused where `local` is an error), unless a PE of it is in a reduction made by MPI's own
 /// call (`Error::PeerInOwnCall`): that PE waits in MPI for this one for ever, so this PE names
 /// both calls and ends the job.
-pub(in crate::runtime) fn end_if_peer_in_own_call(comm: &Communicator, gathered: Result<()>, entry: CallEntry, local: &Result<()>) -> Result<()> {
+pub(in crate::runtime) fn end_if_peer_in_own_call(
+    comm: &Communicator,
+    gathered: Result<()>,
+    entry: CallEntry,
+    local: &Result<()>,
+) -> Result<()> {
     let Err(Error::PeerInOwnCall { pe, call }) = gathered else { return gathered };
     let theirs = CallEntry::from_bytes(&call);
     let me = comm.rank();
     let id = CollectiveId::from_code(entry.routine).unwrap_or(CollectiveId::Barrier);
     let text = match local {
-        Err(e) => format!("{e}, while PE {pe} makes {} (MPI's call, which now waits for this PE for ever; the job ends)", theirs.describe()),
+        Err(e) => {
+            format!("{e}, while PE {pe} makes {} (MPI's call, which now waits for this PE for ever; the job ends)", theirs.describe())
+        }
         Ok(()) if theirs.routine != entry.routine => format!("{} (the job ends)", CollectiveId::mismatch(pe, theirs.routine, me, id)),
         Ok(()) => format!("PE {pe} makes {} while PE {me} makes {} (the job ends)", theirs.describe(), entry.describe()),
     };

@@ -11,8 +11,8 @@ use super::part_entries::PartEntries;
 pub use super::part_entries::PartOf;
 use super::rounds::BLOCK_BYTES;
 use super::spin;
-use super::wait::epoch_reached;
 use super::wait::WaitContext;
+use super::wait::epoch_reached;
 use crate::core::collectives::call_log::ENTRY_BYTES;
 use crate::diagnostics::{self, list_pes};
 use crate::error::{Error, Result};
@@ -238,7 +238,9 @@ impl Collectives {
         for p in (0..self.npes).filter(|&p| p != self.rank) {
             let late = || format!("PE {p} to reach the same collective call{} (exchange round {round})", diagnostics::on_subject());
             let own_call = || self.peer_in_own_call(p, round);
-            self.with_wait(Awaited::One(p), &late, Some(&own_call), |ctx| slots.read(p, round, ctx, &mut all[p * n..(p + 1) * n]).map(drop))?;
+            self.with_wait(Awaited::One(p), &late, Some(&own_call), |ctx| {
+                slots.read(p, round, ctx, &mut all[p * n..(p + 1) * n]).map(drop)
+            })?;
         }
         Ok(())
     }
