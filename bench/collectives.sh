@@ -23,7 +23,9 @@
 #     -DCMAKE_INSTALL_PREFIX=/work/orig/openmpi && cmake --build b && cmake --install b
 # (mpicc.mpich / mpifort.mpich and /work/orig/mpich for MPICH).
 #
-# Part 2, only with COLLECTIVES_PMPI=1: the MPI calls behind one RPN_COMM_allreduce of 1 real*8
+# Part 2, only with COLLECTIVES_PMPI=1: the MPI calls behind one RPN_COMM_allreduce of 1 real*8, with
+# each operator of COLLECTIVES_PMPI_OPERATORS (default "MPI_MAX MPI_SUM": a sum of reals over 3 PEs
+# or more of one node is MPI's own call in this library)
 # (bench/collectives_count.F90 linked with the PMPI counter bench/collectives_pmpi.c: calls and
 # bytes per allreduce per PE, min/mean/max over the PEs, 100 allreduces between two markers) at
 # 4, 16 and 64 PEs on Open MPI (--oversubscribe): ours (MPI build), ours with every PE a pretend
@@ -188,6 +190,7 @@ awk -v l="${load%% *}" -v c="$cpus" -v np="$NP" 'BEGIN { exit !(l + np > c) }' 2
 if [[ ${COLLECTIVES_PMPI:-0} == 1 ]]; then
     PES=${COLLECTIVES_PMPI_PES:-4 16 64}
     OPS=${COLLECTIVES_PMPI_OPS:-100}
+    OPERATORS=${COLLECTIVES_PMPI_OPERATORS:-MPI_MAX MPI_SUM}
     PROGS=collectives_count
     pmpi_ok=0
     if ! have "$MPICC_openmpi" || ! have "$MPIFORT_openmpi" || ! have "$MPIRUN_openmpi"; then
@@ -204,38 +207,43 @@ if [[ ${COLLECTIVES_PMPI:-0} == 1 ]]; then
         build_ours build-mpi-openmpi ours "$MPIFORT_openmpi" MPI=1 MPI_IMPL=openmpi all && who_list+=(ours ours-split1)
         build_orig "$ORIG_openmpi" orig "$MPIFORT_openmpi" && who_list+=(orig)
         rm -f "$OUT"/count.*
-        for np in $PES; do
-            for who in "${who_list[@]}"; do
-                case $who in
-                    ours) prog=$OUT/collectives_count.ours env=() ;;
-                    ours-split1) prog=$OUT/collectives_count.ours env=(-x RPNCOMM_NODE_SPLIT=1) ;;
-                    orig) prog=$OUT/collectives_count.orig env=() ;;
-                esac
-                timeout -k 10 300 "$MPIRUN_openmpi" --oversubscribe "${as_root[@]}" "${env[@]}" -n "$np" "$prog" "$OPS" \
-                    > "$OUT/count.$who.$np" 2> "$OUT/count.$who.$np.err"
-                rc=$?
-                if ((rc != 0)) && ! grep -q "^COUNT $np end" "$OUT/count.$who.$np"; then
-                    say "collectives_count ($who) failed on $np PEs (rc $rc; see $OUT/count.$who.$np and .err)"
-                    status=1
-                fi
-            done
-        done
-        printf '\n==== the MPI calls behind one RPN_COMM_allreduce of 1 real*8 (MPI_MAX over GRID), Open MPI, one node (--oversubscribe), %s allreduces counted\n' "$OPS"
-        printf '(per PE and per allreduce, min / mean / max over the PEs; bytes: count x type size of the call'"'"'s own buffer; ours-split1: every PE a pretend node of its own, RPNCOMM_NODE_SPLIT=1)\n\n'
-        {
-            echo "| PEs | library | MPI function | calls | bytes |"
-            echo "| ---: | --- | --- | ---: | ---: |"
+        for op in $OPERATORS; do
             for np in $PES; do
                 for who in "${who_list[@]}"; do
-                    f=$OUT/count.$who.$np
-                    if ! grep -q "^COUNT $np end" "$f" 2> /dev/null; then
-                        echo "| $np | $who | (no result) | - | - |"
-                    elif ! grep -q "^COUNT $np MPI_" "$f"; then
-                        echo "| $np | $who | (none of the counted functions) | 0 | 0 |"
-                    else
-                        awk -v np="$np" -v who="$who" '$1 == "COUNT" && $2 == np && $3 ~ /^MPI_/ {
-                            printf "| %s | %s | %s | %s / %s / %s | %s / %s / %s |\n", np, who, $3, $4, $5, $6, $7, $8, $9 }' "$f"
+                    case $who in
+                        ours) prog=$OUT/collectives_count.ours env=() ;;
+                        ours-split1) prog=$OUT/collectives_count.ours env=(-x RPNCOMM_NODE_SPLIT=1) ;;
+                        orig) prog=$OUT/collectives_count.orig env=() ;;
+                    esac
+                    f=$OUT/count.$op.$who.$np
+                    timeout -k 10 300 "$MPIRUN_openmpi" --oversubscribe "${as_root[@]}" "${env[@]}" -n "$np" "$prog" "$OPS" "$op" \
+                        > "$f" 2> "$f.err"
+                    rc=$?
+                    if ((rc != 0)) && ! grep -q "^COUNT $np end" "$f"; then
+                        say "collectives_count $op ($who) failed on $np PEs (rc $rc; see $f and .err)"
+                        status=1
                     fi
+                done
+            done
+        done
+        printf '\n==== the MPI calls behind one RPN_COMM_allreduce of 1 real*8 over GRID (%s), Open MPI, one node (--oversubscribe), %s allreduces counted\n' "$OPERATORS" "$OPS"
+        printf '(per PE and per allreduce, min / mean / max over the PEs; bytes: count x type size of the call'"'"'s own buffer; ours-split1: every PE a pretend node of its own, RPNCOMM_NODE_SPLIT=1)\n\n'
+        {
+            echo "| operator | PEs | library | MPI function | calls | bytes |"
+            echo "| --- | ---: | --- | --- | ---: | ---: |"
+            for op in $OPERATORS; do
+                for np in $PES; do
+                    for who in "${who_list[@]}"; do
+                        f=$OUT/count.$op.$who.$np
+                        if ! grep -q "^COUNT $np end" "$f" 2> /dev/null; then
+                            echo "| $op | $np | $who | (no result) | - | - |"
+                        elif ! grep -q "^COUNT $np MPI_" "$f"; then
+                            echo "| $op | $np | $who | (none of the counted functions) | 0 | 0 |"
+                        else
+                            awk -v op="$op" -v np="$np" -v who="$who" '$1 == "COUNT" && $2 == np && $3 ~ /^MPI_/ {
+                                printf "| %s | %s | %s | %s | %s / %s / %s | %s / %s / %s |\n", op, np, who, $3, $4, $5, $6, $7, $8, $9 }' "$f"
+                        fi
+                    done
                 done
             done
         } | tee "$OUT/count.md"
