@@ -17,6 +17,29 @@ impl CommId {
     pub const JOB: CommId = CommId(0);
 }
 
+/// A map by communicator, looked up at every collective call: its keys are small integers that
+/// the transport gives out, distinct, so they are their own hash (SipHash, the default, costs
+/// more than the rest of a lookup).
+pub type CommMap<V> = std::collections::HashMap<CommId, V, std::hash::BuildHasherDefault<CommIdHasher>>;
+
+/// The hasher of `CommMap`: a communicator's id as it is.
+#[derive(Default)]
+pub struct CommIdHasher(u64);
+
+impl std::hash::Hasher for CommIdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0 << 8 | u64::from(b);
+        }
+    }
+    fn write_u32(&mut self, id: u32) {
+        self.0 = u64::from(id);
+    }
+}
+
 /// A set of PEs with ranks of their own, as this PE sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Communicator {

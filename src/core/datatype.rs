@@ -1,5 +1,7 @@
 //! Element datatypes of a window and their RPN_COMM / MPI names.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use crate::error::{Error, Result};
 
 /// The element types a window can hold: 4- and 8-byte integers and reals.
@@ -74,36 +76,36 @@ pub fn normalize_name(name: &str) -> String {
     name.trim().to_ascii_uppercase()
 }
 
-/// The longest name `UpperName` holds (every name of the library's tables is shorter).
-const UPPER_BYTES: usize = 32;
-
-/// A name as `normalize_name` makes it, without an allocation: the collectives look their type,
-/// operator and communicator up by name at every call.
-pub struct UpperName {
-    bytes: [u8; UPPER_BYTES],
-    len: usize,
-}
-
-impl UpperName {
-    /// `name` trimmed and upper-cased; None when it is longer than any name of a table.
-    pub fn of(name: &str) -> Option<Self> {
-        let trimmed = name.trim_ascii().as_bytes();
-        let mut bytes = [0u8; UPPER_BYTES];
-        let name = bytes.get_mut(..trimmed.len())?;
-        name.copy_from_slice(trimmed);
-        name.make_ascii_uppercase();
-        Some(UpperName { bytes, len: trimmed.len() })
+/// The place in `table` of the entry whose name (upper case, `name_of`) `name` is, in any case
+/// and blank-padded, without an allocation: the collectives look their type, operator and
+/// communicator up by name at every call. `last` remembers the place found last, tried first: a
+/// program names the same few at every call.
+pub fn find_named<T>(table: &[T], name_of: impl Fn(&T) -> &str, name: &str, last: &AtomicUsize) -> Option<usize> {
+    let name = name.trim_ascii();
+    let hit = last.load(Ordering::Relaxed);
+    if table.get(hit).is_some_and(|e| name.eq_ignore_ascii_case(name_of(e))) {
+        return Some(hit);
     }
-
-    /// Whether it is `upper` (an upper-case name of a table).
-    pub fn is(&self, upper: &str) -> bool {
-        &self.bytes[..self.len] == upper.as_bytes()
-    }
+    let found = table.iter().position(|e| name.eq_ignore_ascii_case(name_of(e)))?;
+    last.store(found, Ordering::Relaxed);
+    Some(found)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_is_found_in_any_case_padded_the_last_one_first() {
+        let table = ["MPI_SUM", "MPI_MAX"];
+        let last = AtomicUsize::new(0);
+        assert_eq!(find_named(&table, |n| n, " mpi_max  ", &last), Some(1));
+        assert_eq!(last.load(Ordering::Relaxed), 1);
+        assert_eq!(find_named(&table, |n| n, "MPI_Max", &last), Some(1));
+        assert_eq!(find_named(&table, |n| n, "MPI_SUM", &last), Some(0));
+        assert_eq!(find_named(&table, |n| n, "MPI_MIN", &last), None);
+        assert_eq!(last.load(Ordering::Relaxed), 0, "a name not found leaves the last one found");
+    }
 
     #[test]
     fn names_parse_with_padding_and_case() {

@@ -40,7 +40,7 @@ pub use self::topology::{decomp, grid, io_sets};
 pub use self::windows::{requests, subarray, window_state};
 
 pub use collective::CollectiveId;
-pub use communicator::{CommId, Communicator};
+pub use communicator::{CommId, CommMap, Communicator};
 pub use datatype::ElementType;
 pub use grid::{Blocks, Grid};
 pub use handle::{Handle, HandleKind, HandleTable};

@@ -2,7 +2,7 @@
 //! element-wise arithmetic on raw bit patterns (so transports can run them inside
 //! compare-and-swap loops on shared memory).
 
-use super::datatype::{ElementType, UpperName, normalize_name};
+use super::datatype::{ElementType, find_named, normalize_name};
 use crate::error::{Error, Result};
 
 /// The name of the original's table that designates no operator (RPN_COMM_oper gives MPI's
@@ -84,9 +84,9 @@ impl Operator {
     /// The operator an MPI name designates (case and blanks around it do not matter).
     /// MPI_OP_NULL, which the original's table holds, combines nothing: refused with its reason.
     pub fn from_name(name: &str) -> Result<Self> {
-        // (no copy for a name it knows: reductions parse their operator at every call)
-        if let Some(op) = UpperName::of(name).and_then(|n| Self::ALL.into_iter().find(|op| n.is(op.name()))) {
-            return Ok(op);
+        static LAST: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        if let Some(at) = find_named(&Self::ALL, |op| op.name(), name, &LAST) {
+            return Ok(Self::ALL[at]);
         }
         let n = normalize_name(name);
         if n == NULL_NAME {

@@ -1,7 +1,7 @@
 //! Names and handles of the API's objects as the runtime decodes them: communicator names
 //! ('GRID', 'WORLD', ...) and communicator handles, datatype and operator handles.
 
-use crate::core::datatype::{UpperName, normalize_name};
+use crate::core::datatype::{find_named, normalize_name};
 use crate::core::{CommId, ElementType, Handle, HandleKind, MessageType, Operator};
 use crate::error::{Error, Result};
 
@@ -55,10 +55,9 @@ impl CommName {
             ("DEFO", CommName::Grid),
             ("ALL", CommName::Grid),
         ];
-        // (no copy: every collective names its communicator at every call)
-        UpperName::of(name)
-            .and_then(|upper| NAMES.iter().find(|(n, _)| upper.is(n)))
-            .map(|&(_, c)| c)
+        static LAST: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        find_named(&NAMES, |&(n, _)| n, name, &LAST)
+            .map(|at| NAMES[at].1)
             .ok_or_else(|| Error::UnknownName { kind: "communicator", name: normalize_name(name) })
     }
 

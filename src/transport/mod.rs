@@ -89,6 +89,15 @@ pub enum CollectivePath {
     ExchangeReducingOwn,
 }
 
+/// Which way a rooted collective's data goes (`Transport::rooted_round`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Toward {
+    /// Every PE's block to the root (RPN_COMM_reduce, RPN_COMM_gather).
+    Root,
+    /// The root's block to every PE (RPN_COMM_bcast).
+    Others,
+}
+
 /// A job: PEs that create windows together. Collective methods run over the communicator they
 /// are given (the job itself, or one the transport made); ranks are ranks in that communicator.
 pub trait Transport: Send {
@@ -184,6 +193,20 @@ pub trait Transport: Send {
     /// How the per-step collectives over `comm` are made (see `CollectivePath`).
     fn collective_path(&self, _comm: &Communicator) -> CollectivePath {
         CollectivePath::Exchange
+    }
+
+    /// The round of a rooted collective over `comm` made as an exchange (`CollectivePath::
+    /// Exchange`): every PE gives `mine` (as long everywhere: its call's header, then its data);
+    /// `all` (a block of `mine`'s length per PE, rank order) receives at least the blocks this PE
+    /// needs: every PE's on the root `toward` it, the root's elsewhere from it. Returns whether
+    /// it received every PE's (then every PE knows what this one knows). By default an allgather;
+    /// the PEs of one node make a round in which the senders leave before the root has their
+    /// blocks and the root of a broadcast before the others have its block (MPI's collectives
+    /// let them).
+    fn rooted_round(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8], root: usize, toward: Toward) -> Result<bool> {
+        let _ = (root, toward);
+        self.allgather(comm, mine, all)?;
+        Ok(true)
     }
 
     /// This PE enters (`Some`: the call, `CallEntry::to_bytes`) or leaves (None) a reduction over

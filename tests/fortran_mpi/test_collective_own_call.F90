@@ -16,13 +16,16 @@
 ! the call (a bad type name) and says which call of the others waits for it. With DIVERGE
 ! (test_collective_own_call_diverge) the last PE makes a product of reals, which MPI completes
 ! beside the others' sums: the next exchange on GRID (a barrier) compares the PEs' logs of such
-! calls, and every PE names the first call that differs.
+! calls, and every PE names the first call that differs. With ROOTED
+! (test_collective_own_call_rooted) the others reduce a sum of reals to PE 0 (MPI's MPI_Reduce)
+! while the last PE gathers to PE 0 (a rooted round, whose senders meet the root's entry): the last
+! PE finds PE 0 in MPI's call and names both.
 program test_collective_own_call
   use ISO_C_BINDING
   use rpn_comm_windows
   implicit none
   integer :: me, npes, nerr, pex, pey, ierr, last
-  real(kind=8) :: sendv(2), recv(2)
+  real(kind=8) :: sendv(2), recv(2), gathered(2 * 8)
 
   nerr = 0
   pex = 0
@@ -34,6 +37,12 @@ program test_collective_own_call
   call check(ierr == RPN_COMM_OK .and. all(recv == npes * (npes + 1) / 2), 'the same call everywhere')
 #if defined(REFUSE)
   call RPN_COMM_allreduce(sendv, recv, 2, merge('MPI_REALX', 'MPI_REAL8', me == last), RPN_COMM_SUM, RPN_COMM_GRID, ierr)
+#elif defined(ROOTED)
+  if (me == last) then
+    call RPN_COMM_gather(sendv, 2, 'MPI_REAL8', gathered, 2, 'MPI_REAL8', 0, RPN_COMM_GRID, ierr)
+  else
+    call RPN_COMM_reduce(sendv, recv, 2, 'MPI_REAL8', RPN_COMM_SUM, 0, RPN_COMM_GRID, ierr)
+  endif
 #elif defined(DIVERGE)
   call RPN_COMM_allreduce(sendv, recv, 2, 'MPI_REAL8', merge('MPI_PROD', 'MPI_SUM ', me == last), RPN_COMM_GRID, ierr)
   call RPN_COMM_barrier(RPN_COMM_GRID, ierr)

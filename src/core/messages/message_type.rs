@@ -8,7 +8,9 @@
 //! all zero, and a logical operator writes 1 for true and 0 for false, as both compilers store
 //! .true. and .false. (and as MPI's own MPI_LOGICAL reductions do).
 
-use super::super::datatype::{UpperName, normalize_name};
+use std::sync::atomic::AtomicUsize;
+
+use super::super::datatype::{find_named, normalize_name};
 use super::super::operator::Operator;
 use crate::error::{Error, Result};
 
@@ -86,9 +88,9 @@ impl MessageType {
     /// The datatype a name designates (any case, blanks around it ignored); the names of the
     /// original's table only. MPI_DATATYPE_NULL is one (of no size: `message_size` refuses it).
     pub fn from_name(name: &str) -> Result<Self> {
-        // (no copy for a name it knows: every collective parses its type at every call)
-        if let Some(t) = UpperName::of(name).and_then(|n| TABLE.iter().find(|t| n.is(t.name))) {
-            return Ok(*t);
+        static LAST: AtomicUsize = AtomicUsize::new(0);
+        if let Some(at) = find_named(&TABLE, |t| t.name, name, &LAST) {
+            return Ok(TABLE[at]);
         }
         let n = normalize_name(name);
         if REMOVED.contains(&n.as_str()) {

@@ -13,7 +13,7 @@
 //! (`agree_inline`): an allreduce of a few values is then one exchange, not two.
 
 use super::super::Runtime;
-use super::check::end_if_peer_in_own_call;
+use super::check::{end_if_peer_in_own_call, end_job_on_mismatch, made_rooted};
 use crate::core::collective::{self, HEADER_WORDS, RECORD_BYTES, check_routines, data_offset, word};
 use crate::core::collectives::call_log::CallEntry;
 use crate::core::{CollectiveId, Communicator};
@@ -76,7 +76,12 @@ impl Runtime {
         self.halo_numbers_from(&all);
         // The PEs meet here: their unchecked calls so far must be the same (`check`). Where
         // every PE is in this routine, every PE reads the same records and finds it alike.
-        check_routines(&all, comm.rank(), id)?;
+        if let Err(e) = check_routines(&all, comm.rank(), id) {
+            if all.chunks_exact(RECORD_BYTES).any(made_rooted) {
+                end_job_on_mismatch(id, &e);
+            }
+            return Err(e);
+        }
         if all.chunks_exact(RECORD_BYTES).any(|row| collective::signature(row) != signature) {
             self.calls_differ(comm, id)?;
         }

@@ -21,14 +21,12 @@
 //! start with the agreement step instead (`agreement`): every call checked before any data moves,
 //! on every transport, at one more round and P records per call.
 
-use std::collections::HashMap;
-
 use super::super::Runtime;
 use crate::core::collectives::call_log::{self, CallEntry, CallLog, ENTRY_BYTES, LOG_BYTES};
-use crate::core::{CollectiveId, CommId, Communicator, MessageType, Operator};
+use crate::core::{CollectiveId, CommMap, Communicator, MessageType, Operator};
 use crate::diagnostics;
 use crate::error::{Error, Result};
-use crate::transport::CollectivePath;
+use crate::transport::{CollectivePath, Toward};
 
 /// The environment variable that selects the checking mode.
 pub const ENV_CHECK_COLLECTIVES: &str = "RPNCOMM_CHECK_COLLECTIVES";
@@ -48,7 +46,7 @@ const COMPARISON_MARK: u32 = 0xa5;
 /// The logs of this PE's unchecked calls, per communicator, and the mode.
 pub struct CallChecks {
     each_call: bool,
-    logs: HashMap<CommId, CallLog>,
+    logs: CommMap<CallLog>,
     /// This PE's header and data, and every PE's, of the last exchange (kept: no allocation per call).
     mine: Vec<u8>,
     all: Vec<u8>,
@@ -67,7 +65,7 @@ impl CallChecks {
                 )));
             }
         };
-        Ok(CallChecks { each_call, logs: HashMap::new(), mine: Vec::new(), all: Vec::new() })
+        Ok(CallChecks { each_call, logs: CommMap::default(), mine: Vec::new(), all: Vec::new() })
     }
 
     /// The running signature of this PE's unchecked calls on `comm` (0 before the first).
@@ -80,17 +78,28 @@ impl CallChecks {
 /// they refused it too, where hang reports are off (`log_call`).
 const REFUSAL_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
 
-/// This PE's header in an exchange: words [refused, the call (5 words, its routine first), data
-/// bytes, the signature of its logged calls on the communicator folded to 32 bits], laid out as
-/// the agreement's records begin (`core::collective::record`), so that a PE in an exchange and
-/// one in an agreement read each other's routine.
+/// This PE's header in an exchange: words [flags (`REFUSED`, `ROOTED`), the call (5 words, its
+/// routine first), data bytes, the signature of its logged calls on the communicator folded to
+/// 32 bits], laid out as the agreement's records begin (`core::collective::record`), so that a PE
+/// in an exchange and one in an agreement read each other's routine.
 fn header(entry: CallEntry, refused: bool, len: usize, signature: u64) -> [u8; HEADER_BYTES] {
     let mut h = [0u8; HEADER_BYTES];
-    h[..4].copy_from_slice(&(refused as u32).to_ne_bytes());
+    h[..4].copy_from_slice(&(refused as u32 * REFUSED).to_ne_bytes());
     h[4..4 + ENTRY_BYTES].copy_from_slice(&entry.to_bytes());
     h[4 + ENTRY_BYTES..8 + ENTRY_BYTES].copy_from_slice(&(len as u32).to_ne_bytes());
     h[8 + ENTRY_BYTES..HEADER_BYTES].copy_from_slice(&(signature as u32 ^ (signature >> 32) as u32).to_ne_bytes());
     h
+}
+
+/// A header's flag: the PE refused the call (see its message).
+const REFUSED: u32 = 1;
+/// A header's flag: the PE made its call as a rooted round (`exchange_rooted`), in which it may
+/// read none of the others' headers: a PE that finds its call different ends the job.
+const ROOTED: u32 = 2;
+
+/// The flags of a header (`header`).
+fn flags(row: &[u8]) -> u32 {
+    u32::from_ne_bytes(row[..4].try_into().expect("4 bytes"))
 }
 
 /// The folded signature in a header (`header`).
@@ -124,24 +133,55 @@ pub(in crate::runtime) fn end_if_peer_in_own_call(
     super::super::process::stop_after_refusal(1)
 }
 
-/// Judges every PE's header (`rows`, rank order) for this PE (`me`, making `mine`, with its own
-/// verdict `local`): first a PE in another routine, then this PE's own error, then the first PE
-/// that refused, then a PE whose arguments differ; each names both PEs.
-fn judge<'a>(rows: impl Iterator<Item = &'a [u8]> + Clone, me: usize, mine: &CallEntry, local: &Result<()>) -> Result<()> {
-    let entries = rows.clone().map(|r| CallEntry::from_bytes(&r[4..]));
-    if let Some((pe, other)) = entries.clone().enumerate().find(|(_, e)| e.routine != mine.routine) {
-        let id = CollectiveId::from_code(mine.routine).ok_or_else(|| Error::Internal("a call of no routine".into()))?;
-        return Err(Error::Collective(CollectiveId::mismatch(pe, other.routine, me, id)));
+/// Whether every header of `rows` gives the call of `own` (this PE's header), accepted: the
+/// usual case, found by comparing bytes (what `judge` finds then).
+fn alike<'a>(mut rows: impl Iterator<Item = (usize, &'a [u8])>, own: &[u8]) -> bool {
+    let call = &own[4..4 + ENTRY_BYTES];
+    rows.all(|(_, r)| flags(r) & REFUSED == 0 && &r[4..4 + ENTRY_BYTES] == call)
+}
+
+/// Of the PEs' headers (`rows`, with their ranks) for this PE (`me`, making `mine`, with its
+/// own verdict `local`): a PE in another routine, else (where neither this PE nor another
+/// refused) a PE whose arguments differ; the line naming both PEs.
+fn mismatch<'a>(rows: impl Iterator<Item = (usize, &'a [u8])> + Clone, me: usize, mine: &CallEntry, local: &Result<()>) -> Option<String> {
+    let entries = rows.clone().map(|(pe, r)| (pe, CallEntry::from_bytes(&r[4..])));
+    if let Some((pe, other)) = entries.clone().find(|(_, e)| e.routine != mine.routine) {
+        let id = CollectiveId::from_code(mine.routine).unwrap_or(CollectiveId::Barrier);
+        return Some(CollectiveId::mismatch(pe, other.routine, me, id));
+    }
+    if local.is_err() || rows.clone().any(|(_, r)| flags(r) & REFUSED != 0) {
+        return None;
+    }
+    let (pe, other) = entries.clone().find(|(_, e)| e != mine)?;
+    Some(format!("PE {pe} makes {} while PE {me} makes {}", other.describe(), mine.describe()))
+}
+
+/// Judges every PE's header (`rows`, with their ranks) for this PE (`me`, making `mine`, with
+/// its own verdict `local`): first a PE in another routine, then this PE's own error, then the
+/// first PE that refused, then a PE whose arguments differ; each names both PEs.
+fn judge<'a>(rows: impl Iterator<Item = (usize, &'a [u8])> + Clone, me: usize, mine: &CallEntry, local: &Result<()>) -> Result<()> {
+    if let Some(text) = mismatch(rows.clone(), me, mine, local) {
+        return Err(Error::Collective(text));
     }
     local.clone()?;
-    let refused = |r: &[u8]| u32::from_ne_bytes(r[..4].try_into().expect("4 bytes")) != 0;
-    if let Some(pe) = rows.clone().position(refused) {
-        return Err(Error::Collective(format!("PE {pe} refused the call (see its message)")));
+    match rows.clone().find(|(_, r)| flags(r) & REFUSED != 0) {
+        Some((pe, _)) => Err(Error::Collective(format!("PE {pe} refused the call (see its message)"))),
+        None => Ok(()),
     }
-    if let Some((pe, other)) = entries.enumerate().find(|(_, e)| e != mine) {
-        return Err(Error::Collective(format!("PE {pe} makes {} while PE {me} makes {}", other.describe(), mine.describe())));
-    }
-    Ok(())
+}
+
+/// Whether a header (or an agreement's record, which begins alike) is a rooted round's
+/// (`ROOTED`), whose PE may not learn what this one finds.
+pub(in crate::runtime) fn made_rooted(row: &[u8]) -> bool {
+    flags(row) & ROOTED != 0
+}
+
+/// Ends the job after this PE found, in its call `at`, a PE in another call or with other
+/// arguments (`found`) that does not learn it itself: a PE of a rooted round
+/// (`Runtime::exchange_rooted`), which may have gone on.
+pub(in crate::runtime) fn end_job_on_mismatch(at: CollectiveId, found: &Error) -> ! {
+    diagnostics::write_line(at.name(), &format!("{found} (the job ends)"));
+    super::super::process::stop_after_refusal(1)
 }
 
 /// Every PE's data of an exchange, in this PE's buffers until its next collective.
@@ -251,7 +291,15 @@ impl Runtime {
         }
         all.resize(mine.len() * comm.size(), 0);
         end_if_peer_in_own_call(comm, self.transport.allgather(comm, mine, all), entry, local)?;
-        judge(all.chunks_exact(mine.len()), comm.rank(), &entry, local)?;
+        let rows = all.chunks_exact(mine.len()).enumerate();
+        if !(local.is_ok() && alike(rows.clone(), &own)) {
+            if let Some(text) = mismatch(rows.clone(), comm.rank(), &entry, local)
+                && rows.clone().any(|(_, r)| made_rooted(r))
+            {
+                end_job_on_mismatch(CollectiveId::from_code(entry.routine).unwrap_or(CollectiveId::Barrier), &Error::Collective(text));
+            }
+            judge(rows, comm.rank(), &entry, local)?;
+        }
         // The PEs' reductions made by MPI's own calls (`own_reduction`) since: the same everywhere?
         if all.chunks_exact(mine.len()).any(|row| header_signature(row) != header_signature(&own)) {
             let at = CollectiveId::from_code(entry.routine).unwrap_or(CollectiveId::Barrier);
@@ -264,6 +312,83 @@ impl Runtime {
         all.resize(data.len() * comm.size(), 0);
         self.transport.allgather(comm, data, all)?;
         Ok(Exchanged { all, stride: data.len(), at: 0, len: data.len() })
+    }
+
+    /// A rooted collective (RPN_COMM_reduce and gather toward `root`, bcast from it) made of an
+    /// exchange (`CollectivePath::Exchange`), in one round in which the transport lets the
+    /// senders leave before the root has their data and a broadcast's root before the others
+    /// have its data, as MPI's rooted collectives do (`Transport::rooted_round`). This PE judges
+    /// the headers it reads: the root every PE's toward it, the others the root's from it.
+    /// - A PE in another call, or with other arguments, is named by a PE that reads its header,
+    ///   which ends the job: the PE named may have gone on, and a PE in an exchange that reads
+    ///   this one's header does the same (`ROOTED`).
+    /// - A call that differs where no PE reads the other's header (two PEs that each take
+    ///   themselves for a broadcast's root) is found at the next exchange or agreement on
+    ///   `comm`, whose headers carry the signature of the calls logged, this one included.
+    /// - A PE that refused reads every PE's header and fails; the PEs that read its header fail
+    ///   too, naming it; where some PEs did not read it, their logs differ from the others' from
+    ///   then on, as above.
+    ///
+    /// Returns the data this PE read: every PE's on the root toward it; the root's from it. A
+    /// call whose data does not fit a round is a whole exchange.
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::runtime) fn exchange_rooted(
+        &mut self,
+        comm: &Communicator,
+        entry: CallEntry,
+        local: &Result<()>,
+        data: &[u8],
+        root: i32,
+        toward: Toward,
+    ) -> Result<Exchanged<'_>> {
+        if local.is_err() || HEADER_BYTES + data.len() > ONE_ROUND_BYTES {
+            // (a PE that refused reads every PE's header, as a PE of the round may, whatever
+            // this PE takes for the root)
+            let made = self.exchange(comm, entry, local, data).map(|e| (e.stride, e.at, e.len));
+            self.note_rooted(comm, entry, made.is_ok());
+            let (stride, at, len) = made?;
+            return Ok(Exchanged { all: &self.calls.all, stride, at, len });
+        }
+        let root = usize::try_from(root).ok().filter(|&r| r < comm.size()).unwrap_or(0);
+        let signature = self.calls.signature(comm);
+        let CallChecks { mine, all, .. } = &mut self.calls;
+        mine.clear();
+        let mut own = header(entry, local.is_err(), data.len(), signature);
+        let flagged = flags(&own) | ROOTED;
+        own[..4].copy_from_slice(&flagged.to_ne_bytes());
+        mine.extend_from_slice(&own);
+        mine.extend_from_slice(data);
+        all.resize(mine.len() * comm.size(), 0);
+        let whole = self
+            .transport
+            .rooted_round(comm, mine, all, root, toward)
+            .or_else(|e| end_if_peer_in_own_call(comm, Err(e), entry, local).map(|()| false))?;
+        let me = comm.rank();
+        let read = move |pe: usize| whole || pe == me || if toward == Toward::Root { me == root } else { pe == root };
+        let rows = all.chunks_exact(mine.len()).enumerate().filter(move |&(pe, _)| read(pe));
+        let verdict = if local.is_ok() && alike(rows.clone(), &own) {
+            Ok(())
+        } else {
+            if !whole && let Some(text) = mismatch(rows.clone(), me, &entry, local) {
+                end_job_on_mismatch(CollectiveId::from_code(entry.routine).unwrap_or(CollectiveId::Bcast), &Error::Collective(text));
+            }
+            judge(rows.clone(), me, &entry, local)
+        };
+        let differ = whole && rows.clone().any(|(_, row)| header_signature(row) != header_signature(&own));
+        let stride = mine.len();
+        self.note_rooted(comm, entry, verdict.is_ok());
+        if differ {
+            self.calls_differ(comm, CollectiveId::from_code(entry.routine).unwrap_or(CollectiveId::Bcast))?;
+        }
+        verdict?;
+        Ok(Exchanged { all: &self.calls.all, stride, at: HEADER_BYTES, len: data.len() })
+    }
+
+    /// Logs this PE's rooted call `entry` on `comm` (`exchange_rooted`), as refused unless it
+    /// was `made`: the signature that the next exchange or agreement compares.
+    fn note_rooted(&mut self, comm: &Communicator, entry: CallEntry, made: bool) {
+        let logged = if made { entry } else { CallEntry { bytes: call_log::REFUSED, ..entry } };
+        self.calls.logs.entry(comm.id()).or_default().note(logged);
     }
 
     /// `f`, the transport's own reduction for this PE's call `entry` on `comm` where the PEs'
@@ -366,8 +491,8 @@ impl Runtime {
 mod tests {
     use super::*;
 
-    fn rows_of(headers: &[[u8; HEADER_BYTES]]) -> impl Iterator<Item = &[u8]> + Clone {
-        headers.iter().map(|h| &h[..])
+    fn rows_of(headers: &[[u8; HEADER_BYTES]]) -> impl Iterator<Item = (usize, &[u8])> + Clone {
+        headers.iter().map(|h| &h[..]).enumerate()
     }
 
     #[test]

@@ -17,7 +17,7 @@ use super::super::caller_buffers::{caller_bytes, caller_bytes_mut, read_caller_b
 use crate::core::collectives::call_log::CallEntry;
 use crate::core::{CollectiveId, Communicator, MessageType, Operator};
 use crate::error::{Error, Result};
-use crate::transport::Transport;
+use crate::transport::{Toward, Transport};
 
 /// A communicator with this PE's checked element type and byte count of a reduction or gather.
 type ReductionArgs = (Communicator, Result<(MessageType, usize)>);
@@ -310,7 +310,7 @@ impl Runtime {
                     unsafe { write_caller_bytes(&data, buffer) };
                 }
             } else {
-                let all = self.exchange(&comm, entry, &local, &mine)?;
+                let all = self.exchange_rooted(&comm, entry, &local, &mine, root, Toward::Others)?;
                 let (root, _) = checked?;
                 if comm.rank() != root {
                     // SAFETY: caller's contract: buffer has room for `bytes` bytes (the root's block).

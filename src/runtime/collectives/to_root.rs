@@ -8,7 +8,7 @@ use super::to_all::combine_into;
 use crate::core::collectives::call_log::CallEntry;
 use crate::core::{CollectiveId, Communicator, MessageType, Operator};
 use crate::error::{Error, Result};
-use crate::transport::Transport;
+use crate::transport::{Toward, Transport};
 
 /// `root` as a rank of `comm`, or the error that names the communicator.
 fn root_of(comm: &Communicator, root: i32) -> Result<usize> {
@@ -76,7 +76,7 @@ impl Runtime {
                 // SAFETY: caller's contract: send holds `bytes` bytes (read only when the arguments
                 // are valid), borrowed until the exchange copied them.
                 let mine = checked.as_ref().map_or(&[][..], |&((_, _, bytes), _)| unsafe { caller_bytes(send, bytes) });
-                let all = self.exchange(&comm, entry, &local, mine)?;
+                let all = self.exchange_rooted(&comm, entry, &local, mine, root, Toward::Root)?;
                 let ((t, op, bytes), root) = checked?;
                 if comm.rank() == root {
                     // SAFETY: caller's contract: on the root recv has room for `bytes` bytes; send,
@@ -150,7 +150,7 @@ impl Runtime {
                     unsafe { write_caller_bytes(&data, recv) };
                 }
             } else {
-                let all = self.exchange(&comm, entry, &local, mine)?;
+                let all = self.exchange_rooted(&comm, entry, &local, mine, root, Toward::Root)?;
                 let (_, root) = checked?;
                 if comm.rank() == root {
                     for (pe, block) in all.each().enumerate() {

@@ -45,7 +45,7 @@ use crate::transport::channel::Channels;
 use crate::transport::shm::collectives::Collectives;
 use crate::transport::shm::part_entries::{JOB_PART, PartOf};
 use crate::transport::shm::window::ShmWindow;
-use crate::transport::{CollectivePath, Transport, TransportWindow};
+use crate::transport::{CollectivePath, Toward, Transport, TransportWindow};
 
 /// Whether halo messages to on-node neighbours take the shared-memory channels (see `new`).
 const ON_NODE_HALO_CHANNELS: bool = true;
@@ -85,10 +85,10 @@ pub struct MpiTransport {
     channels: HybridChannels,
     /// The shared-memory collectives of the job and of its splits whose PEs are all on this node
     /// (None: on several nodes, through MPI), learnt when each is made (`node::one_node_collectives`).
-    one_node: std::collections::HashMap<CommId, Option<Arc<Collectives>>>,
+    one_node: crate::core::CommMap<Option<Arc<Collectives>>>,
     /// The communicators whose collectives are MPI's own calls, as their entries are announced
     /// on the node channels' segment (`announce_own`): (split number, first member, entries).
-    own_parts: std::collections::HashMap<CommId, (u32, usize, u32)>,
+    own_parts: crate::core::CommMap<(u32, usize, u32)>,
 }
 
 /// Whether windows over the caller's array are staged through MPI-allocated memory (copied in at
@@ -259,7 +259,7 @@ impl MpiTransport {
         // /dev/shm (memfd): a job that aborts (a refused exchange, a killed PE) leaves nothing.
         let channels = HybridChannels::new(channel_comm, node_split, node_direct && ON_NODE_HALO_CHANNELS)?;
         let on_node = node::one_node_collectives(&world, node_split, node_direct, channels.job_collectives().as_ref())?;
-        let mut own_parts = std::collections::HashMap::new();
+        let mut own_parts = crate::core::CommMap::default();
         if let (None, Some(home)) = (&on_node, channels.node_collectives()) {
             home.register_part(JOB_PART, 0, "the job's communicator");
             own_parts.insert(CommId::JOB, (JOB_PART, 0, 0));
@@ -357,6 +357,14 @@ impl Transport for MpiTransport {
                 self.announce_own(comm);
                 self.comm(comm)?.allgather(mine, all)
             }
+        }
+    }
+
+    fn rooted_round(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8], root: usize, toward: Toward) -> Result<bool> {
+        match self.one_node.get(&comm.id()) {
+            // (over 2 PEs, the root may be in MPI's own call for a sum of reals instead: `reduces_itself`)
+            Some(Some(on_node)) => on_node.rooted_round(mine, all, root, toward, comm.size() > 2).map(|()| false),
+            _ => self.allgather(comm, mine, all).map(|()| true),
         }
     }
 

@@ -9,12 +9,13 @@ use std::time::Duration;
 use super::job::{Awaited, JobSegment, MAILBOX_BYTES};
 use super::part_entries::PartEntries;
 pub use super::part_entries::PartOf;
-use super::rounds::BLOCK_BYTES;
+use super::rounds::{BLOCK_BYTES, RoundSlots};
 use super::spin;
 use super::wait::{WaitContext, epoch_reached};
 use crate::core::collectives::call_log::ENTRY_BYTES;
 use crate::diagnostics::{self, list_pes};
 use crate::error::{Error, Result};
+use crate::transport::Toward;
 
 pub struct Collectives {
     pub job: Arc<JobSegment>,
@@ -38,7 +39,22 @@ pub struct Collectives {
     entries: AtomicU32,
     /// Collectives made by MPI's own call this PE has entered (`own_call`; process-local).
     own_calls: AtomicU32,
+    /// Who reads this PE's slot of the rounds of each parity (`Readers`), and whom it read in
+    /// its last round: what `slot_free` needs to know before the slot is written again.
+    slot_readers: [AtomicU32; 2],
+    last_read: AtomicU32,
 }
+
+/// Whom a PE's block of a round is read by, or whom a PE read in a round (`Collectives::round`):
+/// nobody, every PE, or the PE of rank r (`one_pe`).
+mod readers {
+    pub const NOBODY: u32 = 0;
+    pub const EVERY_PE: u32 = u32::MAX;
+    pub fn one_pe(rank: usize) -> u32 {
+        rank as u32 + 1
+    }
+}
+use readers::{EVERY_PE, NOBODY, one_pe};
 
 impl Collectives {
     /// The collectives of `job` for its PE `rank`. Whether the PEs have a CPU each (then
@@ -71,6 +87,8 @@ impl Collectives {
             announce_to: OnceLock::new(),
             entries: AtomicU32::new(0),
             own_calls: AtomicU32::new(0),
+            slot_readers: [AtomicU32::new(NOBODY), AtomicU32::new(NOBODY)],
+            last_read: AtomicU32::new(NOBODY),
         }
     }
 
@@ -227,19 +245,72 @@ impl Collectives {
     /// One exchange round (`rounds`): `mine` published, every other PE's block read as soon as
     /// it is there.
     fn exchange_round(&self, mine: &[u8], all: &mut [u8]) -> Result<()> {
-        let n = mine.len();
+        self.round(mine, all, EVERY_PE, EVERY_PE)
+    }
+
+    /// The round of a rooted collective: every PE publishes `mine` (its call's header, read by
+    /// a PE in another call, and its data); toward the root, the root reads every PE's block and
+    /// the others none, as MPI_Reduce's and MPI_Gather's senders leave before the root has
+    /// them; from the root, every other PE reads the root's block, which the root leaves
+    /// behind, as MPI_Bcast's root does. `all` has a block of `all.len() / PEs` bytes per PE, in
+    /// rank order, for what this PE reads (and its own). A PE reads no more than one round
+    /// behind the PEs that do not wait for it (`slot_free`). Where the root may be in MPI's own
+    /// call instead (`own_call`), which a sender would not see, a sender waits until the root
+    /// entered the round (`senders_meet_root`): not until it has read them.
+    pub fn rooted_round(&self, mine: &[u8], all: &mut [u8], root: usize, toward: Toward, senders_meet_root: bool) -> Result<()> {
+        let (read, read_by) = match (toward, self.rank == root) {
+            (Toward::Root, true) => (EVERY_PE, NOBODY),
+            (Toward::Root, false) => (if senders_meet_root { one_pe(root) } else { NOBODY }, one_pe(root)),
+            (Toward::Others, true) => (NOBODY, EVERY_PE),
+            (Toward::Others, false) => (one_pe(root), NOBODY),
+        };
+        self.round(mine, all, read, read_by)
+    }
+
+    /// A round (`rounds`) in which this PE publishes `mine` for the PEs `read_by` and reads the
+    /// blocks of the PEs `read` into `all` (`readers`).
+    fn round(&self, mine: &[u8], all: &mut [u8], read: u32, read_by: u32) -> Result<()> {
+        let stride = all.len() / self.npes;
+        if mine.len() > stride {
+            return Err(Error::Internal(format!("a round of {} bytes into blocks of {stride}", mine.len())));
+        }
         self.entering();
         let round = self.exchange_round.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
         self.job.pe(self.rank).exchange_round.store(round, Ordering::Release);
         let slots = self.job.rounds();
+        self.slot_free(&slots, round)?;
         slots.publish(self.rank, round, mine);
-        all[self.rank * n..(self.rank + 1) * n].copy_from_slice(mine);
-        for p in (0..self.npes).filter(|&p| p != self.rank) {
-            let late = || format!("PE {p} to reach the same collective call{} (exchange round {round})", diagnostics::on_subject());
-            let own_call = || self.peer_in_own_call(p, round);
-            self.with_wait(Awaited::One(p), &late, Some(&own_call), |ctx| {
-                slots.read(p, round, ctx, &mut all[p * n..(p + 1) * n]).map(drop)
-            })?;
+        all[self.rank * stride..][..mine.len()].copy_from_slice(mine);
+        let reads = |p: usize| p != self.rank && (read == EVERY_PE || read == one_pe(p));
+        for p in (0..self.npes).filter(|&p| reads(p)) {
+            self.wait_for_round(&slots, p, round, &mut all[p * stride..(p + 1) * stride])?;
+        }
+        self.slot_readers[(round & 1) as usize].store(read_by, Ordering::Relaxed);
+        self.last_read.store(read, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Waits until PE `p` published `round`, then copies its block into `out` (`RoundSlots::read`).
+    fn wait_for_round(&self, slots: &RoundSlots<'_>, p: usize, round: u32, out: &mut [u8]) -> Result<()> {
+        let late = || format!("PE {p} to reach the same collective call{} (exchange round {round})", diagnostics::on_subject());
+        let own_call = || self.peer_in_own_call(p, round);
+        self.with_wait(Awaited::One(p), &late, Some(&own_call), |ctx| slots.read(p, round, ctx, out).map(drop))
+    }
+
+    /// Before this PE writes its slot of `round` (which held its block of `round` - 2): every PE
+    /// that reads that block has published `round` - 1, so has read it. Known without a look
+    /// where this PE read those PEs' blocks of `round` - 1 (every exchange round); else (after a
+    /// round in which it read less, the senders of a rooted collective and a broadcast's root)
+    /// this PE waits for them: it runs at most one round ahead of them.
+    fn slot_free(&self, slots: &RoundSlots<'_>, round: u32) -> Result<()> {
+        let readers = self.slot_readers[(round & 1) as usize].load(Ordering::Relaxed);
+        let read = self.last_read.load(Ordering::Relaxed);
+        if readers == NOBODY || read == EVERY_PE || readers == read {
+            return Ok(());
+        }
+        let before = round.wrapping_sub(1);
+        for p in (0..self.npes).filter(|&p| p != self.rank && one_pe(p) != read && (readers == EVERY_PE || readers == one_pe(p))) {
+            self.wait_for_round(slots, p, before, &mut [])?;
         }
         Ok(())
     }
@@ -272,6 +343,38 @@ mod tests {
         me.register_part(3, 0, "NS");
         peer.announce_entry(3, 1, 1);
         assert_eq!(me.in_part_collective_without_me(1), None, "another part of the split");
+    }
+
+    /// A rooted round toward PE 0: PE 1 leaves each round as soon as its block is out, and runs
+    /// at most one round ahead of the root (it waits before it would overwrite a block the root
+    /// has not read); the root reads each of PE 1's blocks as it was in its round. From the root:
+    /// PE 1 reads the root's block, the root leaves at once.
+    #[test]
+    fn a_rooted_round_lets_the_senders_run_one_round_ahead_of_the_root() {
+        let (job, fd) = JobSegment::create_anonymous(2, 44).unwrap();
+        let other = JobSegment::attach_peer(std::process::id(), std::os::fd::AsRawFd::as_raw_fd(&fd), 2).unwrap();
+        let (root, sender) = (Collectives::with_cores(Arc::new(job), 0, false), Collectives::with_cores(Arc::new(other), 1, false));
+        let done = AtomicU32::new(0);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                for round in 1..=3u8 {
+                    sender.rooted_round(&[round; 8], &mut [0; 16], 0, Toward::Root, false).unwrap();
+                    done.store(u32::from(round), Ordering::Release);
+                }
+            });
+            std::thread::sleep(Duration::from_millis(50));
+            assert_eq!(done.load(Ordering::Acquire), 2, "round 3 waits until the root made round 2");
+            for round in 1..=3u8 {
+                let mut all = [0u8; 16];
+                root.rooted_round(&[0; 8], &mut all, 0, Toward::Root, false).unwrap();
+                assert_eq!(all[8..], [round; 8], "PE 1's block of round {round}");
+            }
+        });
+        assert_eq!(done.load(Ordering::Acquire), 3);
+        root.rooted_round(&[9; 8], &mut [0; 16], 0, Toward::Others, false).unwrap();
+        let mut all = [0u8; 16];
+        sender.rooted_round(&[0; 8], &mut all, 0, Toward::Others, false).unwrap();
+        assert_eq!(all[..8], [9; 8], "the root's block");
     }
 
     /// A peer in a collective made by MPI's own call is seen by a PE waiting for the exchange

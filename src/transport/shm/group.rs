@@ -27,6 +27,7 @@ use super::region::{self, SharedRegion};
 use super::wait::{WaitContext, epoch_reached};
 use crate::diagnostics::{self, list_pes};
 use crate::error::{Error, Result};
+use crate::transport::Toward;
 
 const SPLIT_MAGIC: u64 = u64::from_le_bytes(*b"RPNCSPL\x01");
 const PAGE: usize = 4096;
@@ -205,6 +206,15 @@ impl Group {
             )
         };
         self.wait_for_all(&late, None, |ctx| barrier.arrive_and_wait(round, self.index, ctx))
+    }
+
+    /// The round of a rooted collective (`Transport::rooted_round`): the job's rounds, or, over
+    /// the members of a split, its allgather (every member reads every block: true).
+    pub fn rooted_round(&self, mine: &[u8], all: &mut [u8], root: usize, toward: Toward) -> Result<bool> {
+        if let BarrierPlace::Job = self.place {
+            return self.coll.rooted_round(mine, all, root, toward, false).map(|()| false);
+        }
+        self.allgather(mine, all).map(|()| true)
     }
 
     /// Every member contributes `mine` (same length everywhere); `all` receives them in rank order.

@@ -41,10 +41,10 @@ use self::collectives::Collectives;
 use self::group::Group;
 use self::job::{ENV_NPES, ENV_RANK, ENV_SEGMENT, JobSegment, PeState};
 use self::window::ShmWindow;
-use crate::core::{CommId, Communicator, ElementType};
+use crate::core::{CommId, CommMap, Communicator, ElementType};
 use crate::error::{Error, Result};
 use crate::transport::channel::Channels;
-use crate::transport::{Transport, TransportWindow};
+use crate::transport::{Toward, Transport, TransportWindow};
 
 /// The shared-memory transport of one PE: the job's collectives, the communicators it made
 /// and the windows it creates.
@@ -56,7 +56,7 @@ pub struct ShmTransport {
     coll: Arc<Collectives>,
     job: Communicator,
     /// The communicators this PE is a member of, the job first, by id.
-    groups: HashMap<CommId, Arc<Group>>,
+    groups: CommMap<Arc<Group>>,
     /// Splits made so far (the ids of their communicators: every PE makes the same splits in
     /// the same order, so the ids agree).
     splits: u32,
@@ -111,7 +111,7 @@ impl ShmTransport {
             }
         };
         let coll = Arc::new(Collectives::new(Arc::new(job), rank));
-        let groups = HashMap::from([(CommId::JOB, Arc::new(Group::job(Arc::clone(&coll))))]);
+        let groups = CommMap::from_iter([(CommId::JOB, Arc::new(Group::job(Arc::clone(&coll))))]);
         let channels = ShmChannels::new(Arc::clone(&coll), prefix.clone());
         Ok(ShmTransport {
             job: Communicator::job(coll.npes, rank)?,
@@ -171,6 +171,10 @@ impl Transport for ShmTransport {
 
     fn allgather(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8]) -> Result<()> {
         self.group(comm)?.allgather(mine, all)
+    }
+
+    fn rooted_round(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8], root: usize, toward: Toward) -> Result<bool> {
+        self.group(comm)?.rooted_round(mine, all, root, toward)
     }
 
     fn alltoallv(&mut self, comm: &Communicator, send: &[u8], send_counts: &[usize], recv_counts: &[usize]) -> Result<Vec<u8>> {

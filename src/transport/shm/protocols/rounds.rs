@@ -4,10 +4,12 @@
 //! barrier: at two PEs a round is one line moved each way, where a barrier-framed mailbox
 //! exchange moves two barriers' lines besides.
 //!
-//! Two slots per PE, used by alternate rounds. A PE writes its slot of round r + 2 only after it
-//! read every PE's block of round r + 1; every PE wrote that after it had read every block of
-//! round r: so nobody still reads the slot being written. For the same reason a reader waiting
-//! for round r finds exactly r in the word once it is reached (never r + 2).
+//! Two slots per PE, used by alternate rounds. A PE writes its slot of round r + 2 only after
+//! every PE that reads its block of round r has published round r + 1, so has read it: known
+//! without a look after an exchange round (this PE read every PE's block of round r + 1), waited
+//! for after a rooted round, in which it read fewer (`Collectives::rooted_round`). So nobody still
+//! reads the slot being written, and a reader waiting for round r finds exactly r in the word
+//! once it is reached (never r + 2).
 
 use super::sync::{AtomicU32, Ordering};
 use super::wait::{Signal, WaitContext, wait_epoch};
