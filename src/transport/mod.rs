@@ -196,7 +196,7 @@ pub trait Transport: Send {
     }
 
     /// The round of a rooted collective over `comm` made as an exchange (`CollectivePath::
-    /// Exchange`): every PE gives `mine` (as long everywhere: its call's header, then its data);
+    /// Exchange`): every PE gives `mine` (of one length on every PE: its call's header, then its data);
     /// `all` (a block of `mine`'s length per PE, rank order) receives at least the blocks this PE
     /// needs: every PE's on the root `toward` it, the root's elsewhere from it. Returns whether
     /// it received every PE's (then every PE knows what this one knows). By default an allgather;
