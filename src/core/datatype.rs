@@ -81,8 +81,13 @@ pub fn normalize_name(name: &str) -> String {
 /// communicator up by name at every call. `last` remembers the place found last, tried first: a
 /// program names the same few at every call.
 pub fn find_named<T>(table: &[T], name_of: impl Fn(&T) -> &str, name: &str, last: &AtomicUsize) -> Option<usize> {
-    let name = name.trim_ascii();
     let hit = last.load(Ordering::Relaxed);
+    // (the usual call names it as the table does, unpadded: one comparison of bytes, where the
+    // trim and the comparison in any case cost a few instructions per byte)
+    if table.get(hit).is_some_and(|e| name.as_bytes() == name_of(e).as_bytes()) {
+        return Some(hit);
+    }
+    let name = name.trim_ascii();
     if table.get(hit).is_some_and(|e| name.eq_ignore_ascii_case(name_of(e))) {
         return Some(hit);
     }
