@@ -75,7 +75,8 @@ FORTRAN_INCS := fortran/RPN_COMM_types.inc \
                 fortran/RPN_COMM.inc \
                 fortran/RPN_MPI.hf \
                 fortran/RPN_MPI_macros.hf \
-                fortran/RPN_MPI_interfaces.hf
+                fortran/RPN_MPI_interfaces.hf \
+                fortran/RPN_COMM_interfaces.hf
 
 # What the Rust standard library needs when the staticlib is linked by another compiler, from
 # `cargo rustc --release --lib --crate-type staticlib -- --print native-static-libs`
@@ -183,7 +184,8 @@ $(RUST_LIB) $(RUST_BIN) $(RUST_HDR): cargo-build ;
 FORTRAN_TABLE := fortran/routines.toml
 FORTRAN_GEN := fortran/gen/gen_interfaces.py fortran/gen/table.py fortran/gen/fortran_source.py
 FORTRAN_GENERATED := fortran/RPN_COMM_interfaces.inc fortran/RPN_COMM_include_interfaces.inc \
-                     fortran/RPN_MPI_interfaces.hf fortran/RPN_COMM_is_null.inc $(filter %_binding.F90 %_direct.F90,$(FORTRAN_SRCS))
+                     fortran/RPN_MPI_interfaces.hf fortran/RPN_COMM_interfaces.hf fortran/RPN_COMM_is_null.inc \
+                     $(filter %_binding.F90 %_direct.F90,$(FORTRAN_SRCS))
 fortran/RPN_COMM_interfaces.inc: $(FORTRAN_TABLE) $(FORTRAN_GEN)
 	@if command -v python3 >/dev/null 2>&1; then python3 -B fortran/gen/gen_interfaces.py; \
 	 else echo "warning: python3 not found: the interfaces not regenerated from $(FORTRAN_TABLE)" >&2; touch $@; fi

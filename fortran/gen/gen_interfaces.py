@@ -6,6 +6,7 @@ The table is the one source of every signature (its header lists its rows). From
     fortran/RPN_COMM_interfaces.inc          interface bodies of the routines declared "module"
     fortran/RPN_COMM_include_interfaces.inc  those declared "include", the `integer, external` ones
     fortran/RPN_MPI_interfaces.hf            those declared "RPN_MPI", with the RPN_MPI_Loc type
+    fortran/RPN_COMM_interfaces.hf           those declared "hf", buffers of any type per compiler
     fortran/<concern>/<concern>_binding.F90  the bind(C) interfaces of the [c.*] rows, a module each
     fortran/<concern>/<concern>_direct.F90   the routines of body = "direct", whole (direct_call)
 
@@ -31,6 +32,13 @@ ROOT = tbl.ROOT
 INTERFACES = "fortran/RPN_COMM_interfaces.inc"
 INCLUDE_ONLY = "fortran/RPN_COMM_include_interfaces.inc"
 RPN_MPI = "fortran/RPN_MPI_interfaces.hf"
+ALL_HF = "fortran/RPN_COMM_interfaces.hf"
+# the preprocessor macro of ALL_HF: 1 where the compiler has assumed-type dummies (type(*))
+ASSUMED_TYPE = "RPN_COMM_HF_ASSUMED_TYPE_"
+# the routines of the original 4.6.12's RPN_COMM_interfaces.hf taking buffers of any type that the
+# library does not provide (not in the table), named in ALL_HF's header
+HF_OMITTED = ("RPN_COMM_Xpose1", "RPN_COMM_Xpose2", "RPN_COMM_coll2", "RPN_COMM_dist2", "RPN_COMM_fast_dist",
+              "RPN_COMM_haloflip", "RPN_COMM_move", "RPN_COMM_shuf_ezdist_h")
 WIDTH = 100  # longest generated line; longer statements are continued with '&'
 
 C_NAME = re.compile(r"\bC_[A-Z0-9_]+\b", re.IGNORECASE)
@@ -92,9 +100,11 @@ def _first_seen(names):
     return seen
 
 
-def interface_body(row, c_kinds="use", indent=4):
+def interface_body(row, c_kinds="use", indent=4, per_compiler=False):
     """The lines of the interface body of a row. c_kinds: 'use' (`use ISO_C_BINDING, only:`) or
-    'import' (the kinds come from the host, as in a module that uses ISO_C_BINDING)."""
+    'import' (the kinds come from the host, as in a module that uses ISO_C_BINDING). per_compiler:
+    the type(*) dummies are declared `logical` where the macro ASSUMED_TYPE is 0 (a compiler
+    without assumed type), which get an IGNORE_TKR directive instead of NO_ARG_CHECK."""
     texts = [d.statement.text for d in row.decls]
     joined = " ".join(texts)
     kinds = _first_seen(n.upper() for n in C_NAME.findall(joined))
@@ -116,11 +126,19 @@ def interface_body(row, c_kinds="use", indent=4):
     if imports:
         body.extend(wrap("import :: " + ", ".join(imports), inner))
     body.append(" " * inner + "implicit none")
-    if row.no_arg_check:
+    per_compiler = per_compiler and bool(row.no_arg_check)
+    if per_compiler:
+        body += [f"#if {ASSUMED_TYPE}", "!GCC$ ATTRIBUTES NO_ARG_CHECK :: " + ", ".join(row.no_arg_check),
+                 "#else", "!DIR$ IGNORE_TKR " + ", ".join(row.no_arg_check), "#endif"]
+    elif row.no_arg_check:
         # gfortran reads its directives from column 1
         body.append("!GCC$ ATTRIBUTES NO_ARG_CHECK :: " + ", ".join(row.no_arg_check))
-    for text in texts:
-        body.extend(wrap(text, inner))
+    for d, text in zip(row.decls, texts):
+        if per_compiler and re.sub(r"\s+", "", d.type_spec).lower() == "type(*)":
+            body += [f"#if {ASSUMED_TYPE}"] + wrap(text, inner) + ["#else"]
+            body += wrap(re.sub(r"^\s*type\s*\(\s*\*\s*\)", "logical", text, flags=re.I), inner) + ["#endif"]
+        else:
+            body.extend(wrap(text, inner))
     body.append(" " * indent + f"end {row.kind} {row.name}")
     return body
 
@@ -270,6 +288,59 @@ def rpn_mpi_hf(table):
             out.append("#endif")
         out.append("")
     out.append("  end interface")
+    return "\n".join(out) + "\n"
+
+
+def interfaces_hf(table):
+    """The include a program written for the original 4.6.12 includes for explicit interfaces of
+    every routine, those taking buffers of any type included (its own file of that name)."""
+    rows = [r for r in table.routines.values() if "hf" in r.declared]
+    buffers = [r.name for r in rows if r.no_arg_check]
+    out = [
+        "! RPN_COMM_interfaces.hf -- explicit interfaces of the RPN_COMM routines, those taking buffers of",
+        "! any type, kind and rank included",
+        "!",
+        f"! {GENERATED}",
+        "!",
+        "! The include of this name of the original RPN_COMM 4.6.12, for the routines the library has, so",
+        "! that a program written for it compiles with its interfaces checked. Use it with the C",
+        "! preprocessor (free form), after RPN_COMM_types.inc (its handle types), in a scope that neither",
+        "! includes RPN_COMM.inc nor uses the module rpn_comm_windows (they declare some of these names):",
+        "!       include 'RPN_COMM_constants.inc'",
+        "!       include 'RPN_COMM_types.inc'",
+        "! #include <RPN_COMM_interfaces.hf>",
+        "!",
+        "! A buffer of any type is an assumed-type, assumed-size dummy, type(*), dimension(*), where the",
+        "! compiler has assumed type (gfortran, with NO_ARG_CHECK so that a scalar passes too; Flang,",
+        "! which takes a scalar as it is); other compilers get logical, dimension(*) and an IGNORE_TKR",
+        "! directive.",
+    ]
+    out += _comment(f"The routines taking such buffers ({len(buffers)}): {', '.join(buffers)}.", 0)
+    out += _comment("Not declared: the routines of the original's file that the library does not provide, among "
+                    f"them those taking buffers: {', '.join(HF_OMITTED)}.", 0)
+    out += [
+        "",
+        "#if defined(__GFORTRAN__) || defined(__flang__)",
+        f"#define {ASSUMED_TYPE} 1",
+        "#else",
+        f"#define {ASSUMED_TYPE} 0",
+        "#endif",
+        "",
+        "  interface",
+        "",
+    ]
+    for concern in table.concerns.values():
+        mine = [r for r in rows if r.concern == concern.name]
+        if not mine:
+            continue
+        out += [_section(concern.title), ""]
+        for r in mine:
+            if r.note:
+                out += _comment(r.note, 4)
+            out += interface_body(r, per_compiler=True) + [""]
+    out.append("  end interface")
+    out += _generics(table, rows)
+    out += ["", f"#undef {ASSUMED_TYPE}"]
     return "\n".join(out) + "\n"
 
 
@@ -435,7 +506,8 @@ def direct_f90(table, concern):
 
 def generate(table):
     """{path relative to the root: text} of every generated file."""
-    files = {INTERFACES: interfaces_inc(table), INCLUDE_ONLY: include_interfaces_inc(table), RPN_MPI: rpn_mpi_hf(table)}
+    files = {INTERFACES: interfaces_inc(table), INCLUDE_ONLY: include_interfaces_inc(table), RPN_MPI: rpn_mpi_hf(table),
+             ALL_HF: interfaces_hf(table)}
     for concern in table.concerns.values():
         if concern.include:
             files[f"fortran/{concern.include}"] = concern_inc(table, concern)

@@ -18,7 +18,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 TABLE = os.path.join(ROOT, "fortran", "routines.toml")
 
 # where a routine's interface is written (see the table's header)
-DECLARED = ("module", "include", "external", "RPN_MPI")
+DECLARED = ("module", "include", "external", "RPN_MPI", "hf")
 # how a routine's body is written: by hand in fortran/<concern>/, or generated (one C call)
 BODIES = ("hand", "direct")
 

@@ -126,14 +126,26 @@ class CommittedFiles(unittest.TestCase):
 
     def test_one_fortran_interface_per_routine(self):
         # each routine's interface is in one generated file (RPN_COMM_comm: the include and RPN_MPI.hf,
-        # kept apart by IN_RPN_COMM_comm), and each C function is bound in one module
+        # kept apart by IN_RPN_COMM_comm), and each C function is bound in one module;
+        # RPN_COMM_interfaces.hf is included instead of the others, so it is counted apart
         table = tbl.load()
         files = gen_interfaces.generate(table)
         for row in list(table.routines.values()) + list(table.cfuncs.values()):
-            where = [rel for rel, text in files.items() if not rel.endswith("_direct.F90")
+            where = [rel for rel, text in files.items() if not rel.endswith("_direct.F90") and rel != gen_interfaces.ALL_HF
                      and re.search(rf"^\s*(subroutine|function) {row.name}\(", text, re.M | re.I)]
-            expected = 2 if row.declared == ["include", "RPN_MPI"] else 0 if not set(row.declared) - {"external"} and not row.bind_name else 1
+            expected = 2 if {"include", "RPN_MPI"} <= set(row.declared) else 0 if not set(row.declared) - {"external", "hf"} and not row.bind_name else 1
             self.assertEqual(len(where), expected, f"{row.name}: {where}")
+            in_hf = re.findall(rf"^\s*(?:subroutine|function) {row.name}\(", files[gen_interfaces.ALL_HF], re.M | re.I)
+            self.assertEqual(len(in_hf), 1 if "hf" in row.declared else 0, f"{row.name} in {gen_interfaces.ALL_HF}")
+
+    def test_all_interfaces_hf_buffers_per_compiler(self):
+        # a buffer of any type: type(*) where the compiler has it, else logical with IGNORE_TKR
+        text = gen_interfaces.generate(tbl.load())[gen_interfaces.ALL_HF]
+        body = text[text.index("subroutine RPN_COMM_allreduce("):text.index("end subroutine RPN_COMM_allreduce")]
+        self.assertIn("type(*), dimension(*), intent(IN) :: sendbuf", body)
+        self.assertIn("logical, dimension(*), intent(IN) :: sendbuf", body)
+        self.assertIn("!DIR$ IGNORE_TKR sendbuf, recbuf", body)
+        self.assertEqual(text.count("#if"), text.count("#endif"))
 
 
 ROW = """
