@@ -96,7 +96,7 @@ API_VERSION := 4.6.4
 # The compiler of the Fortran layer, as CMake names it (CMAKE_Fortran_COMPILER_ID and _VERSION),
 # recorded in the pkg-config file and the CMake package: only that compiler (and major version)
 # reads the installed .mod files. Found when a recipe first needs it (deferred, then cached).
-FC_ID_VERSION = $(eval FC_ID_VERSION := $$(shell sh fortran/compiler_id.sh '$(FC)'))$(FC_ID_VERSION)
+FC_ID_VERSION = $(eval FC_ID_VERSION := $$(shell sh fortran/gen/compiler_id.sh '$(FC)'))$(FC_ID_VERSION)
 FC_ID         = $(firstword $(FC_ID_VERSION))
 FC_VERSION    = $(lastword $(FC_ID_VERSION))
 # sed expressions substituting them into pkgconfig/*.pc.in and cmake/*.cmake.in

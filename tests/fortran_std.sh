@@ -58,7 +58,7 @@ for fc in "${compilers[@]}"; do
         echo "SKIP $fc: not installed (make deps FC=$fc installs it)"
         continue
     fi
-    read -r id version <<< "$(sh fortran/compiler_id.sh "$fc")"
+    read -r id version <<< "$(sh fortran/gen/compiler_id.sh "$fc")"
     case $id in
         GNU | LLVMFlang) std_flags=(-std=f2018 -pedantic -Werror -fsyntax-only) ;;
         *)
@@ -102,7 +102,7 @@ for fc in "${compilers[@]}"; do
     done
     mpifort=${MPIFORT:-mpifort.openmpi}
     if command -v "$mpifort" > /dev/null 2>&1 &&
-            [[ "$(sh fortran/compiler_id.sh "$mpifort")" == "$id $version" ]]; then
+            [[ "$(sh fortran/gen/compiler_id.sh "$mpifort")" == "$id $version" ]]; then
         fc_checked=$fc
         fc=$mpifort
         for src in tests/fortran_mpi/*.F90 tests/multinode/*.F90; do

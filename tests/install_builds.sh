@@ -14,7 +14,7 @@
 # it must say "req_test: OK on 2 PEs" and leave no /dev/shm/rpncomm-<rpnrun pid>-* file). Two more
 # tests of the CMake package: an incompatible version is refused, and a moved install tree is
 # found where it now is. The compiler is recorded: pkg-config's fortran_compiler_id and
-# fortran_compiler_version are those of $FC (fortran/compiler_id.sh; one test), and a CMake
+# fortran_compiler_version are those of $FC (fortran/gen/compiler_id.sh; one test), and a CMake
 # project whose Fortran compiler is another (gfortran for an LLVM Flang install, $FLANG_FC,
 # default flang-new-19, for any other) is refused in one line naming the compiler the install
 # needs and the `make install FC=... PREFIX=...` to run (one test; SKIP without that compiler).
@@ -157,7 +157,7 @@ read -r -a pc_libs_a <<< "$pc_libs"
 read -r -a pc_l <<< "$(pkg-config --libs-only-l rpncomm-windows)"
 
 # ------------------------------------------------------------ the compiler the install records
-read -r fc_id fc_version <<< "$(sh fortran/compiler_id.sh "$FC")"
+read -r fc_id fc_version <<< "$(sh fortran/gen/compiler_id.sh "$FC")"
 pc_id=$(pkg-config --variable=fortran_compiler_id rpncomm-windows)
 pc_version=$(pkg-config --variable=fortran_compiler_version rpncomm-windows)
 if [[ "$pc_id $pc_version" == "$fc_id $fc_version" && "$fc_id" != Unknown ]]; then

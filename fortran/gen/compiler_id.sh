@@ -1,5 +1,5 @@
 #!/bin/sh
-# fortran/compiler_id.sh FC: prints "ID VERSION" for the Fortran compiler FC, ID spelt as CMake's
+# fortran/gen/compiler_id.sh FC: prints "ID VERSION" for the Fortran compiler FC, ID spelt as CMake's
 # CMAKE_Fortran_COMPILER_ID (GNU, LLVMFlang, IntelLLVM, Intel, NVHPC, Cray, ...; Unknown when not
 # recognised) and VERSION as its CMAKE_Fortran_COMPILER_VERSION (Unknown when not found).
 # make records both in the installed pkg-config file and CMake package: a Fortran module file
