@@ -161,8 +161,9 @@ def _section(title):
     return f"  ! {'-' * max(70 - len(title), 3)} {title}"
 
 
-def _bodies_by_concern(table, rows, c_kinds="use"):
-    """The interface bodies of `rows`, in the table's order, a section per concern."""
+def _bodies_by_concern(table, rows, c_kinds="use", per_compiler=False):
+    """The interface bodies of `rows`, in the table's order, a section per concern
+    (`interface_body`'s c_kinds and per_compiler)."""
     out = []
     for concern in table.concerns.values():
         mine = [r for r in rows if r.concern == concern.name]
@@ -172,7 +173,7 @@ def _bodies_by_concern(table, rows, c_kinds="use"):
         for r in mine:
             if r.note:
                 out += _comment(r.note, 4)
-            out += interface_body(r, c_kinds) + [""]
+            out += interface_body(r, c_kinds, per_compiler=per_compiler) + [""]
     return out
 
 
@@ -329,15 +330,7 @@ def interfaces_hf(table):
         "  interface",
         "",
     ]
-    for concern in table.concerns.values():
-        mine = [r for r in rows if r.concern == concern.name]
-        if not mine:
-            continue
-        out += [_section(concern.title), ""]
-        for r in mine:
-            if r.note:
-                out += _comment(r.note, 4)
-            out += interface_body(r, per_compiler=True) + [""]
+    out += _bodies_by_concern(table, rows, per_compiler=True)
     out.append("  end interface")
     out += _generics(table, rows)
     out += ["", f"#undef {ASSUMED_TYPE}"]
