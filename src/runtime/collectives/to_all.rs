@@ -24,7 +24,7 @@ type ReductionArgs = (Communicator, Result<(MessageType, usize)>);
 
 /// The arguments of a reduction or a gather as every PE must give them: byte count, element
 /// type and operator codes (0 where the call has none).
-fn describe(row: &[u32]) -> String {
+pub(super) fn describe(row: &[u32]) -> String {
     let t = MessageType::from_code(row[1]).map_or("?", |t| t.name());
     match Operator::from_code(row[2]) {
         Some(op) => format!("{} bytes of {t} with {}", row[0], op.name()),
@@ -33,7 +33,7 @@ fn describe(row: &[u32]) -> String {
 }
 
 /// The first PE whose row differs from PE 0's, as a mismatch error naming both.
-fn same_everywhere(id: CollectiveId, rows: &[Vec<u32>], what: impl Fn(&[u32]) -> String) -> Result<()> {
+pub(super) fn same_everywhere(id: CollectiveId, rows: &[Vec<u32>], what: impl Fn(&[u32]) -> String) -> Result<()> {
     match rows.iter().position(|r| r != &rows[0]) {
         Some(pe) => Err(Error::Collective(format!("{id}: PE {pe} gives {}, PE 0 {}", what(&rows[pe]), what(&rows[0])))),
         None => Ok(()),

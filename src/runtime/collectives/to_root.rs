@@ -4,7 +4,7 @@
 
 use super::super::Runtime;
 use super::super::caller_buffers::{caller_bytes, caller_bytes_mut, read_caller_bytes, write_caller_bytes};
-use super::to_all::combine_into;
+use super::to_all::{combine_into, describe, same_everywhere};
 use crate::core::collectives::call_log::CallEntry;
 use crate::core::{CollectiveId, Communicator, MessageType, Operator};
 use crate::error::{Error, Result};
@@ -21,12 +21,22 @@ fn root_of(comm: &Communicator, root: i32) -> Result<usize> {
 
 impl Runtime {
     /// The agreement of a rooted collective (`id`) over `comm`: every PE tells its routine, its
-    /// `root` and whether its own arguments were accepted (`mine`); unless all were, all are in
-    /// the same routine and name the same root, a rank of `comm`, every PE fails (none hangs in a
-    /// collective another PE left). Returns the root.
-    fn agree_on_root(&mut self, comm: &Communicator, id: CollectiveId, root: i32, mine: &Result<()>) -> Result<usize> {
-        let rows = self.agree(comm, id, mine, &[root as u32])?;
-        if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
+    /// `root`, its arguments as words (`args`, named by `what`) and whether it accepted them
+    /// (`mine`); unless all were accepted, all are in the same routine and give the same root
+    /// (a rank of `comm`) and arguments, every PE fails (none hangs in a collective another PE
+    /// left, none combines or stores blocks unlike its own). Returns the root.
+    fn agree_on_root(
+        &mut self,
+        comm: &Communicator,
+        id: CollectiveId,
+        root: i32,
+        args: &[u32],
+        what: impl Fn(&[u32]) -> String,
+        mine: &Result<()>,
+    ) -> Result<usize> {
+        let payload: Vec<u32> = std::iter::once(root as u32).chain(args.iter().copied()).collect();
+        let rows = self.agree(comm, id, mine, &payload)?;
+        if let Some(pe) = rows.iter().position(|r| r[0] != rows[0][0]) {
             return Err(Error::Collective(format!(
                 "{}: PE {pe} gives root {}, PE 0 root {}",
                 id.name(),
@@ -34,6 +44,8 @@ impl Runtime {
                 rows[0][0] as i32
             )));
         }
+        let args: Vec<Vec<u32>> = rows.iter().map(|r| r[1..].to_vec()).collect();
+        same_everywhere(id, &args, what)?;
         root_of(comm, root)
     }
 
@@ -91,7 +103,9 @@ impl Runtime {
             }
             return Ok(());
         }
-        let root = self.agree_on_root(&comm, id, root, &checked.as_ref().map(|_| ()).map_err(Clone::clone))?;
+        let args = checked.as_ref().map_or([0; 3], |&(t, op, bytes)| [bytes as u32, t.code(), op.code()]);
+        let local = checked.as_ref().map(drop).map_err(Clone::clone);
+        let root = self.agree_on_root(&comm, id, root, &args, describe, &local)?;
         let (t, op, bytes) = checked?;
         // SAFETY: caller's contract: send holds `bytes` bytes.
         let mine = unsafe { read_caller_bytes(send, bytes) };
@@ -161,7 +175,10 @@ impl Runtime {
             }
             return Ok(());
         }
-        let root = self.agree_on_root(&comm, id, root, &checked.as_ref().map(|_| ()).map_err(Clone::clone))?;
+        // (the byte counts must agree; the types may differ: MPI_REAL sent as MPI_INTEGER)
+        let args = [*checked.as_ref().unwrap_or(&0) as u32];
+        let local = checked.as_ref().map(drop).map_err(Clone::clone);
+        let root = self.agree_on_root(&comm, id, root, &args, |r| format!("{} bytes", r[0]), &local)?;
         let sbytes = checked?;
         // SAFETY: caller's contract: send holds sbytes bytes.
         let mine = unsafe { read_caller_bytes(send, sbytes) };
