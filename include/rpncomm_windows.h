@@ -447,6 +447,12 @@ int rpncomm_io_pe_valid_set(int *x, int *y, int npes, int penx, int peny, int di
 int rpncomm_mype(int *me, int *me_x, int *me_y);
 
 /**
+ * The grid's map: `xtab` and `ytab` (room for `n` integers each, `n` the grid's number of PEs)
+ * receive me_x and me_y of every PE of this PE's grid, by grid rank.
+ */
+int rpncomm_grid_map(int *xtab, int *ytab, int n);
+
+/**
  * This PE's rank in the communicator named `name` in `*rank` (unchanged on a PE outside it, as
  * in the original).
  */
@@ -794,6 +800,13 @@ int rpncomm_waitall_nostat(int nreq, int *requests);
  * masters) or for 'RPN_COMM_NULL'. MPI build only (refused on shared memory).
  */
 int rpncomm_comm_fortran(const char *name, size_t name_len, int *fcomm);
+
+/**
+ * The Fortran MPI handles of the grid's communicators the original's module `rpn_comm` keeps,
+ * into `fcomms` (room for `n` = 7 integers, in the order of `mpi_handles::MODULE_COMMS`); -1 each
+ * on shared memory, which has no MPI handles (not refused: the module's variables only show it).
+ */
+int rpncomm_module_comms(int *fcomms, int n);
 
 /**
  * The Fortran MPI datatype of a name of the original's table ('MPI_INTEGER',

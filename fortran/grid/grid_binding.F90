@@ -50,6 +50,14 @@ module rpn_comm_grid_binding
       integer(C_INT) :: status
     end function rpncomm_mype
 
+    function rpncomm_grid_map(xtab, ytab, n) result(status) bind(C, name='rpncomm_grid_map')
+      import :: C_INT
+      implicit none
+      integer(C_INT), dimension(*), intent(OUT) :: xtab, ytab
+      integer(C_INT), intent(IN), value :: n
+      integer(C_INT) :: status
+    end function rpncomm_grid_map
+
     function rpncomm_comm_size(name, name_len, siz) result(status) &
                                bind(C, name='rpncomm_comm_size')
       import :: C_CHAR, C_SIZE_T, C_INT

@@ -52,6 +52,14 @@ module rpn_comm_p2p_binding
       integer(C_INT) :: status
     end function rpncomm_comm_fortran
 
+    function rpncomm_module_comms(fcomms, n) result(status) bind(C, name='rpncomm_module_comms')
+      import :: C_INT
+      implicit none
+      integer(C_INT), dimension(*), intent(OUT) :: fcomms
+      integer(C_INT), intent(IN), value :: n
+      integer(C_INT) :: status
+    end function rpncomm_module_comms
+
     function rpncomm_datyp_fortran(name, name_len, ftype) result(status) &
                                    bind(C, name='rpncomm_datyp_fortran')
       import :: C_CHAR, C_SIZE_T, C_INT

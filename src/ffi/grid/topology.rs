@@ -24,6 +24,29 @@ pub extern "C" fn rpncomm_mype(me: *mut c_int, me_x: *mut c_int, me_y: *mut c_in
     })
 }
 
+/// The grid's map: `xtab` and `ytab` (room for `n` integers each, `n` the grid's number of PEs)
+/// receive me_x and me_y of every PE of this PE's grid, by grid rank.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_grid_map(xtab: *mut c_int, ytab: *mut c_int, n: c_int) -> c_int {
+    call("RPN_COMM_grid_map", || {
+        let map = with_runtime(|rt| Ok(rt.grid_map()))?;
+        if usize::try_from(n).ok() != Some(map.len()) {
+            return Err(Error::BadArgument(format!("room for {n} PEs, the grid has {}", map.len())));
+        }
+        if xtab.is_null() || ytab.is_null() {
+            return Err(Error::NullBuffer { what: "grid map", nelem: map.len() as i64 });
+        }
+        for (r, (x, y)) in map.into_iter().enumerate() {
+            // SAFETY: the caller's arrays hold n = map.len() integers each.
+            unsafe {
+                args::put(xtab.add(r), x as c_int);
+                args::put(ytab.add(r), y as c_int);
+            }
+        }
+        Ok(())
+    })
+}
+
 /// This PE's rank in the communicator named `name` in `*rank` (unchanged on a PE outside it, as
 /// in the original).
 #[unsafe(no_mangle)]

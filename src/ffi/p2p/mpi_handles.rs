@@ -28,6 +28,24 @@ pub extern "C" fn rpncomm_comm_fortran(name: *const c_char, name_len: usize, fco
     })
 }
 
+/// The Fortran MPI handles of the grid's communicators the original's module `rpn_comm` keeps,
+/// into `fcomms` (room for `n` = 7 integers, in the order of `mpi_handles::MODULE_COMMS`); -1 each
+/// on shared memory, which has no MPI handles (not refused: the module's variables only show it).
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_module_comms(fcomms: *mut c_int, n: c_int) -> c_int {
+    call("RPN_COMM_init", || {
+        if usize::try_from(n).ok() != Some(mpi_handles::MODULE_COMMS.len()) || fcomms.is_null() {
+            return Err(Error::BadArgument(format!("room for {n} communicators, the module keeps {}", mpi_handles::MODULE_COMMS.len())));
+        }
+        let comms = with_runtime(|rt| rt.module_comms())?.unwrap_or_else(|| vec![-1; mpi_handles::MODULE_COMMS.len()]);
+        for (i, h) in comms.into_iter().enumerate() {
+            // SAFETY: the caller's array holds n = MODULE_COMMS.len() integers.
+            unsafe { args::put(fcomms.add(i), h) };
+        }
+        Ok(())
+    })
+}
+
 /// The Fortran MPI datatype of a name of the original's table ('MPI_INTEGER',
 /// 'MPI_double_precision', ...) in `*ftype`. MPI build only.
 #[unsafe(no_mangle)]

@@ -191,6 +191,13 @@ impl Runtime {
         (grid.rank_of(me), x, y)
     }
 
+    /// (me_x, me_y) of every PE of this PE's grid, by grid rank: what the original's module keeps
+    /// as pe_xtab and pe_ytab (and pe_id, their inverse).
+    pub fn grid_map(&self) -> Vec<(usize, usize)> {
+        let grid = self.grid.as_ref().map_or(Grid::xy(self.npes(), 1), |g| g.grid);
+        (0..grid.size()).map(|r| grid.grid_coords(r)).collect()
+    }
+
     /// The communicator of a grid name; None where this PE is in none of its parts ('BLOCMASTER'
     /// on a PE that is no block's master).
     pub(in crate::runtime) fn grid_communicator(&self, name: CommName) -> Result<Option<Communicator>> {

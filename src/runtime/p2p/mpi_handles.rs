@@ -6,7 +6,7 @@
 use super::super::Runtime;
 use crate::core::datatype::normalize_name;
 use crate::core::{MessageType, Operator, operator};
-use crate::error::Result;
+use crate::error::{Error, Result};
 #[cfg(feature = "mpi")]
 use {super::super::with_runtime, crate::transport::mpi::handles as mpi};
 
@@ -29,6 +29,11 @@ pub fn mpi_operator_code(name: &str) -> Result<u32> {
 /// The communicator name the original maps to MPI_COMM_NULL.
 const NULL_NAME: &str = "RPN_COMM_NULL";
 
+/// The communicators whose Fortran handles the original's module `rpn_comm` keeps (pe_indomm,
+/// pe_myrow, pe_mycol, pe_multi_grid, pe_a_domain, pe_all_domains, pe_grid_peers), in the order
+/// `module_comms` gives them.
+pub const MODULE_COMMS: [&str; 7] = ["GRID", "EW", "NS", "MULTIGRID", "ALLGRIDS", "WORLD", "GRIDPEERS"];
+
 impl Runtime {
     /// The Fortran MPI handle of the communicator `name` (MPI_COMM_NULL's where this PE is no
     /// member, and for 'RPN_COMM_NULL').
@@ -38,6 +43,15 @@ impl Runtime {
         }
         let comm = self.named(name)?;
         self.transport.fortran_comm(comm.as_ref())
+    }
+
+    /// The Fortran MPI handles of MODULE_COMMS; None where the transport has no MPI handles
+    /// (shared memory), which the module's variables then show as -1.
+    pub fn module_comms(&self) -> Result<Option<Vec<i32>>> {
+        if matches!(self.transport.fortran_comm(None), Err(Error::Unsupported(_))) {
+            return Ok(None);
+        }
+        MODULE_COMMS.iter().map(|name| self.fortran_comm(name)).collect::<Result<Vec<_>>>().map(Some)
     }
 
     /// The Fortran MPI handle of the communicator `name` where this PE is a member (None else).
