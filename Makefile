@@ -49,6 +49,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/halo/halo_binding.F90 \
                 fortran/windows/windows_binding.F90 \
                 fortran/process/output_flush.F90 \
+                fortran/grid/grid_globals.F90 \
                 fortran/process/process_routines.F90 \
                 fortran/grid/grid_init.F90 \
                 fortran/grid/grid_topology.F90 \
@@ -86,12 +87,13 @@ FORTRAN_INCS := fortran/RPN_COMM_types.inc \
 NATIVE_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 
 VERSION := $(shell sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
-# The version of the RPN_COMM interface the library provides (the original's, as GEM pins it):
-# the version of the `rpncomm` CMake package (cmake/rpncommConfigVersion.cmake.in). 4.6.4 has
-# 4.6.3's interface (only its build changed: it links MPI::MPI_C and MPI::MPI_Fortran, as the
-# package does in a project of both languages); GEM 5.3 asks for 4.6.4. VERSION
-# above is the implementation's own, that of the rpncomm_windows package and pkg-config file.
-API_VERSION := 4.6.4
+# The version of the RPN_COMM interface the library provides: the version of the `rpncomm` CMake
+# package (cmake/rpncommConfigVersion.cmake.in), which accepts any 4.x up to it. 4.6.4 changed only
+# the original's build (GEM 5.3 asks for it); 4.6.10 to 4.6.12 split the module rpn_comm into
+# rpn_comm_globals, rpn_comm and rpn_comm_mpi and added RPN_COMM_interfaces.hf, which the library
+# gives (fortran/modules/, with 4.6.3's form of rpn_comm beside the newer). VERSION above is the
+# implementation's own, that of the rpncomm_windows package and pkg-config file.
+API_VERSION := 4.6.12
 
 # The compiler of the Fortran layer, as CMake names it (CMAKE_Fortran_COMPILER_ID and _VERSION),
 # recorded in the pkg-config file and the CMake package: only that compiler (and major version)
@@ -200,8 +202,25 @@ $(OBJDIR)/%.o: fortran/%.F90 $(FORTRAN_INCS) | deps
 $(foreach pair,$(join $(wordlist 2,$(words $(FORTRAN_OBJS)),$(FORTRAN_OBJS)),\
   $(addprefix :,$(filter-out $(lastword $(FORTRAN_OBJS)),$(FORTRAN_OBJS)))),$(eval $(pair)))
 
+# The modules named as the original's (fortran/modules/): only their .mod files are installed,
+# they compile to no code of their own. The two forms of `rpn_comm` have the same name, so the
+# older one's .mod goes to a directory of its own; rpn_comm_mpi (`use mpi`) is the MPI build's.
+LEGACY_MODDIR := $(INCDIR)/rpn_comm-4.6.3
+MODULE_FLAGS  := $(if $(filter mpi,$(CARGO_FEATURES)),-DRPNCOMM_MPI_BUILD)
+NAMED_MODULES := $(OBJDIR)/modules/rpn_comm.o $(OBJDIR)/modules/rpn_comm_463.o \
+                 $(if $(filter mpi,$(CARGO_FEATURES)),$(OBJDIR)/modules/rpn_comm_mpi.o)
+$(OBJDIR)/modules/rpn_comm.o: fortran/modules/rpn_comm.F90 fortran/RPN_COMM_interfaces.hf $(FORTRAN_OBJS)
+	@mkdir -p $(dir $@)
+	$(FC) $(FFLAGS) $(MODULE_FLAGS) -Ifortran -J$(INCDIR) -c $< -o $@
+$(OBJDIR)/modules/rpn_comm_463.o: fortran/modules/rpn_comm_463.F90 $(FORTRAN_OBJS)
+	@mkdir -p $(dir $@) $(LEGACY_MODDIR)
+	$(FC) $(FFLAGS) $(MODULE_FLAGS) -Ifortran -I$(INCDIR) -J$(LEGACY_MODDIR) -c $< -o $@
+$(OBJDIR)/modules/rpn_comm_mpi.o: fortran/modules/rpn_comm_mpi.F90
+	@mkdir -p $(dir $@)
+	$(FC) $(FFLAGS) -J$(INCDIR) -c $< -o $@
+
 # the .mod files are written by the compilations above
-$(MODS_STAMP): $(FORTRAN_OBJS)
+$(MODS_STAMP): $(FORTRAN_OBJS) $(NAMED_MODULES)
 	@touch $@
 
 # ------------------------------------------------------------------------------ installed layout
@@ -263,6 +282,8 @@ install: all
 	ln -sf $(notdir $(LIB)) $(IPREFIX)/lib/librpn_comm.a
 	ln -sf $(notdir $(LIB)) $(IPREFIX)/lib/librpncomm.a
 	install -m 644 $(INSTALLED_INC) $(INCDIR)/*.mod $(IPREFIX)/include/
+	install -d $(IPREFIX)/include/rpn_comm-4.6.3
+	install -m 644 $(LEGACY_MODDIR)/*.mod $(IPREFIX)/include/rpn_comm-4.6.3/
 	[ $(IPREFIX)/include/rpn_comm.inc -ef $(IPREFIX)/include/RPN_COMM.inc ] || ln -sf RPN_COMM.inc $(IPREFIX)/include/rpn_comm.inc
 	install -m 755 $(RPNRUN) $(IPREFIX)/bin/
 	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|g' -e 's|@VERSION@|$(VERSION)|g' \

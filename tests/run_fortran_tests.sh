@@ -14,6 +14,8 @@
 #                         its rank (0 to N-1): nothing a PE printed was lost when the job ended
 #   ! OUTPUT_LACKS: text   the run's output must not hold the text (every such line is checked,
 #                         e.g. the ERROR STOP, backtrace or MPI_Abort noise of a refused call)
+#   ! FFLAGS: -fopenmp    flags of its compilation, before the include directory's -I (@INCLUDE@ is
+#                         that directory, e.g. -I@INCLUDE@/rpn_comm-4.6.3)
 #   ! ENV: NAME=value ...  environment variables of the run (e.g. RPNCOMM_CHECK_COLLECTIVES=each,
 #                         the checking mode of the collectives)
 #   ! TRANSPORT: shm      run only under rpnrun (the shared-memory build); SKIP under another
@@ -190,6 +192,7 @@ for src in "${tests[@]}"; do
     exe="$TESTBIN/$name"
     clog="$LOGDIR/$name.compile.log"
     read -r -a fflags <<< "$(header "$src" FFLAGS)"   # e.g. "! FFLAGS: -fopenmp"
+    fflags=("${fflags[@]//@INCLUDE@/$BUILD/include}")
     mkdir -p "$TESTBIN/mod.$name"   # a test's own modules, never in the working directory
     if ! "$FC" -O1 -g "${fflags[@]}" -I"$BUILD/include" -I"$ROOT/tests/fortran" -J"$TESTBIN/mod.$name" "$src" -o "$exe" "$LIB" "${native_libs[@]}" > "$clog" 2>&1; then
         for np in "${pe_list[@]}"; do

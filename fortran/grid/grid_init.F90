@@ -24,6 +24,7 @@ end module rpn_comm_grid_keep
 
 subroutine RPN_COMM_init(Userinit, Pelocal, Petotal, Pex, Pey)
   use rpn_comm_windows_types
+  use rpn_comm_globals, only: fill_grid_globals
   use rpn_comm_grid_binding
   use rpn_comm_process_binding
   use rpn_comm_output_flush, only: rpn_comm_flush_units
@@ -59,6 +60,7 @@ subroutine RPN_COMM_init(Userinit, Pelocal, Petotal, Pex, Pey)
   endif
   ! on failure the core has already printed the reason (on every PE)
   if (rpncomm_set_grid(px, py) /= RPN_COMM_OK) error stop 1
+  call fill_grid_globals()
   Pex = px
   Pey = py
 end subroutine RPN_COMM_init
@@ -71,6 +73,7 @@ end subroutine RPN_COMM_init
 ! as the original, end the job. A second call keeps the grids (the library says so).
 integer function RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, Pex, Pey, MultiGrids, Grids)
   use rpn_comm_grid_binding
+  use rpn_comm_globals, only: fill_grid_globals
   use rpn_comm_process_binding, only: rpncomm_flush_at_stop
   use rpn_comm_output_flush, only: rpn_comm_flush_units
   implicit none
@@ -110,6 +113,7 @@ integer function RPN_COMM_init_multi_level(Userinit, Pelocal, Petotal, Pex, Pey,
     call Userinit(px, py)
   endif
   if (rpncomm_set_grid(px, py) /= 0) error stop 1   ! the library has said why, on every PE
+  call fill_grid_globals()
   Pex = px
   Pey = py
   Pelocal = place(1)
