@@ -275,16 +275,19 @@ fi
 # ------------------------------------------------------- 2b. CMake as GEM takes its RPN_COMM
 # find_package(rpncomm 4.6.3 REQUIRED), rpncomm::rpncomm, include 'rpn_comm.inc' under implicit
 # none, GEM's gfortran flags (tests/gem_build): built and run on 2 PEs; the package's version is
-# the RPN_COMM interface's (4.6.4: 4.x up to it accepted, 4.6.5, 4.7 and 5 refused) and it says the
-# implementation's; the archive defines, with gfortran's single trailing underscore, the symbols
+# the RPN_COMM interface's (4.6.12: 4.x up to it accepted, 4.6.13, 4.7 and 5 refused) and it says the
+# implementation's; a request before 4.6.10 gets the module rpn_comm of 4.6.3 (a program that
+# declares its functions itself builds), a later one 4.6.12's (a program using its interfaces); the archive defines, with gfortran's single trailing underscore, the symbols
 # GEM links that the library provides (those it does not yet are listed, not counted).
 GEM_FLAGS="-fconvert=big-endian -fno-second-underscore -fallow-argument-mismatch -fstack-arrays"
 if [[ "$INSTALL_WAYS" != *" cmake "* ]] || ! command -v cmake > /dev/null 2>&1; then
     skip "CMake as GEM: find_package(rpncomm 4.6.3), rpncomm::rpncomm, rpn_comm.inc: cmake not run or not installed"
     skip "CMake as GEM: the rpncomm package's versions: cmake not run or not installed"
+    skip "CMake: the module rpn_comm of the version asked for: cmake not run or not installed"
 elif [[ "$fc_id" != GNU ]]; then
     skip "CMake as GEM: GEM's flags ($GEM_FLAGS) are gfortran's, the install is $fc_id's"
     skip "CMake as GEM: the rpncomm package's versions: see above"
+    skip "CMake: the module rpn_comm of the version asked for: see above"
 else
     B="$TMP/gem-build"
     glog="$LOG/gem-build.log"
@@ -313,23 +316,56 @@ cmake_minimum_required(VERSION 3.19)
 project(probe LANGUAGES NONE)
 find_package(rpncomm $1 REQUIRED)
 get_target_property(links rpncomm::rpncomm INTERFACE_LINK_LIBRARIES)
-message(STATUS "found: \${rpncomm_VERSION} implementation: \${rpncomm_IMPLEMENTATION} \${rpncomm_IMPLEMENTATION_VERSION} links: \${links}")
+message(STATUS "found: \${rpncomm_VERSION} implementation: \${rpncomm_IMPLEMENTATION} \${rpncomm_IMPLEMENTATION_VERSION} links: \${links} module: \${rpncomm_MODULE_FORM}")
 EOF
         cmake -S "$dir" -B "$dir/b" -DCMAKE_PREFIX_PATH="$PREFIX" > "$TMP/gem-probe.log" 2>&1
     }
     version=$(sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
     bad=""
-    for v in 4.6.3 4.6.4 4.6 4 4.0...4.6.4 "4.6.3...<5"; do
-        gem_probe "$v" && grep -q -- "found: 4.6.4 implementation: rpncomm-windows $version links: rpncomm_windows::rpncomm_windows" \
-            "$TMP/gem-probe.log" || bad+=" $v(refused)"
+    for v in 4.6.3:4.6.3 4.6.4:4.6.3 4.6.9:4.6.3 4.6.10:4.6.12 4.6.12:4.6.12 4.6:4.6.3 4:4.6.3 \
+             4.0...4.6.12:4.6.3 "4.6.3...<5:4.6.3" ":4.6.12"; do
+        form=${v##*:}
+        v=${v%:*}
+        gem_probe "$v" && grep -q -- "found: 4.6.12 implementation: rpncomm-windows $version links: rpncomm_windows::rpncomm_windows module: $form" \
+            "$TMP/gem-probe.log" || bad+=" ${v:-none}(refused, or not module $form)"
     done
-    for v in 4.6.5 4.7 5 3 4.0...4.6.3; do
+    for v in 4.6.13 4.7 5 3 4.0...4.6.11; do
         gem_probe "$v" && bad+=" $v(accepted)"
     done
     if [[ -z "$bad" ]]; then
-        pass "CMake as GEM: rpncomm 4.6.3, 4.6.4, 4.6, 4 and ranges that include 4.6.4 found (implementation rpncomm-windows $version); 4.6.5, 4.7, 5, 3 and 4.0...4.6.3 refused"
+        pass "CMake as GEM: rpncomm 4.6.3, 4.6.4, 4.6.9 to 4.6.12, 4.6, 4, none and ranges that include 4.6.12 found (implementation rpncomm-windows $version; module rpn_comm of 4.6.3 before 4.6.10); 4.6.13, 4.7, 5, 3 and 4.0...4.6.11 refused"
     else
         fail "CMake as GEM: find_package(rpncomm VERSION) wrong for:$bad" "$TMP/gem-probe.log"
+    fi
+
+    # module_probe REQUEST FORM: builds a program written for that form of the module rpn_comm
+    # in a project asking for rpncomm REQUEST: 4.6.3's declares its functions itself (which the
+    # newer form's interfaces refuse), 4.6.12's calls through the interfaces
+    module_probe() {
+        local dir="$TMP/module-probe"
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        cat > "$dir/CMakeLists.txt" << EOF
+cmake_minimum_required(VERSION 3.19)
+project(probe LANGUAGES Fortran)
+find_package(rpncomm $1 REQUIRED)
+add_executable(probe probe.F90)
+target_link_libraries(probe PRIVATE rpncomm::rpncomm)
+EOF
+        if [[ $2 == 4.6.3 ]]; then
+            printf '%s\n' 'program probe' '  use rpn_comm' '  implicit none' '  integer, external :: RPN_COMM_mype' \
+                '  integer :: me, x, y' '  if (RPN_COMM_mype(me, x, y) == 0) print *, pe_me, me' 'end program probe' > "$dir/probe.F90"
+        else
+            printf '%s\n' 'program probe' '  use rpn_comm' '  implicit none' '  integer :: me, x, y' \
+                '  if (RPN_COMM_mype(me, x, y) == RPN_COMM_OK) print *, pe_me, me' 'end program probe' > "$dir/probe.F90"
+        fi
+        cmake -S "$dir" -B "$dir/b" -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_Fortran_COMPILER="$FC" > "$TMP/module-probe.log" 2>&1 &&
+            cmake --build "$dir/b" >> "$TMP/module-probe.log" 2>&1
+    }
+    if module_probe 4.6.3 4.6.3 && module_probe 4.6.12 4.6.12; then
+        pass "CMake: the module rpn_comm of 4.6.3 for find_package(rpncomm 4.6.3), of 4.6.12 for 4.6.12 (a program written for each builds)"
+    else
+        fail "CMake: a program written for the module rpn_comm of the version asked for does not build" "$TMP/module-probe.log"
     fi
 fi
 # the symbols GEM links (../shared/GEM.md) that the library provides, as gfortran names them
