@@ -295,7 +295,8 @@ def rpn_mpi_hf(table):
 def interfaces_hf(table):
     """The include a program written for the original 4.6.12 includes for explicit interfaces of
     every routine, those taking buffers of any type included (its own file of that name)."""
-    rows = [r for r in table.routines.values() if "hf" in r.declared]
+    # (4.6.12's dummy names where they differ from 4.6.3's, for keyword calls: hf_names)
+    rows = [r.renamed(r.hf_names) for r in table.routines.values() if "hf" in r.declared]
     buffers = [r.name for r in rows if r.no_arg_check]
     out = [
         "! RPN_COMM_interfaces.hf -- explicit interfaces of the RPN_COMM routines, those taking buffers of",

@@ -10,7 +10,7 @@ function without a row. Each message names the row.
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from fortran_source import FortranError, Statement, parse_declaration
 
@@ -43,6 +43,7 @@ class Row:
     calls: list = field(default_factory=list)
     no_arg_check: list = field(default_factory=list)
     body: str = "hand"
+    hf_names: dict = field(default_factory=dict)  # argument -> its name in RPN_COMM_interfaces.hf
 
     @property
     def kind(self):
@@ -50,6 +51,20 @@ class Row:
 
     def where(self):
         return f"routines.toml: [{'c' if self.bind_name else 'routine'}.{self.name}]"
+
+    def renamed(self, names):
+        """This row with its dummy arguments renamed (`names`: lower-case name -> new name), in
+        its argument list, its declarations and its no_arg_check."""
+        if not names:
+            return self
+        new = lambda a: names.get(a.lower(), a)  # noqa: E731
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b", re.IGNORECASE)
+        decls = []
+        for d in self.decls:
+            text = pattern.sub(lambda m: names[m.group(1).lower()], d.statement.text)
+            decls.append(parse_declaration(Statement("code", text, [text], d.statement.lineno)))
+        return replace(self, args=[new(a) for a in self.args], decls=decls,
+                       no_arg_check=[new(a) for a in self.no_arg_check], hf_names={})
 
     def declaration_of(self, name):
         """The Declaration that declares `name` (one, checked at load)."""
@@ -99,7 +114,7 @@ def _strings(where, value, what):
 def _row(kind, name, fields, concerns):
     where = f"routines.toml: [{kind}.{name}]"
     known = {"concern", "args", "result", "decl", "note"}
-    known |= {"declared", "generic", "calls", "no_arg_check", "body"} if kind == "routine" else set()
+    known |= {"declared", "generic", "calls", "no_arg_check", "body", "hf_names"} if kind == "routine" else set()
     extra = set(fields) - known
     if extra:
         raise TableError(f"{where}: unknown key(s) {', '.join(sorted(extra))}")
@@ -145,6 +160,13 @@ def _row(kind, name, fields, concerns):
     for n in row.no_arg_check:
         if n.lower() not in [a.lower() for a in args]:
             raise TableError(f"{where}: no_arg_check names '{n}', not an argument")
+    row.hf_names = fields.get("hf_names", {})
+    if not isinstance(row.hf_names, dict) or not all(isinstance(v, str) and v.isidentifier() for v in row.hf_names.values()):
+        raise TableError(f"{where}: hf_names must map arguments to names")
+    for n in row.hf_names:
+        if n.lower() not in [a.lower() for a in args]:
+            raise TableError(f"{where}: hf_names names '{n}', not an argument")
+    row.hf_names = {k.lower(): v for k, v in row.hf_names.items()}
     row.body = fields.get("body", "hand")
     if row.body not in BODIES:
         raise TableError(f"{where}: body '{row.body}' is none of {', '.join(BODIES)}")

@@ -6,7 +6,8 @@
 ! module), so every call below is checked against them, the buffers of any type, kind and rank
 ! included: allreduce of a 2-D real*8 array and of an integer scalar, bcast of a logical scalar
 ! and of a 2-D real*4 array, allgather of real*8 scalars, gather of integer*8 scalars, reduce of
-! a real*4 array, alltoall of integers, RPN_COMM_xch_halo of a 3-D real*4 array and
+! a real*4 array, alltoall of integers, gatherv and scatterv called with keywords (4.6.12's
+! `sendcounts`), RPN_COMM_xch_halo of a 3-D real*4 array and
 ! RPN_COMM_xch_halo_8 of a 3-D real*8 one (one row of PEs, periodic in x), sendrecv of 2-D
 ! integer arrays around a ring, and the queries GEM makes (size, rank, mype, barrier, wtime).
 ! isend/irecv/waitall_nostat and send/recv with MPI; without MPI (RPN_COMM_comm is -1), send and
@@ -33,6 +34,7 @@ contains
     real(kind=8) :: r8(3, 2), r8sum(3, 2), a8, all8(npes)
     real(kind=4) :: r4(2, 3), mins(4)
     integer :: i, j, ierr, imax, isz, irank, mex, mey, st
+    integer :: counts(npes), displs(npes), mine(npes), every(npes * (npes + 1) / 2)
     integer :: ito(npes), ifrom(npes)
     integer(kind=8) :: i8, i8all(npes)
     logical :: flag
@@ -99,6 +101,29 @@ contains
     ifrom = -1
     call RPN_COMM_alltoall(ito, 1, RPN_COMM_INTEGER, ifrom, 1, RPN_COMM_INTEGER, RPN_COMM_GRID, ierr)
     call check(ierr == RPN_COMM_OK .and. all(ifrom == [(100 * i + me, i = 0, npes - 1)]), 'alltoall')
+
+    ! 4.6.12 calls scatterv's counts `sendcounts` (4.6.3: `sendcount`): keyword calls as written for it
+    call section('gatherv and scatterv, called with keywords')
+    do i = 1, npes
+      counts(i) = i
+      displs(i) = (i - 1) * i / 2
+    enddo
+    mine = me
+    every = -1
+    call RPN_COMM_gatherv(sendbuf=mine, sendcount=me + 1, sendtype=RPN_COMM_INTEGER, recbuf=every, reccountv=counts, &
+                          disp=displs, rectype=RPN_COMM_INTEGER, root=0, com=RPN_COMM_GRID, ierr=ierr)
+    call check_ierr(ierr, RPN_COMM_OK, 'RPN_COMM_gatherv')
+    if (me == 0) then
+      do i = 1, npes
+        call check(all(every(displs(i) + 1:displs(i) + i) == i - 1), 'RPN_COMM_gatherv: the block of PE '//str(i - 1))
+      enddo
+    endif
+    every = every + 100
+    mine = -1
+    call RPN_COMM_scatterv(sendbuf=every, sendcounts=counts, disp=displs, sendtype=RPN_COMM_INTEGER, recbuf=mine, &
+                           reccountv=me + 1, rectype=RPN_COMM_INTEGER, root=0, com=RPN_COMM_GRID, ierr=ierr)
+    call check_ierr(ierr, RPN_COMM_OK, 'RPN_COMM_scatterv')
+    call check(all(mine(1:me + 1) == me + 100) .and. all(mine(me + 2:) == -1), 'RPN_COMM_scatterv: this PE''s block')
   end subroutine collectives
 
   ! one row of PEs (userinit): 4 x 3 x 2 points each, halo 1, periodic along x only. As in the
