@@ -11,7 +11,7 @@ program test_module_rpn_comm
   use rpn_comm
   implicit none
   integer :: me, npes, nerr
-  integer :: ierr, total
+  integer :: ierr
   real(kind=8) :: v(2, 2), s(2, 2)
 
   nerr = 0
@@ -31,11 +31,7 @@ program test_module_rpn_comm
   call RPN_COMM_allreduce(v, s, 4, RPN_COMM_REAL8, RPN_COMM_SUM, RPN_COMM_GRID, ierr)
   call globals_check('allreduce through the interface', ierr == RPN_COMM_OK .and. all(s == npes * (npes - 1) / 2))
 
-  call RPN_COMM_allreduce(nerr, total, 1, RPN_COMM_INTEGER, RPN_COMM_SUM, RPN_COMM_GRID, ierr)
-  if (me == 0) write(*, '(A,I0,A,I0)') 'test_module_rpn_comm: npes = ', npes, ', failed checks (all PEs) = ', total
-  call RPN_COMM_finalize(ierr)
-  if (total /= 0 .or. ierr /= RPN_COMM_OK) error stop 1
-  if (me == 0) write(*, '(A)') 'test_module_rpn_comm: OK'
+  call globals_finish('test_module_rpn_comm')
 
 contains
 

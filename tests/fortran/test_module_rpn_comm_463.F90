@@ -13,15 +13,10 @@ program test_module_rpn_comm_463
   implicit none
   integer, external :: RPN_COMM_mype
   integer :: me, npes, nerr
-  integer :: ierr, total
 
   nerr = 0
   call globals_start_and_check()
-  call RPN_COMM_allreduce(nerr, total, 1, RPN_COMM_INTEGER, RPN_COMM_SUM, RPN_COMM_GRID, ierr)
-  if (me == 0) write(*, '(A,I0,A,I0)') 'test_module_rpn_comm_463: npes = ', npes, ', failed checks (all PEs) = ', total
-  call RPN_COMM_finalize(ierr)
-  if (total /= 0 .or. ierr /= RPN_COMM_OK) error stop 1
-  if (me == 0) write(*, '(A)') 'test_module_rpn_comm_463: OK'
+  call globals_finish('test_module_rpn_comm_463')
 
 contains
 

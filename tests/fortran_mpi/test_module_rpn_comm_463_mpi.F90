@@ -11,7 +11,7 @@ program test_module_rpn_comm_463_mpi
   implicit none
   integer, external :: RPN_COMM_mype
   integer :: me, npes, nerr
-  integer :: ierr, total, wrank, x, xsum, mpisum
+  integer :: ierr, wrank, x, xsum, mpisum
 
   nerr = 0
   call globals_start_and_check()
@@ -27,11 +27,7 @@ program test_module_rpn_comm_463_mpi
   call MPI_Allreduce(1, mpisum, 1, MPI_INTEGER, MPI_SUM, WORLD_COMM_MPI, ierr)
   call globals_check('MPI_Allreduce over WORLD_COMM_MPI', mpisum == pe_tot_all_domains)
 
-  call RPN_COMM_allreduce(nerr, total, 1, RPN_COMM_INTEGER, RPN_COMM_SUM, RPN_COMM_GRID, ierr)
-  if (me == 0) write(*, '(A,I0,A,I0)') 'test_module_rpn_comm_463_mpi: npes = ', npes, ', failed checks (all PEs) = ', total
-  call RPN_COMM_finalize(ierr)
-  if (total /= 0 .or. ierr /= RPN_COMM_OK) error stop 1
-  if (me == 0) write(*, '(A)') 'test_module_rpn_comm_463_mpi: OK'
+  call globals_finish('test_module_rpn_comm_463_mpi')
 
 contains
 

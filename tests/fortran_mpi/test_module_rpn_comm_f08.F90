@@ -13,7 +13,7 @@ program test_module_rpn_comm_f08
   use rpn_comm
   implicit none
   integer :: me, npes, nerr
-  integer :: ierr, total, wrank, x, xsum, rsum, mpisum
+  integer :: ierr, wrank, x, xsum, rsum, mpisum
   type(MPI_Comm) :: grid, row
   external :: sum_over_row_with_mpi_module
 
@@ -37,11 +37,7 @@ program test_module_rpn_comm_f08
   call sum_over_row_with_mpi_module(x, mpisum)
   call globals_check('rpn_comm_mpi''s MPI over pe_myrow', mpisum == rsum)
 
-  call RPN_COMM_allreduce(nerr, total, 1, RPN_COMM_INTEGER, RPN_COMM_SUM, RPN_COMM_GRID, ierr)
-  if (me == 0) write(*, '(A,I0,A,I0)') 'test_module_rpn_comm_f08: npes = ', npes, ', failed checks (all PEs) = ', total
-  call RPN_COMM_finalize(ierr)
-  if (total /= 0 .or. ierr /= RPN_COMM_OK) error stop 1
-  if (me == 0) write(*, '(A)') 'test_module_rpn_comm_f08: OK'
+  call globals_finish('test_module_rpn_comm_f08')
 
 contains
 
