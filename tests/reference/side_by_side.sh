@@ -10,7 +10,9 @@
 # gem_yinyang_side_by_side.F90 (two grids, GEM's Yin-Yang, with and without
 # RPN_COMM_set_petopo(1, 999999)) on 4 and 8 PEs. Then adj_halo_side_by_side.F90 (RPN_COMM_adj_halo8 and
 # _adj_halo4, every point of the arrays as bits) and spread_side_by_side.F90 (RPN_COMM_spread_context,
-# _spread, _is_null, _topo) on 1, 2, 4 and 6 PEs.
+# _spread, _is_null, _topo) on 1, 2, 4 and 6 PEs. Then module_side_by_side.F90 (the variables of the
+# module rpn_comm, 4.6.3's form: one grid in both placements on 1, 2, 4 and 6 PEs, Yin-Yang on 2, 4
+# and 8).
 # Prints one verdict line; exit status 0 when every run is identical.
 set -u
 orig=${1:?usage: side_by_side.sh ORIGINAL_PREFIX [BUILD_DIR]}
@@ -24,12 +26,14 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 # program, its argument, PE counts
 cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_side_by_side alongy 4 8"
-       "adj_halo_side_by_side - 1 2 4 6" "spread_side_by_side - 1 2 4 6")
+       "adj_halo_side_by_side - 1 2 4 6" "spread_side_by_side - 1 2 4 6"
+       "module_side_by_side - 1 2 4 6" "module_side_by_side columns 1 2 4 6" "module_side_by_side yinyang 2 4 8")
 for c in "${cases[@]}"; do
     read -r prog arg pes <<< "$c"
     [[ $arg == - ]] && arg=
     "$fc" -fallow-argument-mismatch -I"$orig/include" "$here/$prog.F90" "$orig/lib/librpn_comm.a" -o "$tmp/orig" || exit 2
-    "$fc" -fallow-argument-mismatch -I"$build/include" "$here/$prog.F90" "$build/lib/librpncomm_windows.a" \
+    # (the module rpn_comm of 4.6.3's form, as the original's include directory has it)
+    "$fc" -fallow-argument-mismatch -I"$build/include/rpn_comm-4.6.3" -I"$build/include" "$here/$prog.F90" "$build/lib/librpncomm_windows.a" \
         -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc -o "$tmp/ours" || exit 2
     for n in $pes; do
         for v in orig ours; do
