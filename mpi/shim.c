@@ -822,9 +822,14 @@ int rpnmpi_info_null_f(void) {
     return (int)MPI_Info_c2f(MPI_INFO_NULL);
 }
 
-/* MPI_STATUS_SIZE of the Fortran bindings. */
+/* MPI_STATUS_SIZE of the Fortran bindings: MPI_F_STATUS_SIZE where mpi.h has it (MPI-3), else the
+ * size of a C status in Fortran integers, as Open MPI 4 lays out its Fortran status. */
 int rpnmpi_status_size_f(void) {
+#ifdef MPI_F_STATUS_SIZE
     return (int)MPI_F_STATUS_SIZE;
+#else
+    return (int)(sizeof(MPI_Status) / sizeof(MPI_Fint));
+#endif
 }
 
 /* The extent in bytes of the caller's Fortran datatype `ftype` (MPI_Type_get_extent). */
