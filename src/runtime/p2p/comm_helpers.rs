@@ -299,11 +299,11 @@ mod shm_side {
 mod tests {
     use super::*;
 
-    /// 10 points on 3 PEs: tiles of 4, 3, 3 (the first the longest), as RPN_COMM_limit cuts.
+    /// 10 points on 3 PEs: tiles of 4, 4, 2 (the first the longest), as RPN_COMM_limit cuts.
     #[test]
     fn split_as_limit_cuts() {
         assert_eq!(split(0, 3, 10, 2, false).unwrap(), Split { minx: -1, maxx: 6, nxl: 4, nxlmax: 4, nx0: 1 });
-        assert_eq!(split(2, 3, 10, 0, false).unwrap(), Split { minx: 1, maxx: 4, nxl: 3, nxlmax: 4, nx0: 8 });
+        assert_eq!(split(2, 3, 10, 0, false).unwrap(), Split { minx: 1, maxx: 4, nxl: 2, nxlmax: 4, nx0: 9 });
         assert_eq!(split(1, 3, 10, 1, true).unwrap().maxx, 6, "nxlmax 4 is even: one more");
         assert!(split(3, 3, 10, 0, false).is_err());
     }
