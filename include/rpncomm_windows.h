@@ -715,6 +715,105 @@ int rpncomm_oper(const char *name, size_t name_len, struct rpncomm_handle *oper)
 int rpncomm_valid_oper(const struct rpncomm_handle *oper);
 
 /**
+ * RPN_COMM_split: `out` (5 integers) receives minx, maxx, nxl, nxlmax and nx0 of PE `mex`'s
+ * tile of `1..=nxg` cut over `nx` PEs (`fill` nonzero: the longest tile's dimension made odd).
+ */
+int rpncomm_split(int mex, int nx, int nxg, int halox, int fill, int *out);
+
+/**
+ * RPN_COMM_grank: `*member` 1 when this PE is a member of the communicator `name`, else 0.
+ */
+int rpncomm_grank(const char *name, size_t name_len, int *member);
+
+/**
+ * RPN_COMM_colors: `*color` the color of the communicator `name` ('WORLD', 'ALLGRIDS',
+ * 'MULTIGRID', 'GRID'; -1 for another name).
+ */
+int rpncomm_colors(const char *name, size_t name_len, int *color);
+
+/**
+ * RPN_COMM_datyp_indx: `*indx` the place (from 1) of a datatype name in the original's table,
+ * -1 for a name it does not hold (an answer, not an error).
+ */
+int rpncomm_datyp_indx(const char *name, size_t name_len, int *indx);
+
+/**
+ * RPN_COMM_i_valid_datyp: `*valid` 1 when `dtyp` designates a datatype, else 0.
+ */
+int rpncomm_valid_datyp(const struct rpncomm_handle *dtyp, int *valid);
+
+/**
+ * RPN_COMM_i_datyp_extent: `*extent` the size in bytes of one element of `dtyp`'s datatype.
+ */
+int rpncomm_datyp_extent(const struct rpncomm_handle *dtyp, int *extent);
+
+/**
+ * RPN_COMM_i_user_datyp (MPI build only): `*dtyp` a datatype handle of the caller's MPI
+ * datatype `ftype`; the refused handle when refused.
+ */
+int rpncomm_user_datyp(int ftype, struct rpncomm_handle *dtyp);
+
+/**
+ * RPN_COMM_defo: 'DEFO' designates the communicator `name` from now on.
+ */
+int rpncomm_defo(const char *name, size_t name_len);
+
+/**
+ * RPN_COMM_custom_comm (MPI build only): `*out` the communicator of `mode` (see
+ * `runtime::p2p::comm_helpers::custom_comm`).
+ */
+int rpncomm_custom_comm(int mpicom, const char *name, size_t name_len, int mode, int *out);
+
+/**
+ * RPN_COMM_world_set (MPI build only, before the library starts): the job is made of the
+ * Fortran communicator `fcomm`.
+ */
+int rpncomm_world_set(int fcomm);
+
+/**
+ * RPN_COMM_world_get (MPI build only): `*out` the communicator of RPN_COMM_world_set, else
+ * MPI_COMM_WORLD.
+ */
+int rpncomm_world_get(int *out);
+
+/**
+ * RPN_COMM_split_by_node (MPI build only): `out` (5 integers) receives the node and peer
+ * communicators of `origcomm`, the node rank, peer rank and node size.
+ */
+int rpncomm_split_by_node(int origcomm, int *out);
+
+/**
+ * RPN_COMM_group (MPI build only): `*out` the MPI group of the communicator `name`.
+ */
+int rpncomm_group_fortran(const char *name, size_t name_len, int *out);
+
+/**
+ * RPN_COMM_i_group with a communicator handle (MPI build only): `*out` the MPI group of the
+ * communicator handle `rcom`.
+ */
+int rpncomm_group_of_comm(const struct rpncomm_handle *rcom, int *out);
+
+/**
+ * MPI_GROUP_NULL's Fortran handle (-1 on shared memory), what a refused group call leaves.
+ */
+int rpncomm_group_null(void);
+
+/**
+ * RPN_COMM_ngrank (MPI build only): `*member` 1 when this PE is in the MPI group `group`.
+ */
+int rpncomm_ngrank(int group, int *member);
+
+/**
+ * RPN_COMM_infotyp (MPI build only): `*out` MPI_INFO_NULL's handle for 'MPI_INFO_NULL'.
+ */
+int rpncomm_infotyp(const char *name, size_t name_len, int *out);
+
+/**
+ * RPN_COMM_status_size (MPI build only): `*out` MPI_STATUS_SIZE.
+ */
+int rpncomm_status_size(int *out);
+
+/**
  * RPN_COMM_send (MPI build only): `count` elements of `dtype` to rank `dest` of `com`.
  */
 int rpncomm_send(const void *buf,

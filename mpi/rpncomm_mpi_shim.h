@@ -175,6 +175,16 @@ int rpnmpi_comm_null_f(void);
  * the Fortran communicator `forig`, out[7] = their handles, node rank, socket rank, peer rank,
  * socket size */
 int rpnmpi_split_by_socket_f(int forig, int spaces, int *out);
+void rpnmpi_world_set_f(int fcomm);
+int rpnmpi_world_get_f(void);
+int rpnmpi_split_by_node_f(int forig, int *out);
+int rpnmpi_comm_rank_size_f(int fcomm, int *rank, int *size);
+int rpnmpi_comm_group_f(int fcomm, int *fgroup);
+int rpnmpi_group_member_f(int fgroup, int *member);
+int rpnmpi_group_null_f(void);
+int rpnmpi_info_null_f(void);
+int rpnmpi_status_size_f(void);
+int rpnmpi_type_extent_f(int ftype, long long *extent);
 /* *ftype = the Fortran handle of the MPI datatype of `code` (RPNMPI_E_BAD_ARG for no such code) */
 int rpnmpi_type_f(int code, int *ftype);
 /* the Fortran handle of the operator of `code` (rpnmpi_rma's codes, 0: MPI_OP_NULL) */

@@ -207,12 +207,26 @@ int rpnmpi_library_mentions(const char *word) {
     return strstr(v, word) != NULL;
 }
 
+/* RPN_COMM_world_set: the communicator the job is made of when the library starts (unset:
+ * MPI_COMM_WORLD). A Fortran handle, as the caller gave it. */
+static int world_is_set = 0;
+static MPI_Fint world_f = 0;
+
+void rpnmpi_world_set_f(int fcomm) {
+    world_f = (MPI_Fint)fcomm;
+    world_is_set = 1;
+}
+
+int rpnmpi_world_get_f(void) {
+    return world_is_set ? (int)world_f : (int)MPI_Comm_c2f(MPI_COMM_WORLD);
+}
+
 int rpnmpi_comm_world(rpnmpi_comm **out) {
     rpnmpi_comm *c = malloc(sizeof *c);
     int rc;
     if (!c) return RPNMPI_E_NOMEM;
     /* Our own duplicate: our collectives never match the caller's, and its errors return. */
-    rc = MPI_Comm_dup(MPI_COMM_WORLD, &c->comm);
+    rc = MPI_Comm_dup(world_is_set ? MPI_Comm_f2c(world_f) : MPI_COMM_WORLD, &c->comm);
     if (rc != MPI_SUCCESS) { free(c); return rc; }
     MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
     c->owned = 1;
@@ -752,6 +766,87 @@ int rpnmpi_split_by_socket_f(int forig, int spaces, int *out) {
     out[5] = peerrank;
     out[6] = isiz;
     return MPI_SUCCESS;
+}
+
+/* RPN_COMM_split_by_node on the caller's communicator `forig`: its PEs of one node (key: rank)
+ * and the PEs of `forig` of equal node rank. out[] = node and peer communicators (Fortran
+ * handles, the caller's to free). */
+int rpnmpi_split_by_node_f(int forig, int *out) {
+    MPI_Comm orig = MPI_Comm_f2c((MPI_Fint)forig), node, peer;
+    int rank, noderank, rc;
+    if (orig == MPI_COMM_NULL) return RPNMPI_E_BAD_ARG;
+    if ((rc = MPI_Comm_rank(orig, &rank)) != MPI_SUCCESS) return rc;
+    if ((rc = MPI_Comm_split_type(orig, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node)) != MPI_SUCCESS) return rc;
+    if ((rc = MPI_Comm_rank(node, &noderank)) != MPI_SUCCESS) return rc;
+    if ((rc = MPI_Comm_split(orig, noderank, rank, &peer)) != MPI_SUCCESS) return rc;
+    out[0] = (int)MPI_Comm_c2f(node);
+    out[1] = (int)MPI_Comm_c2f(peer);
+    return MPI_SUCCESS;
+}
+
+/* Rank and size of the caller's communicator `fcomm` (not MPI_COMM_NULL). */
+int rpnmpi_comm_rank_size_f(int fcomm, int *rank, int *size) {
+    MPI_Comm comm = MPI_Comm_f2c((MPI_Fint)fcomm);
+    int rc;
+    if (comm == MPI_COMM_NULL) return RPNMPI_E_BAD_COMM;
+    if ((rc = MPI_Comm_rank(comm, rank)) != MPI_SUCCESS) return rc;
+    return MPI_Comm_size(comm, size);
+}
+
+/* The group of the caller's communicator `fcomm` (MPI_GROUP_NULL's for MPI_COMM_NULL). */
+int rpnmpi_comm_group_f(int fcomm, int *fgroup) {
+    MPI_Comm comm = MPI_Comm_f2c((MPI_Fint)fcomm);
+    MPI_Group g = MPI_GROUP_NULL;
+    int rc = MPI_SUCCESS;
+    if (comm != MPI_COMM_NULL) rc = MPI_Comm_group(comm, &g);
+    *fgroup = (int)MPI_Group_c2f(rc == MPI_SUCCESS ? g : MPI_GROUP_NULL);
+    return rc;
+}
+
+/* Whether this process is a member of the group `fgroup` (not MPI_GROUP_NULL). */
+int rpnmpi_group_member_f(int fgroup, int *member) {
+    MPI_Group g = MPI_Group_f2c((MPI_Fint)fgroup);
+    int rank = MPI_UNDEFINED, rc;
+    *member = 0;
+    if (g == MPI_GROUP_NULL) return RPNMPI_E_BAD_ARG;
+    rc = MPI_Group_rank(g, &rank);
+    *member = rc == MPI_SUCCESS && rank != MPI_UNDEFINED;
+    return rc;
+}
+
+int rpnmpi_group_null_f(void) {
+    return (int)MPI_Group_c2f(MPI_GROUP_NULL);
+}
+
+int rpnmpi_info_null_f(void) {
+    return (int)MPI_Info_c2f(MPI_INFO_NULL);
+}
+
+/* MPI_STATUS_SIZE of the Fortran bindings: MPI_F_STATUS_SIZE where mpi.h has it (MPI-3), else the
+ * size of a C status in Fortran integers, as Open MPI 4 lays out its Fortran status. */
+int rpnmpi_status_size_f(void) {
+#ifdef MPI_F_STATUS_SIZE
+    return (int)MPI_F_STATUS_SIZE;
+#else
+    return (int)(sizeof(MPI_Status) / sizeof(MPI_Fint));
+#endif
+}
+
+/* The extent in bytes of the caller's Fortran datatype `ftype` (MPI_Type_get_extent). */
+int rpnmpi_type_extent_f(int ftype, long long *extent) {
+    MPI_Datatype t = MPI_Type_f2c((MPI_Fint)ftype);
+    MPI_Aint lb = 0, ext = 0;
+    MPI_Errhandler saved;
+    int rc;
+    if (t == MPI_DATATYPE_NULL) return RPNMPI_E_BAD_ARG;
+    /* an invalid handle is reported through MPI_COMM_WORLD's handler (fatal by default) */
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &saved);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    rc = MPI_Type_get_extent(t, &lb, &ext);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, saved);
+    MPI_Errhandler_free(&saved);
+    *extent = (long long)ext;
+    return rc;
 }
 
 /* The original's datatype table (MPI_UB and MPI_LB left out: MPI-3 removed them), in the order of

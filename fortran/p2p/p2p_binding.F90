@@ -135,6 +135,160 @@ module rpn_comm_p2p_binding
       integer(C_INT) :: status
     end function rpncomm_split_by_socket
 
+    function rpncomm_split(mex, nx, nxg, halox, fill, values) result(status) &
+                           bind(C, name='rpncomm_split')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: mex, nx, nxg, halox, fill
+      integer(C_INT), intent(OUT) :: values(5)
+      integer(C_INT) :: status
+    end function rpncomm_split
+
+    function rpncomm_grank(name, name_len, member) result(status) bind(C, name='rpncomm_grank')
+      import :: C_CHAR, C_SIZE_T, C_INT
+      implicit none
+      character(kind=C_CHAR), dimension(*), intent(IN) :: name
+      integer(C_SIZE_T), intent(IN), value :: name_len
+      integer(C_INT), intent(INOUT) :: member
+      integer(C_INT) :: status
+    end function rpncomm_grank
+
+    function rpncomm_colors(name, name_len, color) result(status) bind(C, name='rpncomm_colors')
+      import :: C_CHAR, C_SIZE_T, C_INT
+      implicit none
+      character(kind=C_CHAR), dimension(*), intent(IN) :: name
+      integer(C_SIZE_T), intent(IN), value :: name_len
+      integer(C_INT), intent(INOUT) :: color
+      integer(C_INT) :: status
+    end function rpncomm_colors
+
+    function rpncomm_datyp_indx(name, name_len, indx) result(status) &
+                                bind(C, name='rpncomm_datyp_indx')
+      import :: C_CHAR, C_SIZE_T, C_INT
+      implicit none
+      character(kind=C_CHAR), dimension(*), intent(IN) :: name
+      integer(C_SIZE_T), intent(IN), value :: name_len
+      integer(C_INT), intent(INOUT) :: indx
+      integer(C_INT) :: status
+    end function rpncomm_datyp_indx
+
+    function rpncomm_valid_datyp(dtyp, valid) result(status) bind(C, name='rpncomm_valid_datyp')
+      import :: C_INT, rpncomm_datatype
+      implicit none
+      type(rpncomm_datatype), intent(IN) :: dtyp
+      integer(C_INT), intent(INOUT) :: valid
+      integer(C_INT) :: status
+    end function rpncomm_valid_datyp
+
+    function rpncomm_datyp_extent(dtyp, extent) result(status) &
+                                  bind(C, name='rpncomm_datyp_extent')
+      import :: C_INT, rpncomm_datatype
+      implicit none
+      type(rpncomm_datatype), intent(IN) :: dtyp
+      integer(C_INT), intent(INOUT) :: extent
+      integer(C_INT) :: status
+    end function rpncomm_datyp_extent
+
+    function rpncomm_user_datyp(ftype, dtyp) result(status) bind(C, name='rpncomm_user_datyp')
+      import :: C_INT, rpncomm_datatype
+      implicit none
+      integer(C_INT), intent(IN), value :: ftype
+      type(rpncomm_datatype), intent(OUT) :: dtyp
+      integer(C_INT) :: status
+    end function rpncomm_user_datyp
+
+    function rpncomm_defo(name, name_len) result(status) bind(C, name='rpncomm_defo')
+      import :: C_CHAR, C_SIZE_T, C_INT
+      implicit none
+      character(kind=C_CHAR), dimension(*), intent(IN) :: name
+      integer(C_SIZE_T), intent(IN), value :: name_len
+      integer(C_INT) :: status
+    end function rpncomm_defo
+
+    function rpncomm_custom_comm(mpicom, name, name_len, mode, fcomm) result(status) &
+                                 bind(C, name='rpncomm_custom_comm')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      implicit none
+      integer(C_INT), intent(IN), value :: mpicom
+      character(kind=C_CHAR), dimension(*), intent(IN) :: name
+      integer(C_SIZE_T), intent(IN), value :: name_len
+      integer(C_INT), intent(IN), value :: mode
+      integer(C_INT), intent(INOUT) :: fcomm
+      integer(C_INT) :: status
+    end function rpncomm_custom_comm
+
+    function rpncomm_world_set(fcomm) result(status) bind(C, name='rpncomm_world_set')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: fcomm
+      integer(C_INT) :: status
+    end function rpncomm_world_set
+
+    function rpncomm_world_get(fcomm) result(status) bind(C, name='rpncomm_world_get')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(INOUT) :: fcomm
+      integer(C_INT) :: status
+    end function rpncomm_world_get
+
+    function rpncomm_split_by_node(origcomm, values) result(status) &
+                                   bind(C, name='rpncomm_split_by_node')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: origcomm
+      integer(C_INT), intent(OUT) :: values(5)
+      integer(C_INT) :: status
+    end function rpncomm_split_by_node
+
+    function rpncomm_group_fortran(name, name_len, fgroup) result(status) &
+                                   bind(C, name='rpncomm_group_fortran')
+      import :: C_CHAR, C_SIZE_T, C_INT
+      implicit none
+      character(kind=C_CHAR), dimension(*), intent(IN) :: name
+      integer(C_SIZE_T), intent(IN), value :: name_len
+      integer(C_INT), intent(INOUT) :: fgroup
+      integer(C_INT) :: status
+    end function rpncomm_group_fortran
+
+    function rpncomm_group_of_comm(rcom, fgroup) result(status) &
+                                   bind(C, name='rpncomm_group_of_comm')
+      import :: C_INT, rpncomm_communicator
+      implicit none
+      type(rpncomm_communicator), intent(IN) :: rcom
+      integer(C_INT), intent(INOUT) :: fgroup
+      integer(C_INT) :: status
+    end function rpncomm_group_of_comm
+
+    function rpncomm_group_null() result(fgroup) bind(C, name='rpncomm_group_null')
+      import :: C_INT
+      implicit none
+      integer(C_INT) :: fgroup
+    end function rpncomm_group_null
+
+    function rpncomm_ngrank(fgroup, member) result(status) bind(C, name='rpncomm_ngrank')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: fgroup
+      integer(C_INT), intent(INOUT) :: member
+      integer(C_INT) :: status
+    end function rpncomm_ngrank
+
+    function rpncomm_infotyp(name, name_len, finfo) result(status) bind(C, name='rpncomm_infotyp')
+      import :: C_CHAR, C_SIZE_T, C_INT
+      implicit none
+      character(kind=C_CHAR), dimension(*), intent(IN) :: name
+      integer(C_SIZE_T), intent(IN), value :: name_len
+      integer(C_INT), intent(INOUT) :: finfo
+      integer(C_INT) :: status
+    end function rpncomm_infotyp
+
+    function rpncomm_status_size(ssize) result(status) bind(C, name='rpncomm_status_size')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(INOUT) :: ssize
+      integer(C_INT) :: status
+    end function rpncomm_status_size
+
     function rpncomm_oper_fortran(name, name_len, fop) result(status) &
                                   bind(C, name='rpncomm_oper_fortran')
       import :: C_CHAR, C_SIZE_T, C_INT

@@ -66,6 +66,9 @@ pub struct Runtime {
     spreads: crate::core::HandleTable<collectives::spread::SpreadContext>,
     /// How collective calls are checked, and this PE's logs of the calls not checked one by one.
     calls: collectives::check::CallChecks,
+    /// The communicators RPN_COMM_custom_comm named: (name as `normalize_name` gives it, Fortran
+    /// MPI handle).
+    custom: Vec<(String, i32)>,
 }
 
 enum Global {
@@ -94,6 +97,12 @@ pub fn with_runtime<T>(f: impl FnOnce(&mut Runtime) -> Result<T>) -> Result<T> {
         Global::Running(rt) => f(rt),
         _ => Err(Error::CallOrder("RPN_COMM_finalize was already called".into())),
     }
+}
+
+/// Whether the runtime has started (a routine other than the few that come before it was called).
+#[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "RPN_COMM_world_set exists in the MPI build only"))]
+pub fn is_started() -> bool {
+    !matches!(*GLOBAL.lock().unwrap_or_else(|poisoned| poisoned.into_inner()), Global::NotStarted)
 }
 
 /// Runs the operation `f` on the process's windows, at the same time as other threads'
@@ -163,6 +172,7 @@ impl Runtime {
             transposes: Default::default(),
             spreads: collectives::spread::new_table(),
             calls,
+            custom: Vec::new(),
         })
     }
 

@@ -56,9 +56,22 @@ impl CommName {
             ("ALL", CommName::Grid),
         ];
         static LAST: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        find_named(&NAMES, |&(n, _)| n, name, &LAST)
-            .map(|at| NAMES[at].1)
-            .ok_or_else(|| Error::UnknownName { kind: "communicator", name: normalize_name(name) })
+        let at = find_named(&NAMES, |&(n, _)| n, name, &LAST)
+            .ok_or_else(|| Error::UnknownName { kind: "communicator", name: normalize_name(name) })?;
+        if NAMES[at].0 == "DEFO" {
+            return Ok(Self::default_communicator());
+        }
+        Ok(NAMES[at].1)
+    }
+
+    /// What 'DEFO' designates: the grid, or the communicator RPN_COMM_defo chose.
+    pub fn default_communicator() -> Self {
+        Self::from_code(DEFAULT_COMM.load(std::sync::atomic::Ordering::Relaxed)).unwrap_or(Self::Grid)
+    }
+
+    /// RPN_COMM_defo: 'DEFO' designates `self` from now on.
+    pub fn set_default_communicator(self) {
+        DEFAULT_COMM.store(self as u32, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The name messages give it.
@@ -85,6 +98,9 @@ impl CommName {
         Self::ALL.into_iter().find(|&n| n as u32 == code)
     }
 }
+
+/// The code of the communicator 'DEFO' designates (RPN_COMM_defo; the grid until it is called).
+static DEFAULT_COMM: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(CommName::Grid as u32);
 
 /// Handle codes of wrapped MPI communicators: WRAPPED_BASE + the transport's CommId.
 const WRAPPED_BASE: u32 = 0x100;
@@ -136,6 +152,19 @@ pub fn datatype_of(h: &Handle) -> Result<ElementType> {
     }
     match code.checked_sub(MESSAGE_BASE).and_then(MessageType::from_code) {
         Some(m) => Err(Error::BadArgument(format!("a window holds 4- or 8-byte integers or reals, not {}", m.name()))),
+        None => Err(Error::InvalidHandle { what: "datatype" }),
+    }
+}
+
+/// The size in bytes of one element of the datatype a handle designates, a window's or another
+/// of the original's table (0 for MPI_DATATYPE_NULL's); refused for a handle of no datatype.
+pub fn datatype_size(h: &Handle) -> Result<usize> {
+    let code = h.decode(HandleKind::Datatype)?;
+    if let Some(t) = ElementType::from_code(code) {
+        return Ok(t.size());
+    }
+    match code.checked_sub(MESSAGE_BASE).and_then(MessageType::from_code) {
+        Some(m) => Ok(m.size()),
         None => Err(Error::InvalidHandle { what: "datatype" }),
     }
 }

@@ -10,9 +10,11 @@
 # gem_yinyang_side_by_side.F90 (two grids, GEM's Yin-Yang, with and without
 # RPN_COMM_set_petopo(1, 999999)) on 4 and 8 PEs. Then adj_halo_side_by_side.F90 (RPN_COMM_adj_halo8 and
 # _adj_halo4, every point of the arrays as bits) and spread_side_by_side.F90 (RPN_COMM_spread_context,
-# _spread, _is_null, _topo) on 1, 2, 4 and 6 PEs. Then module_side_by_side.F90 (the variables of the
-# module rpn_comm, 4.6.3's form: one grid in both placements on 1, 2, 4 and 6 PEs, Yin-Yang on 2, 4
-# and 8).
+# _spread, _is_null, _topo) on 1, 2, 4 and 6 PEs, and comm_helpers_side_by_side.F90 (RPN_COMM_world_set
+# and _get, _split, _grank, _group, _ngrank, _i_group, _colors, _datyp_indx, _i_valid_datyp,
+# _i_user_datyp, _defo, _custom_comm, _split_by_node, _infotyp, _status_size) on 1, 2, 4 and 6 PEs.
+# Then module_side_by_side.F90 (the variables of the module rpn_comm, 4.6.3's form: one grid in both
+# placements on 1, 2, 4 and 6 PEs, Yin-Yang on 2, 4 and 8).
 # Prints one verdict line; exit status 0 when every run is identical.
 set -u
 orig=${1:?usage: side_by_side.sh ORIGINAL_PREFIX [BUILD_DIR]}
@@ -26,7 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 # program, its argument, PE counts
 cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_side_by_side alongy 4 8"
-       "adj_halo_side_by_side - 1 2 4 6" "spread_side_by_side - 1 2 4 6"
+       "adj_halo_side_by_side - 1 2 4 6" "spread_side_by_side - 1 2 4 6" "comm_helpers_side_by_side - 1 2 4 6"
        "module_side_by_side - 1 2 4 6" "module_side_by_side columns 1 2 4 6" "module_side_by_side yinyang 2 4 8")
 for c in "${cases[@]}"; do
     read -r prog arg pes <<< "$c"

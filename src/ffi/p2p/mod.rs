@@ -1,10 +1,13 @@
 //! The C ABI of point-to-point messages and of the MPI handles a program passes to MPI.
 //!
 //! - `messages`: RPN_COMM_send, recv, isend, irecv and waitall_nostat;
-//! - `mpi_handles`: RPN_COMM_comm, RPN_COMM_datyp and RPN_COMM_split_by_socket.
+//! - `mpi_handles`: RPN_COMM_comm, RPN_COMM_datyp and RPN_COMM_split_by_socket;
+//! - `comm_helpers`: the original's helpers around handles, datatypes and communicators.
 
+mod comm_helpers;
 mod messages;
 mod mpi_handles;
 
+pub use self::comm_helpers::*;
 pub use self::messages::*;
 pub use self::mpi_handles::*;

@@ -214,6 +214,15 @@ impl Runtime {
         })
     }
 
+    /// RPN_COMM_colors: this PE's multigrid number and its grid's number in its multigrid (0 and
+    /// 0 before RPN_COMM_init, and for a job of one grid).
+    pub(in crate::runtime) fn grid_colors(&self) -> (usize, usize) {
+        let layout = self.grid.as_ref().map_or(self.layout, |g| g.layout);
+        let (gsize, mgsize) = layout.sizes(self.npes());
+        let me = self.rank();
+        (me / mgsize.max(1), me % mgsize.max(1) / gsize.max(1))
+    }
+
     /// RPN_COMM_init a second time: refused (the grid and its communicators stay, Userinit is
     /// not called again). Ok(()) before the first; the error carries the grid kept.
     pub fn refuse_second_init(&self) -> Result<()> {

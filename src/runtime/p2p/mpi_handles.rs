@@ -7,6 +7,7 @@ use super::super::Runtime;
 use crate::core::datatype::normalize_name;
 use crate::core::{MessageType, Operator, operator};
 use crate::error::{Error, Result};
+use crate::runtime::CommName;
 #[cfg(feature = "mpi")]
 use {super::super::with_runtime, crate::transport::mpi::handles as mpi};
 
@@ -36,10 +37,16 @@ pub const MODULE_COMMS: [&str; 7] = ["GRID", "EW", "NS", "MULTIGRID", "ALLGRIDS"
 
 impl Runtime {
     /// The Fortran MPI handle of the communicator `name` (MPI_COMM_NULL's where this PE is no
-    /// member, and for 'RPN_COMM_NULL').
+    /// member, and for 'RPN_COMM_NULL'), or of a name RPN_COMM_custom_comm gave.
     pub fn fortran_comm(&self, name: &str) -> Result<i32> {
         if normalize_name(name) == NULL_NAME {
             return self.transport.fortran_comm(None);
+        }
+        // a name RPN_COMM_custom_comm gave
+        if CommName::from_name(name).is_err()
+            && let Some(h) = self.custom_comm(name)
+        {
+            return Ok(h);
         }
         let comm = self.named(name)?;
         self.transport.fortran_comm(comm.as_ref())

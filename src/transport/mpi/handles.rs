@@ -1,6 +1,7 @@
 //! Real MPI handles for the caller's own MPI calls, as Fortran integers: the Fortran handle of a
 //! communicator of the shim, MPI_COMM_NULL's, the datatype of a code of the shim's table, and
-//! the communicators of RPN_COMM_split_by_socket.
+//! the communicators of RPN_COMM_split_by_socket and split_by_node, groups, MPI_INFO_NULL,
+//! MPI_STATUS_SIZE and the world communicator of RPN_COMM_world_set.
 
 use std::ffi::c_int;
 
@@ -13,6 +14,16 @@ unsafe extern "C" {
     fn rpnmpi_split_by_socket_f(forig: c_int, spaces: c_int, out: *mut c_int) -> c_int;
     fn rpnmpi_type_f(code: c_int, ftype: *mut c_int) -> c_int;
     fn rpnmpi_op_f(code: c_int, fop: *mut c_int) -> c_int;
+    fn rpnmpi_world_set_f(fcomm: c_int);
+    fn rpnmpi_world_get_f() -> c_int;
+    fn rpnmpi_split_by_node_f(forig: c_int, out: *mut c_int) -> c_int;
+    fn rpnmpi_comm_rank_size_f(fcomm: c_int, rank: *mut c_int, size: *mut c_int) -> c_int;
+    fn rpnmpi_comm_group_f(fcomm: c_int, fgroup: *mut c_int) -> c_int;
+    fn rpnmpi_group_member_f(fgroup: c_int, member: *mut c_int) -> c_int;
+    fn rpnmpi_group_null_f() -> c_int;
+    fn rpnmpi_info_null_f() -> c_int;
+    fn rpnmpi_status_size_f() -> c_int;
+    fn rpnmpi_type_extent_f(ftype: c_int, extent: *mut i64) -> c_int;
 }
 
 /// The Fortran handle of a communicator of the shim.
@@ -65,4 +76,100 @@ pub fn datatype(code: usize) -> Result<i32> {
     };
     shim::check(rc, "MPI_Type_c2f")?;
     Ok(f)
+}
+
+/// RPN_COMM_world_set: the Fortran communicator the job is made of when the library starts.
+pub fn world_set(fcomm: i32) {
+    let _mpi = shim::serial();
+    // SAFETY: stores an integer; no MPI call.
+    unsafe { rpnmpi_world_set_f(fcomm) }
+}
+
+/// RPN_COMM_world_get: the communicator RPN_COMM_world_set gave, else MPI_COMM_WORLD's handle.
+pub fn world_get() -> i32 {
+    let _mpi = shim::serial();
+    // SAFETY: no argument.
+    unsafe { rpnmpi_world_get_f() }
+}
+
+/// RPN_COMM_split_by_node's split of the Fortran communicator `forig` (collective over it): the
+/// node and peer communicators.
+pub fn split_by_node(forig: i32) -> Result<(i32, i32)> {
+    let mut out = [0; 2];
+    let rc = {
+        let _mpi = shim::serial();
+        // SAFETY: out has room for the 2 integers the shim writes.
+        unsafe { rpnmpi_split_by_node_f(forig, out.as_mut_ptr()) }
+    };
+    shim::check(rc, "RPN_COMM_split_by_node's MPI_Comm_split")?;
+    Ok((out[0], out[1]))
+}
+
+/// Rank and size of the Fortran communicator `fcomm`.
+pub fn rank_size(fcomm: i32) -> Result<(i32, i32)> {
+    let (mut rank, mut size) = (0, 0);
+    let rc = {
+        let _mpi = shim::serial();
+        // SAFETY: out-parameters.
+        unsafe { rpnmpi_comm_rank_size_f(fcomm, &mut rank, &mut size) }
+    };
+    shim::check(rc, "MPI_Comm_rank")?;
+    Ok((rank, size))
+}
+
+/// The group of the Fortran communicator `fcomm` (MPI_GROUP_NULL's for MPI_COMM_NULL's).
+pub fn comm_group(fcomm: i32) -> Result<i32> {
+    let mut g = 0;
+    let rc = {
+        let _mpi = shim::serial();
+        // SAFETY: out-parameter.
+        unsafe { rpnmpi_comm_group_f(fcomm, &mut g) }
+    };
+    shim::check(rc, "MPI_Comm_group")?;
+    Ok(g)
+}
+
+/// Whether this process is a member of the Fortran group `fgroup`.
+pub fn group_member(fgroup: i32) -> Result<bool> {
+    let mut member = 0;
+    let rc = {
+        let _mpi = shim::serial();
+        // SAFETY: out-parameter.
+        unsafe { rpnmpi_group_member_f(fgroup, &mut member) }
+    };
+    shim::check(rc, "MPI_Group_rank")?;
+    Ok(member != 0)
+}
+
+/// MPI_GROUP_NULL's Fortran handle.
+pub fn group_null() -> i32 {
+    let _mpi = shim::serial();
+    // SAFETY: no argument.
+    unsafe { rpnmpi_group_null_f() }
+}
+
+/// MPI_INFO_NULL's Fortran handle.
+pub fn info_null() -> i32 {
+    let _mpi = shim::serial();
+    // SAFETY: no argument.
+    unsafe { rpnmpi_info_null_f() }
+}
+
+/// MPI_STATUS_SIZE of the MPI's Fortran bindings.
+pub fn status_size() -> i32 {
+    let _mpi = shim::serial();
+    // SAFETY: no argument.
+    unsafe { rpnmpi_status_size_f() }
+}
+
+/// The extent in bytes of the caller's Fortran MPI datatype `ftype`.
+pub fn type_extent(ftype: i32) -> Result<i64> {
+    let mut extent = 0;
+    let rc = {
+        let _mpi = shim::serial();
+        // SAFETY: out-parameter.
+        unsafe { rpnmpi_type_extent_f(ftype, &mut extent) }
+    };
+    shim::check(rc, "MPI_Type_get_extent")?;
+    Ok(extent)
 }
