@@ -881,71 +881,51 @@ int rpncomm_set_timeout_alarm(int seconds);
  * The original's C chdir for Fortran: `path` NUL-terminated; 0, or -1 when it cannot (quiet,
  * as the original).
  */
-int f_rpn_comm_chdir(const char *path);
+int f_rpn_comm_chdir(const void *path);
 
 /**
  * f_rpn_comm_chdir under the name a Fortran caller links with one underscore.
  */
-int f_rpn_comm_chdir_(const char *path);
+int f_rpn_comm_chdir_(const void *path);
 
 /**
  * f_rpn_comm_chdir under the name a Fortran caller links with two underscores.
  */
-int f_rpn_comm_chdir__(const char *path);
+int f_rpn_comm_chdir__(const void *path);
 
 /**
  * The original's C getenv for Fortran: variable `name` (NUL-terminated) into `value`, `*length`
  * bytes, blank-filled; `value` unchanged when the variable is unset. 0 when it is set, -1 when
  * not (the original returns nothing).
  */
-int rpn_comm_getenv(const char *name, char *value, const int *length);
+int rpn_comm_getenv(const void *name, void *value, const int *length);
 
 /**
  * rpn_comm_getenv under the name a Fortran caller links with one underscore.
  */
-int rpn_comm_getenv_(const char *name, char *value, const int *length);
+int rpn_comm_getenv_(const void *name, void *value, const int *length);
 
 /**
  * rpn_comm_getenv under the name a Fortran caller links with two underscores.
  */
-int rpn_comm_getenv__(const char *name, char *value, const int *length);
+int rpn_comm_getenv__(const void *name, void *value, const int *length);
 
 /**
- * The program's omp_get_max_threads, callable from C (1 without an OpenMP runtime, or the
- * count last set through f_omp_set_num_threads).
+ * The program's omp_get_max_threads (1 without an OpenMP runtime, or the count last set by
+ * rpncomm_omp_set_num_threads); f_omp_get_max_threads and its underscored names call it.
  */
-int f_omp_get_max_threads(void);
+int rpncomm_omp_get_max_threads(void);
 
 /**
- * f_omp_get_max_threads under the name a Fortran caller links with one underscore.
+ * The program's omp_set_num_threads; f_omp_set_num_threads and its underscored names call it.
  */
-int f_omp_get_max_threads_(void);
-
-/**
- * f_omp_get_max_threads under the name a Fortran caller links with two underscores.
- */
-int f_omp_get_max_threads__(void);
-
-/**
- * The program's omp_set_num_threads with `*nthreads` (by reference, as the original's).
- */
-void f_omp_set_num_threads(const int *nthreads);
-
-/**
- * f_omp_set_num_threads under the name a Fortran caller links with one underscore.
- */
-void f_omp_set_num_threads_(const int *nthreads);
-
-/**
- * f_omp_set_num_threads under the name a Fortran caller links with two underscores.
- */
-void f_omp_set_num_threads__(const int *nthreads);
+void rpncomm_omp_set_num_threads(int nthreads);
 
 /**
  * open(2) of the NUL-terminated `path`: for reading (`rwflag` 0), else for reading and writing,
  * created (mode 0777 less the umask) when missing; the descriptor, or -1.
  */
-int f_RPN_COMM_open(const char *path, int rwflag);
+int f_RPN_COMM_open(const void *path, int rwflag);
 
 /**
  * read(2) of at most `count` bytes of `fd` into `buf`: the bytes read, 0 at the end, -1.
@@ -965,7 +945,7 @@ int f_RPN_COMM_close(int fd);
 /**
  * unlink(2) of the NUL-terminated `path`: 0 or -1.
  */
-int f_RPN_COMM_unlink(const char *path);
+int f_RPN_COMM_unlink(const void *path);
 
 /**
  * Copies descriptor `fd1` onto `fd2` to the end of `fd1` and closes both: now (`asynchronous`
@@ -1019,16 +999,12 @@ int rpncomm_cpu_configuration_text(char *line, size_t line_len);
 /**
  * Unbinds this process from its cores when FULL_UNBIND is set or when OMP_NUM_THREADS asks for
  * more threads than the cores it is bound to (Linux); the job's first PE says what it did.
+ * Fortran's rpn_comm_unbind_process (fortran/utils/) calls it.
  */
-void rpn_comm_unbind_process(void);
+void rpncomm_unbind_process(void);
 
 /**
- * rpn_comm_unbind_process under the name a Fortran caller links with one underscore.
- */
-void rpn_comm_unbind_process_(void);
-
-/**
- * rpn_comm_unbind_process under the name a Fortran caller links with two underscores.
+ * rpncomm_unbind_process under the name a Fortran caller links with two underscores.
  */
 void rpn_comm_unbind_process__(void);
 

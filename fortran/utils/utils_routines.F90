@@ -171,3 +171,10 @@ function RPN_COMM_debug_s(name, flag) result(status)
   status = rpncomm_debug_str(name, len(name, kind=C_SIZE_T), string, len(string, kind=C_SIZE_T))
   flag = trim(string)
 end function RPN_COMM_debug_s
+
+! the Fortran name of the original's C rpn_comm_unbind_process (its one-underscore link name)
+subroutine rpn_comm_unbind_process()
+  use rpn_comm_utils_binding
+  implicit none
+  call rpncomm_unbind_process()
+end subroutine rpn_comm_unbind_process

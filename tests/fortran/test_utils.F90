@@ -1,11 +1,12 @@
 ! PES: 1 2 4
 ! TIMEOUT: 60
+! OUTPUT_HAS@1: NO unbinding will be done
 ! ENV: RPNCOMM_TEST_VAR=abc NODE_CPU_CONFIG=64,2,4,2,1 RPN_COMM_DEBUG=IVAL=12:RVAL=1.5:LVAL=T:SVAL=hello:BAD=x
 !
 ! The original's utilities (include 'RPN_COMM.inc'): RPN_COMM_env_var and the C rpn_comm_getenv,
 ! RPN_COMM_chdir and f_rpn_comm_chdir, RPN_COMM_hostid, RPN_COMM_set_timeout_alarm,
 ! get/set/init/print_logical_cpu_configuration (NODE_CPU_CONFIG), RPN_COMM_debug_str/_i/_r/_l/_s
-! (RPN_COMM_DEBUG), f_omp_set_num_threads/f_omp_get_max_threads, the descriptor calls
+! (RPN_COMM_DEBUG), f_omp_set_num_threads/f_omp_get_max_threads, rpn_comm_unbind_process, the descriptor calls
 ! f_RPN_COMM_open/_read/_write/_close/_unlink/_copy/_wait, RPN_COMM_file_copy_start, and
 ! RPN_COMM_file_bcst: refused on shared memory (no MPI communicator exists there); over MPI, each
 ! PE in a directory of its own (RPN_COMM_chdir) and two PEs per pretend node, the file of rank 0
@@ -132,6 +133,10 @@ program test_utils
   nthreads = 3
   call f_omp_set_num_threads(nthreads)
   call check(f_omp_get_max_threads() == 3, 'f_omp_set_num_threads then f_omp_get_max_threads')
+
+  call section('unbinding')
+  ! one thread asked (OMP_NUM_THREADS unset), FULL_UNBIND unset: nothing to unbind
+  call rpn_comm_unbind_process()
 
   call section('files')
   write(value, '(A,I0,A,I0)') 'rpncomm_test_utils_', me, '_', getpid()

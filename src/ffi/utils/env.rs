@@ -1,8 +1,9 @@
 //! The C ABI of the environment utilities: RPN_COMM_env_var, RPN_COMM_chdir, RPN_COMM_hostid,
 //! RPN_COMM_set_timeout_alarm, and the original's C functions f_rpn_comm_chdir,
-//! rpn_comm_getenv, f_omp_get_max_threads and f_omp_set_num_threads.
+//! rpn_comm_getenv, and the OpenMP threads that f_omp_get_max_threads and
+//! f_omp_set_num_threads (fortran/utils/omp_threads.F90) give.
 
-use std::ffi::{c_char, c_int};
+use std::ffi::{c_char, c_int, c_void};
 
 use super::super::call;
 use super::{c_string, room, trimmed};
@@ -45,7 +46,7 @@ pub extern "C" fn rpncomm_set_timeout_alarm(seconds: c_int) -> c_int {
 /// The original's C chdir for Fortran: `path` NUL-terminated; 0, or -1 when it cannot (quiet,
 /// as the original).
 #[unsafe(no_mangle)]
-pub extern "C" fn f_rpn_comm_chdir(path: *const c_char) -> c_int {
+pub extern "C" fn f_rpn_comm_chdir(path: *const c_void) -> c_int {
     // SAFETY: the caller passes a NUL-terminated string (trim(path)//achar(0)).
     match unsafe { c_string(path) } {
         Ok(p) if env::chdir(&p).is_ok() => 0,
@@ -55,13 +56,13 @@ pub extern "C" fn f_rpn_comm_chdir(path: *const c_char) -> c_int {
 
 /// f_rpn_comm_chdir under the name a Fortran caller links with one underscore.
 #[unsafe(no_mangle)]
-pub extern "C" fn f_rpn_comm_chdir_(path: *const c_char) -> c_int {
+pub extern "C" fn f_rpn_comm_chdir_(path: *const c_void) -> c_int {
     f_rpn_comm_chdir(path)
 }
 
 /// f_rpn_comm_chdir under the name a Fortran caller links with two underscores.
 #[unsafe(no_mangle)]
-pub extern "C" fn f_rpn_comm_chdir__(path: *const c_char) -> c_int {
+pub extern "C" fn f_rpn_comm_chdir__(path: *const c_void) -> c_int {
     f_rpn_comm_chdir(path)
 }
 
@@ -69,13 +70,13 @@ pub extern "C" fn f_rpn_comm_chdir__(path: *const c_char) -> c_int {
 /// bytes, blank-filled; `value` unchanged when the variable is unset. 0 when it is set, -1 when
 /// not (the original returns nothing).
 #[unsafe(no_mangle)]
-pub extern "C" fn rpn_comm_getenv(name: *const c_char, value: *mut c_char, length: *const c_int) -> c_int {
+pub extern "C" fn rpn_comm_getenv(name: *const c_void, value: *mut c_void, length: *const c_int) -> c_int {
     // SAFETY: name NUL-terminated; length null or one readable int.
     let (name, len) = unsafe { (c_string(name), length.as_ref().map_or(0, |&l| usize::try_from(l).unwrap_or(0))) };
     match name.ok().and_then(|n| env::var(&n)) {
         Some(v) => {
             // SAFETY: the caller's value holds *length bytes.
-            env::fill(v.as_bytes(), unsafe { room(value, len) });
+            env::fill(v.as_bytes(), unsafe { room(value.cast::<c_char>(), len) });
             0
         }
         None => -1,
@@ -84,52 +85,25 @@ pub extern "C" fn rpn_comm_getenv(name: *const c_char, value: *mut c_char, lengt
 
 /// rpn_comm_getenv under the name a Fortran caller links with one underscore.
 #[unsafe(no_mangle)]
-pub extern "C" fn rpn_comm_getenv_(name: *const c_char, value: *mut c_char, length: *const c_int) -> c_int {
+pub extern "C" fn rpn_comm_getenv_(name: *const c_void, value: *mut c_void, length: *const c_int) -> c_int {
     rpn_comm_getenv(name, value, length)
 }
 
 /// rpn_comm_getenv under the name a Fortran caller links with two underscores.
 #[unsafe(no_mangle)]
-pub extern "C" fn rpn_comm_getenv__(name: *const c_char, value: *mut c_char, length: *const c_int) -> c_int {
+pub extern "C" fn rpn_comm_getenv__(name: *const c_void, value: *mut c_void, length: *const c_int) -> c_int {
     rpn_comm_getenv(name, value, length)
 }
 
-/// The program's omp_get_max_threads, callable from C (1 without an OpenMP runtime, or the
-/// count last set through f_omp_set_num_threads).
+/// The program's omp_get_max_threads (1 without an OpenMP runtime, or the count last set by
+/// rpncomm_omp_set_num_threads); f_omp_get_max_threads and its underscored names call it.
 #[unsafe(no_mangle)]
-pub extern "C" fn f_omp_get_max_threads() -> c_int {
+pub extern "C" fn rpncomm_omp_get_max_threads() -> c_int {
     env::omp_get_max_threads()
 }
 
-/// f_omp_get_max_threads under the name a Fortran caller links with one underscore.
+/// The program's omp_set_num_threads; f_omp_set_num_threads and its underscored names call it.
 #[unsafe(no_mangle)]
-pub extern "C" fn f_omp_get_max_threads_() -> c_int {
-    env::omp_get_max_threads()
-}
-
-/// f_omp_get_max_threads under the name a Fortran caller links with two underscores.
-#[unsafe(no_mangle)]
-pub extern "C" fn f_omp_get_max_threads__() -> c_int {
-    env::omp_get_max_threads()
-}
-
-/// The program's omp_set_num_threads with `*nthreads` (by reference, as the original's).
-#[unsafe(no_mangle)]
-pub extern "C" fn f_omp_set_num_threads(nthreads: *const c_int) {
-    // SAFETY: null or one readable int.
-    if let Some(&n) = unsafe { nthreads.as_ref() } {
-        env::omp_set_num_threads(n);
-    }
-}
-
-/// f_omp_set_num_threads under the name a Fortran caller links with one underscore.
-#[unsafe(no_mangle)]
-pub extern "C" fn f_omp_set_num_threads_(nthreads: *const c_int) {
-    f_omp_set_num_threads(nthreads)
-}
-
-/// f_omp_set_num_threads under the name a Fortran caller links with two underscores.
-#[unsafe(no_mangle)]
-pub extern "C" fn f_omp_set_num_threads__(nthreads: *const c_int) {
-    f_omp_set_num_threads(nthreads)
+pub extern "C" fn rpncomm_omp_set_num_threads(nthreads: c_int) {
+    env::omp_set_num_threads(nthreads);
 }

@@ -11,7 +11,7 @@ use crate::runtime::utils::files;
 /// open(2) of the NUL-terminated `path`: for reading (`rwflag` 0), else for reading and writing,
 /// created (mode 0777 less the umask) when missing; the descriptor, or -1.
 #[unsafe(no_mangle)]
-pub extern "C" fn f_RPN_COMM_open(path: *const c_char, rwflag: c_int) -> c_int {
+pub extern "C" fn f_RPN_COMM_open(path: *const c_void, rwflag: c_int) -> c_int {
     // SAFETY: NUL-terminated string from the caller.
     unsafe { c_string(path) }.map_or(-1, |p| files::open(&p, rwflag != 0))
 }
@@ -46,7 +46,7 @@ pub extern "C" fn f_RPN_COMM_close(fd: c_int) -> c_int {
 
 /// unlink(2) of the NUL-terminated `path`: 0 or -1.
 #[unsafe(no_mangle)]
-pub extern "C" fn f_RPN_COMM_unlink(path: *const c_char) -> c_int {
+pub extern "C" fn f_RPN_COMM_unlink(path: *const c_void) -> c_int {
     // SAFETY: NUL-terminated string from the caller.
     unsafe { c_string(path) }.map_or(-1, |p| files::unlink(&p))
 }

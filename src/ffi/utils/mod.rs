@@ -15,20 +15,21 @@ pub use self::env::*;
 pub use self::files::*;
 pub use self::node::*;
 
-use std::ffi::{CStr, c_char};
+use std::ffi::{CStr, c_char, c_void};
 
 use crate::error::{Error, Result};
 
-/// A NUL-terminated C string (the original's C functions take them).
+/// A NUL-terminated C string (the original's C functions take them; they are `void *` in the
+/// header, where a `char *` is a Fortran string followed by its length).
 ///
 /// # Safety
 /// `p` is null or points to a NUL-terminated string.
-unsafe fn c_string(p: *const c_char) -> Result<String> {
+unsafe fn c_string(p: *const c_void) -> Result<String> {
     if p.is_null() {
         return Err(Error::BadArgument("null string".into()));
     }
     // SAFETY: NUL-terminated per the caller's contract.
-    Ok(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+    Ok(unsafe { CStr::from_ptr(p.cast::<c_char>()) }.to_string_lossy().into_owned())
 }
 
 /// A Fortran string without its trailing blanks (the original trims names and paths).

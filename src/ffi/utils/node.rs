@@ -47,18 +47,21 @@ pub extern "C" fn rpncomm_cpu_configuration_text(line: *mut c_char, line_len: us
 
 /// Unbinds this process from its cores when FULL_UNBIND is set or when OMP_NUM_THREADS asks for
 /// more threads than the cores it is bound to (Linux); the job's first PE says what it did.
+/// Fortran's rpn_comm_unbind_process (fortran/utils/) calls it.
 #[unsafe(no_mangle)]
-pub extern "C" fn rpn_comm_unbind_process() {
+pub extern "C" fn rpncomm_unbind_process() {
     cpus::unbind_process();
 }
 
-/// rpn_comm_unbind_process under the name a Fortran caller links with one underscore.
-#[unsafe(no_mangle)]
-pub extern "C" fn rpn_comm_unbind_process_() {
+/// rpncomm_unbind_process under the original's C name, `void rpn_comm_unbind_process(void)`. Not
+/// in the header (cbindgen.toml): the name is also the Fortran external's (fortran/utils/), which
+/// the bind(C) interface every function of the header gets would shadow.
+#[unsafe(export_name = "rpn_comm_unbind_process")]
+pub extern "C" fn rpn_comm_unbind_process_c() {
     cpus::unbind_process();
 }
 
-/// rpn_comm_unbind_process under the name a Fortran caller links with two underscores.
+/// rpncomm_unbind_process under the name a Fortran caller links with two underscores.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpn_comm_unbind_process__() {
     cpus::unbind_process();
