@@ -48,9 +48,12 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/collectives/collectives_binding.F90 \
                 fortran/halo/halo_binding.F90 \
                 fortran/windows/windows_binding.F90 \
+                fortran/utils/utils_binding.F90 \
                 fortran/process/output_flush.F90 \
                 fortran/grid/grid_globals.F90 \
                 fortran/process/process_routines.F90 \
+                fortran/utils/utils_routines.F90 \
+                fortran/utils/omp_threads.F90 \
                 fortran/grid/grid_init.F90 \
                 fortran/grid/grid_topology.F90 \
                 fortran/grid/io_pe_sets.F90 \

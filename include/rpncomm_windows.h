@@ -954,6 +954,167 @@ void rpncomm_stop_refused(int status);
 int rpncomm_flush_at_stop(const void *hook);
 
 /**
+ * RPN_COMM_env_var: the value of variable `name` (trailing blanks ignored) into `value`,
+ * blank-filled; all blanks when it is unset. Always 0.
+ */
+int rpncomm_env_var(const char *name, size_t name_len, char *value, size_t value_len);
+
+/**
+ * RPN_COMM_chdir: changes the working directory to `path` (trailing blanks ignored): 0, or -1
+ * (with a message) when it cannot.
+ */
+int rpncomm_chdir(const char *path, size_t path_len);
+
+/**
+ * RPN_COMM_hostid: this host's 32-bit identifier (gethostid).
+ */
+int rpncomm_hostid(void);
+
+/**
+ * RPN_COMM_set_timeout_alarm: SIGALRM ends this process in `seconds` (0 cancels); the seconds
+ * that were left of the previous alarm.
+ */
+int rpncomm_set_timeout_alarm(int seconds);
+
+/**
+ * The original's C chdir for Fortran: `path` NUL-terminated; 0, or -1 when it cannot (quiet,
+ * as the original).
+ */
+int f_rpn_comm_chdir(const void *path);
+
+/**
+ * f_rpn_comm_chdir under the name a Fortran caller links with one underscore.
+ */
+int f_rpn_comm_chdir_(const void *path);
+
+/**
+ * f_rpn_comm_chdir under the name a Fortran caller links with two underscores.
+ */
+int f_rpn_comm_chdir__(const void *path);
+
+/**
+ * The original's C getenv for Fortran: variable `name` (NUL-terminated) into `value`, `*length`
+ * bytes, blank-filled; `value` unchanged when the variable is unset. 0 when it is set, -1 when
+ * not (the original returns nothing).
+ */
+int rpn_comm_getenv(const void *name, void *value, const int *length);
+
+/**
+ * rpn_comm_getenv under the name a Fortran caller links with one underscore.
+ */
+int rpn_comm_getenv_(const void *name, void *value, const int *length);
+
+/**
+ * rpn_comm_getenv under the name a Fortran caller links with two underscores.
+ */
+int rpn_comm_getenv__(const void *name, void *value, const int *length);
+
+/**
+ * The program's omp_get_max_threads (1 without an OpenMP runtime, or the count last set by
+ * rpncomm_omp_set_num_threads); f_omp_get_max_threads and its underscored names call it.
+ */
+int rpncomm_omp_get_max_threads(void);
+
+/**
+ * The program's omp_set_num_threads; f_omp_set_num_threads and its underscored names call it.
+ */
+void rpncomm_omp_set_num_threads(int nthreads);
+
+/**
+ * open(2) of the NUL-terminated `path`: for reading (`rwflag` 0), else for reading and writing,
+ * created (mode 0777 less the umask) when missing; the descriptor, or -1.
+ */
+int f_RPN_COMM_open(const void *path, int rwflag);
+
+/**
+ * read(2) of at most `count` bytes of `fd` into `buf`: the bytes read, 0 at the end, -1.
+ */
+int64_t f_RPN_COMM_read(int fd, void *buf, int64_t count);
+
+/**
+ * write(2) of `count` bytes of `buf` to `fd`: the bytes written, or -1.
+ */
+int64_t f_RPN_COMM_write(int fd, const void *buf, int64_t count);
+
+/**
+ * close(2) of `fd`: 0 or -1.
+ */
+int f_RPN_COMM_close(int fd);
+
+/**
+ * unlink(2) of the NUL-terminated `path`: 0 or -1.
+ */
+int f_RPN_COMM_unlink(const void *path);
+
+/**
+ * Copies descriptor `fd1` onto `fd2` to the end of `fd1` and closes both: now (`asynchronous`
+ * 0: 0 or -1) or in a background thread (`asynchronous` not 0: the copy's id, 1, for
+ * f_RPN_COMM_wait; -1 while another copy runs). (-1, -1, level) sets the level of its
+ * messages on stdout instead (0 none, 1 copies, 10 steps).
+ */
+int f_RPN_COMM_copy(int fd1, int fd2, int asynchronous);
+
+/**
+ * Waits for background copy `id`: 0 when it succeeded, -1 when it failed, for an id other
+ * than 1's and when no copy runs.
+ */
+int f_RPN_COMM_wait(int id);
+
+/**
+ * RPN_COMM_file_copy_start: starts the background copy of file `from` onto file `to` (names
+ * without their trailing blanks): its id (1), or -1.
+ */
+int rpncomm_file_copy_start(const char *from, size_t from_len, const char *to, size_t to_len);
+
+/**
+ * RPN_COMM_file_bcst (collective over the Fortran MPI communicator `fcomm`; MPI build): copies
+ * file `name` of rank 0 onto the first PE of every other node: 0, the number of PEs that
+ * failed, or -1 (with a message) when refused.
+ */
+int rpncomm_file_bcst(const char *name, size_t name_len, int fcomm);
+
+/**
+ * get_logical_cpu_configuration: the 5 values into `values` (logical CPUs, sockets, NUMA
+ * spaces per socket, threads per core, mapping), read from NODE_CPU_CONFIG first while unknown.
+ */
+void rpncomm_get_cpu_configuration(int *values);
+
+/**
+ * set_logical_cpu_configuration: the 5 values of `values`.
+ */
+void rpncomm_set_cpu_configuration(const int *values);
+
+/**
+ * init_logical_cpu_configuration: NODE_CPU_CONFIG's values, when it is set.
+ */
+void rpncomm_init_cpu_configuration(void);
+
+/**
+ * The line print_logical_cpu_configuration prints, into `line` (`line_len` bytes,
+ * blank-filled); its length.
+ */
+int rpncomm_cpu_configuration_text(char *line, size_t line_len);
+
+/**
+ * Unbinds this process from its cores when FULL_UNBIND is set or when OMP_NUM_THREADS asks for
+ * more threads than the cores it is bound to (Linux); the job's first PE says what it did.
+ * Fortran's rpn_comm_unbind_process (fortran/utils/) calls it.
+ */
+void rpncomm_unbind_process(void);
+
+/**
+ * rpncomm_unbind_process under the name a Fortran caller links with two underscores.
+ */
+void rpn_comm_unbind_process__(void);
+
+/**
+ * RPN_COMM_debug_str: the value of field `name` of RPN_COMM_DEBUG (":name=value:...", read at
+ * the first call) into `value` (blank-filled, at most `value_len` characters): 0, or -1 (all
+ * blanks) when the variable is unset or has no such field.
+ */
+int rpncomm_debug_str(const char *name, size_t name_len, char *value, size_t value_len);
+
+/**
  * Puts the box of `count` elements at `lstart` of the local array `larray` (shape `lshape`)
  * at `tstart` of PE `target`'s window seen as an array of shape `tshape`.
  */

@@ -17,6 +17,7 @@
 //! - `halo`: the halo exchange and the rest of its family;
 //! - `windows`: the window calls, sub-array and request-based operations;
 //! - `process`: finalize, the flush at a stop, the exit after a refusal, the clock;
+//! - `utils`: the environment, file, OpenMP, CPU and debug utilities;
 //!
 //! and the plumbing beside them (with `call`, below):
 //! - `args`: the reading of raw C arguments;
@@ -30,6 +31,7 @@ pub mod halo;
 mod names;
 pub mod p2p;
 pub mod process;
+pub mod utils;
 pub mod windows;
 
 // Every entry point at `ffi::` as well, where the crate's examples and tests find them.
@@ -39,6 +41,7 @@ pub use self::halo::*;
 pub use self::names::*;
 pub use self::p2p::*;
 pub use self::process::*;
+pub use self::utils::*;
 pub use self::windows::*;
 
 use std::ffi::c_int;

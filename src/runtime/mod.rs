@@ -11,7 +11,8 @@
 //! - `halo`: the halo exchange and the rest of its family;
 //! - `windows`: the window calls, sub-array and request-based operations, the window table;
 //! - `process`: a stopped PE flushes its output first; the quiet exit after a refusal;
-//! - `stats`: the statistics per routine and per window (`RPNCOMM_STATS`).
+//! - `stats`: the statistics per routine and per window (`RPNCOMM_STATS`);
+//! - `utils`: the original's environment, file, OpenMP, CPU and debug utilities.
 //!
 //! and the plumbing beside them:
 //! - `names`: communicator names and the handles of communicators, datatypes and operators;
@@ -29,6 +30,7 @@ mod names;
 pub mod p2p;
 pub mod process;
 mod stats;
+pub mod utils;
 pub mod windows;
 
 use std::sync::{Arc, Mutex, OnceLock};
