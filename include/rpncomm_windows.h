@@ -521,6 +521,28 @@ int rpncomm_topo_2(int nxg,
                    int relax);
 
 /**
+ * RPN_COMM_topo_xy: this PE's tile of an `nig` x `njg` field with halos `haloi`, `haloj`;
+ * `out` receives mini, maxi, minj, maxj, nil, njl and `*has_points` 1 where the tile holds
+ * points along both axes, else 0 (RPN_COMM_topo_xy then fails, without a message, as the
+ * original).
+ */
+int rpncomm_topo_xy(int nig, int njg, int haloi, int haloj, int *out, int *has_points);
+
+/**
+ * RPN_COMM_get_pe: into `*pe`, the rank in the communicator `name` of the PE at (`x`, `y`) of
+ * grid `grd` of multigrid `sgrd` (-1: this PE's), or -1 where they are outside the job (not
+ * refused, as the original).
+ */
+int rpncomm_get_pe(int x, int y, int grd, int sgrd, const char *name, size_t name_len, int *pe);
+
+/**
+ * RPN_COMM_colors: into `*color`, the number of this PE's part of the job the communicator
+ * `name` designates ('WORLD' and 'ALLGRIDS': 0, 'MULTIGRID', 'GRID'), -1 for another name (not
+ * refused, as the original).
+ */
+int rpncomm_colors(const char *name, size_t name_len, int *color);
+
+/**
  * RPN_COMM_adj_halo8 (`which` 8, real*8), RPN_COMM_adj_halo4 (`which` 4, real*4) and
  * RPN_COMM_adj_halo (`which` 0, real*4 as the original sums them): the adjoint of RPN_COMM_xch_halo on `g(minx:maxx, miny:maxy, nk)`. Every halo point's
  * value is added into the part of the PE that owns the point (periodic directions wrap, corners
@@ -713,6 +735,46 @@ int rpncomm_oper(const char *name, size_t name_len, struct rpncomm_handle *oper)
  * 1 if `oper` is a valid operator handle, else 0.
  */
 int rpncomm_valid_oper(const struct rpncomm_handle *oper);
+
+/**
+ * RPN_COMM_option: the integer option named `name` ('stdout') takes `value`; refused for an
+ * unknown name.
+ */
+int rpncomm_option(const char *name, size_t name_len, int value);
+
+/**
+ * RPN_COMM_option_L: the logical option named `name` ('halo_ew_ext', 'async_exch') takes
+ * `value` (non-zero: true); refused for an unknown name.
+ */
+int rpncomm_option_l(const char *name, size_t name_len, int value);
+
+/**
+ * RPN_COMM_optn: the option `op_type` ('FILL') takes the integer `ival`, the real `rval` and
+ * the word `cval`; refused for an unknown name.
+ */
+int rpncomm_optn(const char *op_type,
+                 size_t op_type_len,
+                 int ival,
+                 float rval,
+                 const char *cval,
+                 size_t cval_len);
+
+/**
+ * RPN_COMM_unit: the Fortran unit of the library's messages.
+ */
+int rpncomm_unit(int unit);
+
+/**
+ * RPN_COMM_status_size: the integers of a Fortran MPI status into `*size` (refused on shared
+ * memory, which has no MPI status).
+ */
+int rpncomm_status_size(int *size);
+
+/**
+ * RPN_COMM_up2low (`upper` 0) and RPN_COMM_low2up (`upper` non-zero): the `dst_len`
+ * characters of `dst` receive those of `src` in that case, then blanks.
+ */
+int rpncomm_convert_case(const char *src, size_t src_len, char *dst, size_t dst_len, int upper);
 
 /**
  * RPN_COMM_send (MPI build only): `count` elements of `dtype` to rank `dest` of `com`.

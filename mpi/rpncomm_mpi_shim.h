@@ -171,6 +171,7 @@ int rpnmpi_chan_cancel(rpnmpi_req **req);
  * communicator handles; `code` is a datatype code of rpnmpi_type_f's table (runtime/p2p/mpi_handles.rs). */
 int rpnmpi_comm_c2f(const rpnmpi_comm *comm);
 int rpnmpi_comm_null_f(void);
+int rpnmpi_status_size_f(void);
 /* RPN_COMM_split_by_socket: node, socket (node cut into `spaces` parts) and peer communicators of
  * the Fortran communicator `forig`, out[7] = their handles, node rank, socket rank, peer rank,
  * socket size */

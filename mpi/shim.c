@@ -724,6 +724,16 @@ int rpnmpi_comm_null_f(void) {
     return (int)MPI_Comm_c2f(MPI_COMM_NULL);
 }
 
+/* The integers of a Fortran MPI status (MPI_STATUS_SIZE): MPI 3's MPI_F_STATUS_SIZE, else the
+ * C status in integers, which is how the MPI libraries that lack it lay the Fortran one out. */
+int rpnmpi_status_size_f(void) {
+#ifdef MPI_F_STATUS_SIZE
+    return (int)MPI_F_STATUS_SIZE;
+#else
+    return (int)(sizeof(MPI_Status) / sizeof(int));
+#endif
+}
+
 /* RPN_COMM_split_by_socket on the caller's communicator `forig`: its PEs of one node (key: rank),
  * that node cut into `spaces` consecutive parts by node rank (ceil(node size / spaces) PEs each,
  * the original's "sockets"), and the PEs of `forig` of equal rank in their part. out[] = node,

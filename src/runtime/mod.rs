@@ -11,7 +11,8 @@
 //! - `halo`: the halo exchange and the rest of its family;
 //! - `windows`: the window calls, sub-array and request-based operations, the window table;
 //! - `process`: a stopped PE flushes its output first; the quiet exit after a refusal;
-//! - `stats`: the statistics per routine and per window (`RPNCOMM_STATS`).
+//! - `stats`: the statistics per routine and per window (`RPNCOMM_STATS`);
+//! - `options`: the options of RPN_COMM_option and its kin, kept for the whole process.
 //!
 //! and the plumbing beside them:
 //! - `names`: communicator names and the handles of communicators, datatypes and operators;
@@ -26,6 +27,7 @@ pub mod collectives;
 pub mod grid;
 mod halo;
 mod names;
+pub mod options;
 pub mod p2p;
 pub mod process;
 mod stats;

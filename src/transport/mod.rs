@@ -278,6 +278,11 @@ pub trait Transport: Send {
     fn fortran_comm(&self, _comm: Option<&Communicator>) -> Result<i32> {
         Err(Error::Unsupported("an MPI communicator handle (RPN_COMM_comm) needs the MPI build (make MPI=1)"))
     }
+
+    /// The integers of a Fortran MPI status (MPI_STATUS_SIZE, RPN_COMM_status_size).
+    fn fortran_status_size(&self) -> Result<i32> {
+        Err(Error::Unsupported("an MPI status (RPN_COMM_status_size) needs the MPI build (make MPI=1)"))
+    }
 }
 
 /// Every PE's `send_counts` (row p of the n x n table: what PE p sends to each), after checking

@@ -70,6 +70,24 @@ pub struct Place {
     pub color: usize,
 }
 
+/// Where this PE's grid sits in the job: the original's `my_colors` (the domain's number is 0,
+/// the job being one domain) and the sizes that number the PEs across grids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Colors {
+    /// This PE's multigrid, from 0.
+    pub multigrid: usize,
+    /// This PE's grid in its multigrid, from 0.
+    pub grid: usize,
+    /// Grids per multigrid.
+    pub grids: usize,
+    /// Multigrids in the job.
+    pub multigrids: usize,
+    /// PEs of a grid.
+    pub grid_size: usize,
+    /// PEs of a multigrid.
+    pub multigrid_size: usize,
+}
+
 /// The grid and the communicators built from it.
 pub(in crate::runtime) struct GridComms {
     pub(in crate::runtime) grid: Grid,
@@ -104,6 +122,23 @@ impl Runtime {
         let (npes, me) = (self.npes(), self.rank());
         let (gsize, _) = layout.sizes(npes);
         Place { grid_rank: me % gsize, grid_size: gsize, color: layout.color(npes, me) }
+    }
+
+    /// Where this PE's grid sits in the job (RPN_COMM_colors, RPN_COMM_get_pe): its multigrid's
+    /// number, its grid's number in the multigrid, and the PEs of a grid and of a multigrid.
+    /// Refused before RPN_COMM_init.
+    pub fn colors(&self) -> Result<Colors> {
+        let layout = self.grid_comms()?.layout;
+        let (npes, me) = (self.npes(), self.rank());
+        let (grid_size, multigrid_size) = layout.sizes(npes);
+        Ok(Colors {
+            multigrid: me / multigrid_size,
+            grid: me % multigrid_size / grid_size,
+            grids: layout.grids,
+            multigrids: layout.multigrids,
+            grid_size,
+            multigrid_size,
+        })
     }
 
     /// Collective over the job (RPN_COMM_init): in every grid, the `pex` x `pey` of its rank 0

@@ -35,6 +35,11 @@ const NULL_NAME: &str = "RPN_COMM_NULL";
 pub const MODULE_COMMS: [&str; 7] = ["GRID", "EW", "NS", "MULTIGRID", "ALLGRIDS", "WORLD", "GRIDPEERS"];
 
 impl Runtime {
+    /// The integers of a Fortran MPI status (RPN_COMM_status_size; MPI build only).
+    pub fn fortran_status_size(&self) -> Result<i32> {
+        self.transport.fortran_status_size()
+    }
+
     /// The Fortran MPI handle of the communicator `name` (MPI_COMM_NULL's where this PE is no
     /// member, and for 'RPN_COMM_NULL').
     pub fn fortran_comm(&self, name: &str) -> Result<i32> {

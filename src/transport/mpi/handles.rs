@@ -1,5 +1,5 @@
 //! Real MPI handles for the caller's own MPI calls, as Fortran integers: the Fortran handle of a
-//! communicator of the shim, MPI_COMM_NULL's, the datatype of a code of the shim's table, and
+//! communicator of the shim, MPI_COMM_NULL's, the size of a Fortran status, the datatype of a code of the shim's table, and
 //! the communicators of RPN_COMM_split_by_socket.
 
 use std::ffi::c_int;
@@ -10,6 +10,7 @@ use crate::error::Result;
 unsafe extern "C" {
     fn rpnmpi_comm_c2f(comm: *const RawComm) -> c_int;
     fn rpnmpi_comm_null_f() -> c_int;
+    fn rpnmpi_status_size_f() -> c_int;
     fn rpnmpi_split_by_socket_f(forig: c_int, spaces: c_int, out: *mut c_int) -> c_int;
     fn rpnmpi_type_f(code: c_int, ftype: *mut c_int) -> c_int;
     fn rpnmpi_op_f(code: c_int, fop: *mut c_int) -> c_int;
@@ -27,6 +28,12 @@ pub fn comm_null() -> Result<i32> {
     let _mpi = shim::serial();
     // SAFETY: no argument.
     Ok(unsafe { rpnmpi_comm_null_f() })
+}
+
+/// The integers of a Fortran MPI status (MPI_STATUS_SIZE).
+pub fn status_size() -> Result<i32> {
+    // SAFETY: no argument; a constant of the MPI library.
+    Ok(unsafe { rpnmpi_status_size_f() })
 }
 
 /// RPN_COMM_split_by_socket on the Fortran communicator `forig`, each node cut into `spaces`

@@ -542,6 +542,10 @@ impl Transport for MpiTransport {
         }
     }
 
+    fn fortran_status_size(&self) -> Result<i32> {
+        handles::status_size()
+    }
+
     fn wrap_mpi_communicator(&mut self, fortran_handle: i32) -> Result<Communicator> {
         let comm = Arc::new(Comm::from_fortran(fortran_handle)?);
         let (rank, size) = (comm.rank, comm.size);
