@@ -26,15 +26,16 @@ subroutine RPN_COMM_unit(unit)
   status = rpncomm_unit(int(unit, C_INT))
 end subroutine RPN_COMM_unit
 
-! MPI_STATUS_SIZE of the MPI library the build uses (refused on shared memory: status_size is
-! then left as it was).
+! MPI_STATUS_SIZE of the MPI library the build uses (refused on shared memory, which has no MPI
+! status: status_size is then -1).
 subroutine RPN_COMM_status_size(status_size)
   use rpn_comm_options_binding
   implicit none
   integer, intent(OUT) :: status_size
   integer(C_INT) :: n, status
+  n = -1
   status = rpncomm_status_size(n)
-  if (status == 0) status_size = n
+  status_size = n
 end subroutine RPN_COMM_status_size
 
 subroutine RPN_COMM_up2low(s1, s2)

@@ -59,10 +59,12 @@ pub extern "C" fn rpncomm_unit(unit: c_int) -> c_int {
 }
 
 /// RPN_COMM_status_size: the integers of a Fortran MPI status into `*size` (refused on shared
-/// memory, which has no MPI status).
+/// memory, which has no MPI status: `*size` is then -1).
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_status_size(size: *mut c_int) -> c_int {
     call("RPN_COMM_status_size", || {
+        // SAFETY: out-parameter from the caller.
+        unsafe { args::put(size, -1) };
         let n = with_runtime(|rt| rt.fortran_status_size())?;
         // SAFETY: out-parameter from the caller.
         unsafe { args::put(size, n) };
