@@ -369,6 +369,19 @@ int rpncomm_set_grid(int *pex, int *pey);
 int rpncomm_bloc(int nblocx, int nblocy);
 
 /**
+ * Collective over the job (RPN_COMM_bloc_create): as `rpncomm_bloc`, the shape taking a new
+ * entry of the table of block distributions that RPN_COMM_bloc_find numbers.
+ */
+int rpncomm_bloc_create(int nblocx, int nblocy);
+
+/**
+ * RPN_COMM_bloc_find (not collective): `*entry` receives the entry (from 1) of the table of
+ * block distributions holding `nblocx` x `nblocy` blocks, -1 when none does (not refused);
+ * with `set` non-zero, those blocks become the ones 'BLOC' and 'BLOCMASTER' designate.
+ */
+int rpncomm_bloc_find(int nblocx, int nblocy, int set, int *entry);
+
+/**
  * RPN_COMM_init_multi_level / RPN_COMM_gridinit (collective over the job, before the grid is
  * made): the job is cut into `multigrids` multigrids of `grids` grids each (GEM's Yin-Yang:
  * 1 and 2), consecutive job ranks each; refused on every PE where the counts do not cut the job
@@ -766,7 +779,7 @@ int rpncomm_unit(int unit);
 
 /**
  * RPN_COMM_status_size: the integers of a Fortran MPI status into `*size` (refused on shared
- * memory, which has no MPI status).
+ * memory, which has no MPI status: `*size` is then -1).
  */
 int rpncomm_status_size(int *size);
 

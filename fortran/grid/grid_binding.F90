@@ -43,6 +43,23 @@ module rpn_comm_grid_binding
       integer(C_INT) :: status
     end function rpncomm_bloc
 
+    function rpncomm_bloc_create(nblocx, nblocy) result(status) &
+                                 bind(C, name='rpncomm_bloc_create')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: nblocx, nblocy
+      integer(C_INT) :: status
+    end function rpncomm_bloc_create
+
+    function rpncomm_bloc_find(nblocx, nblocy, set, entry) result(status) &
+                               bind(C, name='rpncomm_bloc_find')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: nblocx, nblocy, set
+      integer(C_INT), intent(OUT) :: entry
+      integer(C_INT) :: status
+    end function rpncomm_bloc_find
+
     function rpncomm_mype(me, me_x, me_y) result(status) bind(C, name='rpncomm_mype')
       import :: C_INT
       implicit none

@@ -296,3 +296,17 @@ integer function RPN_COMM_colors(comm)
   status = rpncomm_colors(comm, len(comm, kind=C_SIZE_T), color)
   RPN_COMM_colors = color
 end function RPN_COMM_colors
+
+! The entry (from 1) of the table of block distributions (RPN_COMM_bloc, RPN_COMM_bloc_create)
+! holding nblocx x nblocy blocks, -1 when none does; with set, those blocks are the ones 'BLOC'
+! and 'BLOCMASTER' designate from now on. Not collective.
+integer function RPN_COMM_bloc_find(nblocx, nblocy, set)
+  use rpn_comm_grid_binding
+  implicit none
+  integer, intent(IN) :: nblocx, nblocy
+  logical, intent(IN) :: set
+  integer(C_INT) :: entry, status
+  entry = -1
+  status = rpncomm_bloc_find(int(nblocx, C_INT), int(nblocy, C_INT), merge(1_C_INT, 0_C_INT, set), entry)
+  RPN_COMM_bloc_find = entry
+end function RPN_COMM_bloc_find

@@ -14,6 +14,9 @@
 !   'ALLGRIDS'; coordinates off the grid give -1;
 ! - RPN_COMM_colors: 0 for 'WORLD', 'ALLGRIDS', 'MULTIGRID' and 'GRID' (one grid), -1 for 'EW';
 ! - RPN_COMM_bcst_x: PE 0's integers (n words of ltype bytes) reach every PE of the grid;
+! - the table of block distributions: RPN_COMM_bloc adds a shape it lacks, RPN_COMM_bloc_create
+!   one each call (refused for blocks that do not divide the grid), RPN_COMM_bloc_find numbers
+!   them from 1 and with set makes one 'BLOC';
 ! - RPN_COMM_status_size: MPI_STATUS_SIZE on MPI (5 or more), -1 and refused on shared memory.
 program test_options
   use ISO_C_BINDING
@@ -99,6 +102,22 @@ program test_options
   if (me == 0) words = [11, 22, 33, 44]
   call RPN_COMM_bcst_x(words, 2, 8, 0, 0, ierr)
   call check(ierr == RPN_COMM_OK .and. all(words == [11, 22, 33, 44]), 'bcst_x of 2 words of 8 bytes')
+
+  call check(RPN_COMM_bloc_find(1, 1, .false.) == -1, 'bloc_find: the table is empty')
+  call check(RPN_COMM_bloc(pex, 1) == RPN_COMM_OK .and. RPN_COMM_bloc_find(pex, 1, .false.) == 1, 'bloc pex x 1: entry 1')
+  call check(RPN_COMM_bloc_create(1, 1) == RPN_COMM_OK, 'bloc_create 1 x 1')
+  call RPN_COMM_size('BLOC', i, ierr)
+  call check(i == npes, 'BLOC after bloc_create 1 x 1 is the grid')
+  if (pex > 1) then
+    call check(RPN_COMM_bloc_find(1, 1, .false.) == 2, 'bloc_create 1 x 1: entry 2')
+    call check(RPN_COMM_bloc_find(pex, 1, .true.) == 1, 'bloc_find pex x 1 with set')
+    call RPN_COMM_size('BLOC', i, ierr)
+    call check(i == pey, 'BLOC after bloc_find with set: a column')
+    call check(RPN_COMM_bloc_create(pex, 1) == RPN_COMM_OK .and. RPN_COMM_bloc_find(pex, 1, .false.) == 1, &
+               'bloc_create of a shape in the table: a new entry, the first one found')
+  endif
+  call check(RPN_COMM_bloc_create(pex + 1, 1) == RPN_COMM_ERROR, 'bloc_create of blocks that do not divide the grid')
+  call check(RPN_COMM_bloc_find(pex + 1, 1, .false.) == -1, 'bloc_find of a shape never made')
 
   u = 0
   call RPN_COMM_status_size(u)

@@ -3,7 +3,8 @@
 ! RPN_COMM_option, _option_L and _optn (known and unknown names), RPN_COMM_unit, _up2low and
 ! _low2up, _get_a_free_unit, RPN_COMM_ptr (generic and a specific), _topo_xy on a few field sizes
 ! and halos (whether it succeeds: the original's failure value is MPI's status index MPI_ERROR),
-! _get_pe of every PE of the grid and off it, _colors, _bcst_x and _status_size. The grid has two
+! _get_pe of every PE of the grid and off it, _colors, _bcst_x, the table of block distributions
+! (_bloc, _bloc_create, _bloc_find, the size of 'BLOC') and _status_size. The grid has two
 ! rows where the PEs pair up (2 x 2 on 4 PEs, 3 x 2 on 6), else one.
 program options_side_by_side
   use ISO_C_BINDING
@@ -83,6 +84,27 @@ program options_side_by_side
   if (me == 0) words = [(100 + i, i = 1, 6)]
   call RPN_COMM_bcst_x(words, 2, 8, 0, 0, ierr)
   write(*, '(A,I0,A,I0,6(1X,I0))') 'pe ', me, ' bcst_x ', ierr, words
+
+  ! the table of block distributions: RPN_COMM_bloc adds a shape it lacks, _bloc_create one each
+  ! call, _bloc_find numbers them from 1 and, with set, uses one ('BLOC')
+  write(*, '(A,I0,A,I0)') 'pe ', me, ' bloc_find 1 1 before ', RPN_COMM_bloc_find(1, 1, .false.)
+  status = RPN_COMM_bloc(pex, 1)
+  write(*, '(A,I0,A,I0,A,I0)') 'pe ', me, ' bloc pex 1 ', status, ' entry ', RPN_COMM_bloc_find(pex, 1, .false.)
+  status = RPN_COMM_bloc_create(1, 1)
+  call RPN_COMM_size('BLOC', k, ierr)
+  write(*, '(A,I0,A,I0,A,I0,A,I0)') 'pe ', me, ' bloc_create 1 1 ', status, ' entry ', RPN_COMM_bloc_find(1, 1, .false.), &
+      ' bloc size ', k
+  i = RPN_COMM_bloc_find(pex, 1, .true.)
+  call RPN_COMM_size('BLOC', k, ierr)
+  write(*, '(A,I0,A,I0,A,I0)') 'pe ', me, ' bloc_find pex 1 set ', i, ' bloc size ', k
+  status = RPN_COMM_bloc_create(pex, 1)
+  write(*, '(A,I0,A,I0,A,I0)') 'pe ', me, ' bloc_create pex 1 again ', status, ' entry ', RPN_COMM_bloc_find(pex, 1, .false.)
+  status = RPN_COMM_bloc(1, 1)
+  call RPN_COMM_size('BLOC', k, ierr)
+  write(*, '(A,I0,A,I0,A,I0)') 'pe ', me, ' bloc 1 1 ', status, ' bloc size ', k
+  status = RPN_COMM_bloc_create(pex + 1, 1)
+  write(*, '(A,I0,A,I0)') 'pe ', me, ' bloc_create pex+1 1 ', status
+  write(*, '(A,I0,A,I0)') 'pe ', me, ' bloc_find pex+1 1 ', RPN_COMM_bloc_find(pex + 1, 1, .false.)
 
   u = -7
   call RPN_COMM_status_size(u)
