@@ -246,6 +246,12 @@ int rpncomm_bcast(void *buffer,
                   size_t com_len);
 
 /**
+ * RPN_COMM_bcst_world: the integers from `start` to `end` (both included: the original measures
+ * its two arguments' addresses) from PE 0 of the grid to its other PEs; `mode` must be 0.
+ */
+int rpncomm_bcst_world(void *start, const void *end, int mode);
+
+/**
  * RPN_COMM_bcastc: `rpncomm_bcast` of a character buffer of `buffer_len` bytes (its Fortran
  * length), which `count` elements of `dtype` must fit in.
  */

@@ -72,6 +72,16 @@ module rpn_comm_options_binding
       integer(C_INT) :: status
     end function rpncomm_convert_case
 
+    function rpncomm_bcst_world(start, end, mode) result(status) &
+                                bind(C, name='rpncomm_bcst_world')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: start
+      type(*), dimension(*), intent(IN) :: end
+      integer(C_INT), intent(IN), value :: mode
+      integer(C_INT) :: status
+    end function rpncomm_bcst_world
+
   end interface
 
 end module rpn_comm_options_binding

@@ -74,6 +74,22 @@ function RPN_COMM_get_a_free_unit()
   enddo
 end function RPN_COMM_get_a_free_unit
 
+! The original's oldest broadcast: the integers from start(1) to end(1) (in one array, or
+! consecutive variables of a common block) from the grid's PE 0 to its other PEs. mode must be 0;
+! as the original, which has no status to return, a refusal ends the job.
+subroutine RPN_COMM_bcst_world(start, end, mode)
+  use rpn_comm_options_binding
+  implicit none
+  integer :: start(2), end(2), mode
+  integer(C_INT) :: status
+  integer :: ierr
+  status = rpncomm_bcst_world(start, end, int(mode, C_INT))
+  if (status /= 0) then
+    call RPN_COMM_finalize(ierr)
+    error stop 1
+  endif
+end subroutine RPN_COMM_bcst_world
+
 ! The original's older broadcast: n words of ltype bytes (n * ltype / 4 integers) from the grid's
 ! PE 0 to its other PEs; scrap1 and scrap2 are not used.
 subroutine RPN_COMM_bcst_x(f, n, ltype, scrap1, scrap2, err)

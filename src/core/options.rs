@@ -1,6 +1,6 @@
 //! The options a program sets before or after RPN_COMM_init (RPN_COMM_option, RPN_COMM_option_L,
-//! RPN_COMM_optn, RPN_COMM_unit) and the character case conversions of RPN_COMM_up2low and
-//! RPN_COMM_low2up.
+//! RPN_COMM_optn, RPN_COMM_unit), the character case conversions of RPN_COMM_up2low and
+//! RPN_COMM_low2up, and the count of the original's oldest broadcast (RPN_COMM_bcst_world).
 //!
 //! Option names are matched as the original matches them: RPN_COMM_option and RPN_COMM_option_L
 //! compare the start of the name in lower case (so 'STDOUT' and 'stdout_unit' both name the
@@ -77,6 +77,17 @@ pub fn optn(op_type: &str, ival: i32, rval: f32, cval: &str) -> Result<FillOptio
     Ok(FillOption { sides: ival, value: rval, mode })
 }
 
+/// RPN_COMM_bcst_world's count: the integers from the address `start` to the address `end`,
+/// both included, as the original measures its two arguments; refused for a `mode` other than 0
+/// (a broadcast from PE 0, the only one the original has) and for an `end` before `start`.
+pub fn bcst_world_count(start: usize, end: usize, mode: i32) -> Result<i32> {
+    if mode != 0 {
+        return Err(Error::BadArgument(format!("mode {mode} unknown (0: a broadcast from PE 0 of the grid)")));
+    }
+    let words = end.checked_sub(start).map(|d| d / 4 + 1).and_then(|n| i32::try_from(n).ok());
+    words.ok_or_else(|| Error::BadArgument(format!("end (address {end:#x}) lies before start (address {start:#x})")))
+}
+
 /// RPN_COMM_up2low (`upper` false) and RPN_COMM_low2up (`upper` true): `dst` receives `src`'s
 /// first characters with the ASCII letters turned to that case, then blanks to its end.
 pub fn convert_case(src: &[u8], dst: &mut [u8], upper: bool) {
@@ -108,6 +119,14 @@ mod tests {
         assert_eq!(optn("FILL ", 0, 0.0, "").unwrap().mode, "    ");
         assert!(optn("FIL", 0, 0.0, "").is_err());
         assert!(optn(" ", 0, 0.0, "").is_err(), "a blank name is no option");
+    }
+
+    #[test]
+    fn bcst_world_counts_from_start_to_end() {
+        assert_eq!(bcst_world_count(0x1000, 0x1000, 0).unwrap(), 1);
+        assert_eq!(bcst_world_count(0x1000, 0x1010, 0).unwrap(), 5);
+        assert!(bcst_world_count(0x1010, 0x1000, 0).is_err());
+        assert!(bcst_world_count(0x1000, 0x1010, 1).is_err());
     }
 
     #[test]

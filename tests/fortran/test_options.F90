@@ -14,6 +14,7 @@
 !   'ALLGRIDS'; coordinates off the grid give -1;
 ! - RPN_COMM_colors: 0 for 'WORLD', 'ALLGRIDS', 'MULTIGRID' and 'GRID' (one grid), -1 for 'EW';
 ! - RPN_COMM_bcst_x: PE 0's integers (n words of ltype bytes) reach every PE of the grid;
+! - RPN_COMM_bcst_world: PE 0's integers from start to end (both included), the others untouched;
 ! - the table of block distributions: RPN_COMM_bloc adds a shape it lacks, RPN_COMM_bloc_create
 !   one each call (refused for blocks that do not divide the grid), RPN_COMM_bloc_find numbers
 !   them from 1 and with set makes one 'BLOC';
@@ -102,6 +103,11 @@ program test_options
   if (me == 0) words = [11, 22, 33, 44]
   call RPN_COMM_bcst_x(words, 2, 8, 0, 0, ierr)
   call check(ierr == RPN_COMM_OK .and. all(words == [11, 22, 33, 44]), 'bcst_x of 2 words of 8 bytes')
+
+  words = -1
+  if (me == 0) words = [5, 6, 7, 8]
+  call RPN_COMM_bcst_world(words(2), words(3), 0)
+  call check(all(words(2:3) == [6, 7]) .and. (me == 0 .or. all(words([1, 4]) == -1)), 'bcst_world of words 2 to 3')
 
   call check(RPN_COMM_bloc_find(1, 1, .false.) == -1, 'bloc_find: the table is empty')
   call check(RPN_COMM_bloc(pex, 1) == RPN_COMM_OK .and. RPN_COMM_bloc_find(pex, 1, .false.) == 1, 'bloc pex x 1: entry 1')

@@ -3,7 +3,7 @@
 ! RPN_COMM_option, _option_L and _optn (known and unknown names), RPN_COMM_unit, _up2low and
 ! _low2up, _get_a_free_unit, RPN_COMM_ptr (generic and a specific), _topo_xy on a few field sizes
 ! and halos (whether it succeeds: the original's failure value is MPI's status index MPI_ERROR),
-! _get_pe of every PE of the grid and off it, _colors, _bcst_x, the table of block distributions
+! _get_pe of every PE of the grid and off it, _colors, _bcst_x, _bcst_world, the table of block distributions
 ! (_bloc, _bloc_create, _bloc_find, the size of 'BLOC') and _status_size. The grid has two
 ! rows where the PEs pair up (2 x 2 on 4 PEs, 3 x 2 on 6), else one.
 program options_side_by_side
@@ -105,6 +105,11 @@ program options_side_by_side
   status = RPN_COMM_bloc_create(pex + 1, 1)
   write(*, '(A,I0,A,I0)') 'pe ', me, ' bloc_create pex+1 1 ', status
   write(*, '(A,I0,A,I0)') 'pe ', me, ' bloc_find pex+1 1 ', RPN_COMM_bloc_find(pex + 1, 1, .false.)
+
+  words = -1
+  if (me == 0) words = [(200 + i, i = 1, 6)]
+  call RPN_COMM_bcst_world(words(2), words(4), 0)
+  write(*, '(A,I0,A,6(1X,I0))') 'pe ', me, ' bcst_world', words
 
   u = -7
   call RPN_COMM_status_size(u)
