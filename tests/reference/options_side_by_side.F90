@@ -5,13 +5,16 @@
 ! and halos (whether it succeeds: the original's failure value is MPI's status index MPI_ERROR),
 ! _get_pe of every PE of the grid and off it, _colors, _bcst_x, _bcst_world, the table of block distributions
 ! (_bloc, _bloc_create, _bloc_find, the size of 'BLOC') and _status_size. The grid has two
-! rows where the PEs pair up (2 x 2 on 4 PEs, 3 x 2 on 6), else one.
+! rows where the PEs pair up (2 x 2 on 4 PEs, 3 x 2 on 6), else one; with the argument 'yinyang'
+! the job holds two such grids (RPN_COMM_init_multi_level, 1 multigrid of 2 grids), which
+! get_pe's 'MULTIGRID' and 'ALLGRIDS' ranks and colors' 'GRID' tell apart.
 program options_side_by_side
   use ISO_C_BINDING
   implicit none
   include 'RPN_COMM.inc'
   external :: options_side_grid
-  integer :: me, npes, pex, pey, mex, mey, status, ierr, i, x, y, k, u
+  integer :: me, grank, npes, pex, pey, mex, mey, status, ierr, i, x, y, k, u
+  character(len=8) :: arg
   integer :: mini, maxi, minj, maxj, nil, njl
   integer :: sizes(4, 5), words(6)
   character(len=16) :: names(4), s16
@@ -28,9 +31,16 @@ program options_side_by_side
   call RPN_COMM_unit(6)
   pex = 0
   pey = 0
-  call RPN_COMM_init(options_side_grid, me, npes, pex, pey)
-  status = RPN_COMM_mype(me, mex, mey)
-  write(*, '(A,I0,A,4(1X,I0))') 'pe ', me, ' grid', pex, pey, mex, mey
+  call get_command_argument(1, arg)
+  if (arg == 'yinyang') then
+    ! two grids of half the job each, as GEM's Yin-Yang
+    k = RPN_COMM_init_multi_level(options_side_grid, grank, npes, pex, pey, 1, 2)
+  else
+    call RPN_COMM_init(options_side_grid, grank, npes, pex, pey)
+  endif
+  status = RPN_COMM_mype(grank, mex, mey)
+  call RPN_COMM_rank('WORLD', me, ierr)
+  write(*, '(A,I0,A,5(1X,I0))') 'pe ', me, ' grid', grank, pex, pey, mex, mey
 
   write(*, '(A,I0,A,I0)') 'pe ', me, ' option stdout ', status
   write(*, '(A,I0,A,I0)') 'pe ', me, ' option stdout_unit ', RPN_COMM_option('stdout_unit', 6)
@@ -81,7 +91,7 @@ program options_side_by_side
   enddo
 
   words = -1
-  if (me == 0) words = [(100 + i, i = 1, 6)]
+  if (grank == 0) words = [(100 + i, i = 1, 6)]
   call RPN_COMM_bcst_x(words, 2, 8, 0, 0, ierr)
   write(*, '(A,I0,A,I0,6(1X,I0))') 'pe ', me, ' bcst_x ', ierr, words
 
@@ -107,7 +117,7 @@ program options_side_by_side
   write(*, '(A,I0,A,I0)') 'pe ', me, ' bloc_find pex+1 1 ', RPN_COMM_bloc_find(pex + 1, 1, .false.)
 
   words = -1
-  if (me == 0) words = [(200 + i, i = 1, 6)]
+  if (grank == 0) words = [(200 + i, i = 1, 6)]
   call RPN_COMM_bcst_world(words(2), words(4), 0)
   write(*, '(A,I0,A,6(1X,I0))') 'pe ', me, ' bcst_world', words
 
