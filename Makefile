@@ -49,6 +49,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/halo/halo_binding.F90 \
                 fortran/windows/windows_binding.F90 \
                 fortran/utils/utils_binding.F90 \
+                fortran/options/options_binding.F90 \
                 fortran/process/output_flush.F90 \
                 fortran/grid/grid_globals.F90 \
                 fortran/process/process_routines.F90 \
@@ -64,12 +65,15 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/halo/halo_routines.F90 \
                 fortran/halo/halo_generic.F90 \
                 fortran/windows/windows_routines.F90 \
+                fortran/options/options_routines.F90 \
+                fortran/options/options_pointers.F90 \
                 fortran/grid/grid_direct.F90 \
                 fortran/collectives/collectives_direct.F90 \
                 fortran/p2p/p2p_direct.F90 \
                 fortran/halo/halo_direct.F90 \
                 fortran/windows/windows_direct.F90 \
                 fortran/process/process_direct.F90 \
+                fortran/options/options_direct.F90 \
                 fortran/rpn_comm_windows.F90
 # Include files shipped to users next to the .mod files.
 FORTRAN_INCS := fortran/RPN_COMM_types.inc \

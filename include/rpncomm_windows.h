@@ -246,6 +246,12 @@ int rpncomm_bcast(void *buffer,
                   size_t com_len);
 
 /**
+ * RPN_COMM_bcst_world: the integers from `start` to `end` (both included: the original measures
+ * its two arguments' addresses) from PE 0 of the grid to its other PEs; `mode` must be 0.
+ */
+int rpncomm_bcst_world(void *start, const void *end, int mode);
+
+/**
  * RPN_COMM_bcastc: `rpncomm_bcast` of a character buffer of `buffer_len` bytes (its Fortran
  * length), which `count` elements of `dtype` must fit in.
  */
@@ -367,6 +373,19 @@ int rpncomm_set_grid(int *pex, int *pey);
  * 'BLOCMASTER'); each must divide its side of the grid.
  */
 int rpncomm_bloc(int nblocx, int nblocy);
+
+/**
+ * Collective over the job (RPN_COMM_bloc_create): as `rpncomm_bloc`, the shape taking a new
+ * entry of the table of block distributions that RPN_COMM_bloc_find numbers.
+ */
+int rpncomm_bloc_create(int nblocx, int nblocy);
+
+/**
+ * RPN_COMM_bloc_find (not collective): `*entry` receives the entry (from 1) of the table of
+ * block distributions holding `nblocx` x `nblocy` blocks, -1 when none does (not refused);
+ * with `set` non-zero, those blocks become the ones 'BLOC' and 'BLOCMASTER' designate.
+ */
+int rpncomm_bloc_find(int nblocx, int nblocy, int set, int *entry);
 
 /**
  * RPN_COMM_init_multi_level / RPN_COMM_gridinit (collective over the job, before the grid is
@@ -519,6 +538,21 @@ int rpncomm_topo_2(int nxg,
                    int alongx,
                    int fill,
                    int relax);
+
+/**
+ * RPN_COMM_topo_xy: this PE's tile of an `nig` x `njg` field with halos `haloi`, `haloj`;
+ * `out` receives mini, maxi, minj, maxj, nil, njl and `*has_points` 1 where the tile holds
+ * points along both axes, else 0 (RPN_COMM_topo_xy then fails, without a message, as the
+ * original).
+ */
+int rpncomm_topo_xy(int nig, int njg, int haloi, int haloj, int *out, int *has_points);
+
+/**
+ * RPN_COMM_get_pe: into `*pe`, the rank in the communicator `name` of the PE at (`x`, `y`) of
+ * grid `grd` of multigrid `sgrd` (-1: this PE's), or -1 where they are outside the job (not
+ * refused, as the original).
+ */
+int rpncomm_get_pe(int x, int y, int grd, int sgrd, const char *name, size_t name_len, int *pe);
 
 /**
  * RPN_COMM_adj_halo8 (`which` 8, real*8), RPN_COMM_adj_halo4 (`which` 4, real*4) and
@@ -713,6 +747,40 @@ int rpncomm_oper(const char *name, size_t name_len, struct rpncomm_handle *oper)
  * 1 if `oper` is a valid operator handle, else 0.
  */
 int rpncomm_valid_oper(const struct rpncomm_handle *oper);
+
+/**
+ * RPN_COMM_option: the integer option named `name` ('stdout') takes `value`; refused for an
+ * unknown name.
+ */
+int rpncomm_option(const char *name, size_t name_len, int value);
+
+/**
+ * RPN_COMM_option_L: the logical option named `name` ('halo_ew_ext', 'async_exch') takes
+ * `value` (non-zero: true); refused for an unknown name.
+ */
+int rpncomm_option_l(const char *name, size_t name_len, int value);
+
+/**
+ * RPN_COMM_optn: the option `op_type` ('FILL') takes the integer `ival`, the real `rval` and
+ * the word `cval`; refused for an unknown name.
+ */
+int rpncomm_optn(const char *op_type,
+                 size_t op_type_len,
+                 int ival,
+                 float rval,
+                 const char *cval,
+                 size_t cval_len);
+
+/**
+ * RPN_COMM_unit: the Fortran unit of the library's messages.
+ */
+int rpncomm_unit(int unit);
+
+/**
+ * RPN_COMM_up2low (`upper` 0) and RPN_COMM_low2up (`upper` non-zero): the `dst_len`
+ * characters of `dst` receive those of `src` in that case, then blanks.
+ */
+int rpncomm_convert_case(const char *src, size_t src_len, char *dst, size_t dst_len, int upper);
 
 /**
  * RPN_COMM_split: `out` (5 integers) receives minx, maxx, nxl, nxlmax and nx0 of PE `mex`'s

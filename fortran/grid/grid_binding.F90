@@ -43,6 +43,23 @@ module rpn_comm_grid_binding
       integer(C_INT) :: status
     end function rpncomm_bloc
 
+    function rpncomm_bloc_create(nblocx, nblocy) result(status) &
+                                 bind(C, name='rpncomm_bloc_create')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: nblocx, nblocy
+      integer(C_INT) :: status
+    end function rpncomm_bloc_create
+
+    function rpncomm_bloc_find(nblocx, nblocy, set, entry) result(status) &
+                               bind(C, name='rpncomm_bloc_find')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: nblocx, nblocy, set
+      integer(C_INT), intent(OUT) :: entry
+      integer(C_INT) :: status
+    end function rpncomm_bloc_find
+
     function rpncomm_mype(me, me_x, me_y) result(status) bind(C, name='rpncomm_mype')
       import :: C_INT
       implicit none
@@ -126,6 +143,27 @@ module rpn_comm_grid_binding
       integer(C_INT), intent(IN), value :: sizx, sizy
       integer(C_INT) :: status
     end function rpncomm_set_petopo
+
+    function rpncomm_topo_xy(nig, njg, haloi, haloj, bounds, has_points) result(status) &
+                             bind(C, name='rpncomm_topo_xy')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: nig, njg, haloi, haloj
+      integer(C_INT), dimension(6), intent(OUT) :: bounds
+      integer(C_INT), intent(OUT) :: has_points
+      integer(C_INT) :: status
+    end function rpncomm_topo_xy
+
+    function rpncomm_get_pe(x, y, grd, sgrd, name, name_len, pe) result(status) &
+                            bind(C, name='rpncomm_get_pe')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      implicit none
+      integer(C_INT), intent(IN), value :: x, y, grd, sgrd
+      character(kind=C_CHAR), dimension(*), intent(IN) :: name
+      integer(C_SIZE_T), intent(IN), value :: name_len
+      integer(C_INT), intent(OUT) :: pe
+      integer(C_INT) :: status
+    end function rpncomm_get_pe
 
     function rpncomm_create_io_set(npes, method, setno) result(status) &
                                    bind(C, name='rpncomm_create_io_set')

@@ -16,3 +16,12 @@ function RPN_COMM_bloc(nblocx, nblocy) result(status)
   integer :: status
   status = rpncomm_bloc(int(nblocx, C_INT), int(nblocy, C_INT))
 end function RPN_COMM_bloc
+
+function RPN_COMM_bloc_create(nblocx, nblocy) result(status)
+  use ISO_C_BINDING, only: C_INT
+  use rpn_comm_grid_binding, only: rpncomm_bloc_create
+  implicit none
+  integer, intent(IN) :: nblocx, nblocy
+  integer :: status
+  status = rpncomm_bloc_create(int(nblocx, C_INT), int(nblocy, C_INT))
+end function RPN_COMM_bloc_create

@@ -248,3 +248,53 @@ function rpn_comm_get_2dgrid(grid_id, dim_i, dim_j, gni, gnj, mini, maxi, minj, 
   countj(1:v(2)) = cj(1:v(2))
   status = 0
 end function rpn_comm_get_2dgrid
+
+! The tile of an nig x njg field on this PE (every tile but the last of a row or column holds
+! ceil(nig / Pex) x ceil(njg / Pey) points): 0, or RPN_COMM_ERROR where this PE's tile is empty.
+! peri and perj (periodic axes) change nothing, as in the original.
+integer function RPN_COMM_topo_xy(nig, njg, mini, maxi, minj, maxj, nil, njl, haloi, haloj, peri, perj)
+  use rpn_comm_grid_binding
+  implicit none
+  integer, intent(IN) :: nig, njg, haloi, haloj
+  integer, intent(OUT) :: nil, njl, mini, maxi, minj, maxj
+  logical, intent(IN) :: peri, perj
+  integer(C_INT) :: b(6), has_points
+  has_points = 0
+  RPN_COMM_topo_xy = rpncomm_topo_xy(int(nig, C_INT), int(njg, C_INT), int(haloi, C_INT), int(haloj, C_INT), b, has_points)
+  if (RPN_COMM_topo_xy /= 0) return
+  mini = b(1)
+  maxi = b(2)
+  minj = b(3)
+  maxj = b(4)
+  nil = b(5)
+  njl = b(6)
+  if (has_points == 0) RPN_COMM_topo_xy = -1
+end function RPN_COMM_topo_xy
+
+! The rank, in communicator 'GRID', 'MULTIGRID' or 'ALLGRIDS', of the PE at (x, y) of grid grd of
+! multigrid sgrd (-1: this PE's); -1 where they are outside the job.
+integer function RPN_COMM_get_pe(x, y, grd, sgrd, communicator)
+  use rpn_comm_grid_binding
+  implicit none
+  integer, intent(IN) :: x, y, grd, sgrd
+  character(len=*), intent(IN) :: communicator
+  integer(C_INT) :: pe, status
+  pe = -1
+  status = rpncomm_get_pe(int(x, C_INT), int(y, C_INT), int(grd, C_INT), int(sgrd, C_INT), &
+                          communicator, len(communicator, kind=C_SIZE_T), pe)
+  RPN_COMM_get_pe = pe
+end function RPN_COMM_get_pe
+
+! The entry (from 1) of the table of block distributions (RPN_COMM_bloc, RPN_COMM_bloc_create)
+! holding nblocx x nblocy blocks, -1 when none does; with set, those blocks are the ones 'BLOC'
+! and 'BLOCMASTER' designate from now on. Not collective.
+integer function RPN_COMM_bloc_find(nblocx, nblocy, set)
+  use rpn_comm_grid_binding
+  implicit none
+  integer, intent(IN) :: nblocx, nblocy
+  logical, intent(IN) :: set
+  integer(C_INT) :: entry, status
+  entry = -1
+  status = rpncomm_bloc_find(int(nblocx, C_INT), int(nblocy, C_INT), merge(1_C_INT, 0_C_INT, set), entry)
+  RPN_COMM_bloc_find = entry
+end function RPN_COMM_bloc_find

@@ -207,7 +207,7 @@ subroutine RPN_COMM_status_size(status_size)
   implicit none
   integer, intent(OUT) :: status_size
   integer(C_INT) :: s, status
-  s = 0
+  s = -1   ! what the shared-memory build, which has no MPI status, leaves after its refusal
   status = rpncomm_status_size(s)
   status_size = s
 end subroutine RPN_COMM_status_size

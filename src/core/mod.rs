@@ -16,6 +16,7 @@
 //! - `communicator`: the PEs a call or a window spans;
 //! - `datatype`: element datatypes of windows and their names;
 //! - `operator`: accumulate and reduction operators and their arithmetic;
+//! - `options`: the options of RPN_COMM_option and its kin, the case conversions;
 //! - `handle`: the handles a Fortran caller holds, and their validation.
 //!
 //! The modules of the folders are also reachable here (`core::halo`, `core::requests`, ...),
@@ -30,6 +31,7 @@ pub mod halos;
 pub mod handle;
 pub mod messages;
 pub mod operator;
+pub mod options;
 pub mod topology;
 pub mod windows;
 

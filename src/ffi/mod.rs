@@ -17,6 +17,8 @@
 //! - `halo`: the halo exchange and the rest of its family;
 //! - `windows`: the window calls, sub-array and request-based operations;
 //! - `process`: finalize, the flush at a stop, the exit after a refusal, the clock;
+//! - `options`: the options of RPN_COMM_option and its kin, the case conversions, the size of
+//!   an MPI status;
 //! - `utils`: the environment, file, OpenMP, CPU and debug utilities;
 //!
 //! and the plumbing beside them (with `call`, below):
@@ -29,6 +31,7 @@ pub mod collectives;
 pub mod grid;
 pub mod halo;
 mod names;
+pub mod options;
 pub mod p2p;
 pub mod process;
 pub mod utils;
@@ -39,6 +42,7 @@ pub use self::collectives::*;
 pub use self::grid::*;
 pub use self::halo::*;
 pub use self::names::*;
+pub use self::options::*;
 pub use self::p2p::*;
 pub use self::process::*;
 pub use self::utils::*;

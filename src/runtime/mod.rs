@@ -12,6 +12,7 @@
 //! - `windows`: the window calls, sub-array and request-based operations, the window table;
 //! - `process`: a stopped PE flushes its output first; the quiet exit after a refusal;
 //! - `stats`: the statistics per routine and per window (`RPNCOMM_STATS`);
+//! - `options`: the options of RPN_COMM_option and its kin, kept for the whole process.
 //! - `utils`: the original's environment, file, OpenMP, CPU and debug utilities.
 //!
 //! and the plumbing beside them:
@@ -27,6 +28,7 @@ pub mod collectives;
 pub mod grid;
 mod halo;
 mod names;
+pub mod options;
 pub mod p2p;
 pub mod process;
 mod stats;

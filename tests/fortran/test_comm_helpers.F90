@@ -14,7 +14,7 @@
 !   valid, of no extent), of the null handle and of an unknown name's;
 ! - RPN_COMM_defo: 'DEFO' designates 'EW' and back 'GRID' (RPN_COMM_size), an unknown name refused;
 ! - the MPI-only routines: refused with their values on shared memory (world_get -1, group -1,
-!   ngrank .false., split_by_node err -1, infotyp -1, status_size 0, custom_comm -1, i_user_datyp's
+!   ngrank .false., split_by_node err -1, infotyp -1, status_size -1, custom_comm -1, i_user_datyp's
 !   handle invalid, i_group's null); in the MPI build consistent with RPN_COMM_comm
 !   (tests/fortran_mpi/test_comm_helpers_mpi.F90 checks them against MPI itself).
 program test_comm_helpers
@@ -126,7 +126,7 @@ program test_comm_helpers
     call RPN_COMM_world_set(0)
     call check(ierr == -1 .and. nrank == -1 .and. prank == -1 .and. isiz == 0, 'RPN_COMM_split_by_node refused')
     call check(RPN_COMM_group('GRID') == -1 .and. .not. RPN_COMM_ngrank(0), 'RPN_COMM_group and _ngrank refused')
-    call check(RPN_COMM_infotyp('MPI_INFO_NULL') == -1 .and. sz == 0, 'RPN_COMM_infotyp and _status_size refused')
+    call check(RPN_COMM_infotyp('MPI_INFO_NULL') == -1 .and. sz == -1, 'RPN_COMM_infotyp and _status_size refused')
     call check(RPN_COMM_custom_comm(0, 'MINE', RPN_COMM_SET) == -1, 'RPN_COMM_custom_comm refused')
     call RPN_COMM_i_user_datyp(0, dt)
     call check(.not. RPN_COMM_i_valid_datyp(dt), 'RPN_COMM_i_user_datyp refused: an invalid handle')

@@ -130,6 +130,19 @@ pub fn topo(my_id: usize, npe: usize, nglobal: i32, halo: i32, fill: bool, relax
     Some(Topo { min: 1 - halo, max, nl: t.lmax - t.lmin + 1, nlmax, n0: t.lmin })
 }
 
+/// RPN_COMM_topo_xy's cut of `1..=nglobal` along an axis of `npe` PEs for the PE at `me`:
+/// every tile but the last has ceil(nglobal / npe) points. Returns the array bounds (`1 - halo`
+/// and an upper bound with the halo that makes the longest tile odd) and this PE's points, zero
+/// or less where the tiles run out before it (the call then fails, as the original's).
+pub fn topo_xy_axis(nglobal: i32, npe: usize, me: usize, halo: i32) -> (i32, i32, i32) {
+    let (ng, np, me, halo) = (i64::from(nglobal), npe.max(1) as i64, me as i64, i64::from(halo));
+    let full = (ng + np - 1) / np;
+    let max = full + halo + 1 - full % 2;
+    let here = full.min(ng - full * me);
+    let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+    (clamp(1 - halo), clamp(max), clamp(here))
+}
+
 /// RPN_COMM_create_2dgrid's cut of `1..=n` along an axis of `npe` PEs, as the original's: every
 /// tile but the last has ceil(n / npe) points, the last the rest. The tiles' starts and counts;
 /// None when the rest is negative (fewer points than such tiles need; the original's last count
@@ -154,6 +167,15 @@ pub fn grid2d_axis(n: i32, npe: usize) -> Option<(Vec<i32>, Vec<i32>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn topo_xy_tiles() {
+        // 10 points on 4 PEs: tiles of 3, 3, 3, 1 (3 is odd already: no point added)
+        assert_eq!(topo_xy_axis(10, 4, 0, 2), (-1, 5, 3));
+        assert_eq!(topo_xy_axis(10, 4, 3, 2), (-1, 5, 1));
+        // 4 points on 3 PEs: tiles of 2, 2, 0 (the last PE has none)
+        assert_eq!(topo_xy_axis(4, 3, 2, 0), (1, 3, 0));
+    }
 
     /// RPN_COMM_create_2dgrid's tiles worked by hand: 10 over 4 is 3 3 3 1, 9 over 4 is
     /// 3 3 3 0, 5 over 4 (2 2 2 -1) is refused, 7 over 1 is 7.

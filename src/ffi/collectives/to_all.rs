@@ -59,6 +59,17 @@ pub extern "C" fn rpncomm_bcast(
     })
 }
 
+/// RPN_COMM_bcst_world: the integers from `start` to `end` (both included: the original measures
+/// its two arguments' addresses) from PE 0 of the grid to its other PEs; `mode` must be 0.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_bcst_world(start: *mut c_void, end: *const c_void, mode: c_int) -> c_int {
+    call("RPN_COMM_bcst_world", || {
+        let count = crate::core::options::bcst_world_count(start as usize, end as usize, mode)?;
+        // SAFETY: the caller's integers run from start to end (the original's contract).
+        with_runtime(|rt| unsafe { rt.bcast(start as usize, count, "MPI_INTEGER", 0, "GRID") })
+    })
+}
+
 /// RPN_COMM_bcastc: `rpncomm_bcast` of a character buffer of `buffer_len` bytes (its Fortran
 /// length), which `count` elements of `dtype` must fit in.
 #[unsafe(no_mangle)]

@@ -71,6 +71,29 @@ pub extern "C" fn rpncomm_bloc(nblocx: c_int, nblocy: c_int) -> c_int {
     call("RPN_COMM_bloc", || with_runtime(|rt| rt.set_blocks(nblocx, nblocy)))
 }
 
+/// Collective over the job (RPN_COMM_bloc_create): as `rpncomm_bloc`, the shape taking a new
+/// entry of the table of block distributions that RPN_COMM_bloc_find numbers.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_bloc_create(nblocx: c_int, nblocy: c_int) -> c_int {
+    call("RPN_COMM_bloc_create", || with_runtime(|rt| rt.create_blocks(nblocx, nblocy)))
+}
+
+/// RPN_COMM_bloc_find (not collective): `*entry` receives the entry (from 1) of the table of
+/// block distributions holding `nblocx` x `nblocy` blocks, -1 when none does (not refused);
+/// with `set` non-zero, those blocks become the ones 'BLOC' and 'BLOCMASTER' designate.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_bloc_find(nblocx: c_int, nblocy: c_int, set: c_int, entry: *mut c_int) -> c_int {
+    call("RPN_COMM_bloc_find", || {
+        // SAFETY: out-parameter from the caller.
+        unsafe { args::put(entry, -1) };
+        if let Some(at) = with_runtime(|rt| rt.find_blocks(nblocx, nblocy, set != 0))? {
+            // SAFETY: out-parameter from the caller.
+            unsafe { args::put(entry, at as c_int) };
+        }
+        Ok(())
+    })
+}
+
 /// RPN_COMM_init_multi_level / RPN_COMM_gridinit (collective over the job, before the grid is
 /// made): the job is cut into `multigrids` multigrids of `grids` grids each (GEM's Yin-Yang:
 /// 1 and 2), consecutive job ranks each; refused on every PE where the counts do not cut the job

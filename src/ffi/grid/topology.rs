@@ -1,6 +1,8 @@
 //! The C ABI of the topology queries: a PE's place in the grid and in named communicators
 //! (RPN_COMM_mype, RPN_COMM_rank, RPN_COMM_size, RPN_COMM_carac, RPN_COMM_bloctopo) and the cut
-//! of a field over PEs (RPN_COMM_limit, RPN_COMM_limit_2, RPN_COMM_topo_2).
+//! of a field over PEs (RPN_COMM_limit, RPN_COMM_limit_2, RPN_COMM_topo_2, RPN_COMM_topo_xy), the
+//! rank of the PE at given coordinates (RPN_COMM_get_pe) and the numbers of its grids
+//! (RPN_COMM_colors).
 
 use std::ffi::{c_char, c_int};
 
@@ -226,6 +228,53 @@ pub extern "C" fn rpncomm_topo_2(
             args::put(nxl, t.nl);
             args::put(nxlmax, t.nlmax);
             args::put(nx0, t.n0);
+        }
+        Ok(())
+    })
+}
+
+/// RPN_COMM_topo_xy: this PE's tile of an `nig` x `njg` field with halos `haloi`, `haloj`;
+/// `out` receives mini, maxi, minj, maxj, nil, njl and `*has_points` 1 where the tile holds
+/// points along both axes, else 0 (RPN_COMM_topo_xy then fails, without a message, as the
+/// original).
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_topo_xy(nig: c_int, njg: c_int, haloi: c_int, haloj: c_int, out: *mut c_int, has_points: *mut c_int) -> c_int {
+    call("RPN_COMM_topo_xy", || {
+        if out.is_null() {
+            return Err(Error::NullBuffer { what: "topo_xy", nelem: 6 });
+        }
+        let (v, ok) = with_runtime(|rt| rt.topo_xy(nig, njg, haloi, haloj))?;
+        for (i, x) in v.into_iter().enumerate() {
+            // SAFETY: the caller's array holds 6 integers.
+            unsafe { args::put(out.add(i), x) };
+        }
+        // SAFETY: out-parameter from the caller.
+        unsafe { args::put(has_points, c_int::from(ok)) };
+        Ok(())
+    })
+}
+
+/// RPN_COMM_get_pe: into `*pe`, the rank in the communicator `name` of the PE at (`x`, `y`) of
+/// grid `grd` of multigrid `sgrd` (-1: this PE's), or -1 where they are outside the job (not
+/// refused, as the original).
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_get_pe(
+    x: c_int,
+    y: c_int,
+    grd: c_int,
+    sgrd: c_int,
+    name: *const c_char,
+    name_len: usize,
+    pe: *mut c_int,
+) -> c_int {
+    call("RPN_COMM_get_pe", || {
+        // SAFETY: out-parameter from the caller.
+        unsafe { args::put(pe, -1) };
+        // SAFETY: Fortran string argument.
+        let name = unsafe { args::name(name, name_len) }?;
+        if let Some(r) = with_runtime(|rt| rt.get_pe(x, y, grd, sgrd, &name))? {
+            // SAFETY: out-parameter from the caller.
+            unsafe { args::put(pe, r) };
         }
         Ok(())
     })

@@ -31,6 +31,9 @@ pub fn set_petopo(sizx: i32, sizy: i32) {
     *PETOPO.lock().unwrap_or_else(|p| p.into_inner()) = (sizx, sizy);
 }
 
+/// The entries of the table of block distributions (the original's).
+const MAX_BLOC_ENTRIES: usize = 64;
+
 /// How RPN_COMM_init_multi_level cuts the job: MultiGrids multigrids of Grids grids each
 /// (1 x 1 for RPN_COMM_init).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +73,24 @@ pub struct Place {
     pub color: usize,
 }
 
+/// Where this PE's grid sits in the job: the original's `my_colors` (the domain's number is 0,
+/// the job being one domain) and the sizes that number the PEs across grids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Colors {
+    /// This PE's multigrid, from 0.
+    pub multigrid: usize,
+    /// This PE's grid in its multigrid, from 0.
+    pub grid: usize,
+    /// Grids per multigrid.
+    pub grids: usize,
+    /// Multigrids in the job.
+    pub multigrids: usize,
+    /// PEs of a grid.
+    pub grid_size: usize,
+    /// PEs of a multigrid.
+    pub multigrid_size: usize,
+}
+
 /// The grid and the communicators built from it.
 pub(in crate::runtime) struct GridComms {
     pub(in crate::runtime) grid: Grid,
@@ -85,6 +106,10 @@ pub(in crate::runtime) struct GridComms {
     current: BlockComms,
     /// Every block shape made so far (RPN_COMM_bloc with a shape made before reuses it).
     made: Vec<BlockComms>,
+    /// The original's table of block distributions, in the order they entered it: what
+    /// RPN_COMM_bloc_find numbers (RPN_COMM_bloc_create adds one each call, RPN_COMM_bloc one
+    /// that is not there yet; the grid's own 1 x 1 is not in it until one of them asks for it).
+    entries: Vec<Blocks>,
 }
 
 impl Runtime {
@@ -104,6 +129,16 @@ impl Runtime {
         let (npes, me) = (self.npes(), self.rank());
         let (gsize, _) = layout.sizes(npes);
         Place { grid_rank: me % gsize, grid_size: gsize, color: layout.color(npes, me) }
+    }
+
+    /// Where this PE's grid sits in the job (RPN_COMM_get_pe): its multigrid's
+    /// number, its grid's number in the multigrid, and the PEs of a grid and of a multigrid.
+    /// Refused before RPN_COMM_init.
+    pub fn grid_placement(&self) -> Result<Colors> {
+        let layout = self.grid_comms()?.layout;
+        let (grid_size, multigrid_size) = layout.sizes(self.npes());
+        let (multigrid, grid) = self.grid_colors();
+        Ok(Colors { multigrid, grid, grids: layout.grids, multigrids: layout.multigrids, grid_size, multigrid_size })
     }
 
     /// Collective over the job (RPN_COMM_init): in every grid, the `pex` x `pey` of its rank 0
@@ -149,16 +184,60 @@ impl Runtime {
         let peers: Vec<usize> = (0..layout.grids).map(|k| mg_first + k * gsize + grid.rank_of(me)).collect();
         let peers = self.split_named(Some(&peers), CommName::GridPeers)?;
         let blocks = self.make_blocks(&grid, Blocks::whole(&grid))?;
-        self.grid =
-            Some(Box::new(GridComms { grid, layout, whole, multigrid, row, column, peers, current: blocks.clone(), made: vec![blocks] }));
+        self.grid = Some(Box::new(GridComms {
+            grid,
+            layout,
+            whole,
+            multigrid,
+            row,
+            column,
+            peers,
+            current: blocks.clone(),
+            made: vec![blocks],
+            entries: Vec::new(),
+        }));
         Ok((px, py))
     }
 
     /// Collective over the job (RPN_COMM_bloc): cuts the grid into `nblocx` x `nblocy` blocks,
     /// which 'BLOC' and 'BLOCMASTER' designate from now on.
     pub fn set_blocks(&mut self, nblocx: i32, nblocy: i32) -> Result<()> {
-        let grid = self.grid_comms()?.grid;
-        let checked = Blocks::new(&grid, nblocx.into(), nblocy.into());
+        self.use_blocks(nblocx, nblocy, false)
+    }
+
+    /// Collective over the job (RPN_COMM_bloc_create): as `set_blocks`, and the shape takes a
+    /// new entry of the table of block distributions even when it has one (as the original's).
+    pub fn create_blocks(&mut self, nblocx: i32, nblocy: i32) -> Result<()> {
+        self.use_blocks(nblocx, nblocy, true)
+    }
+
+    /// RPN_COMM_bloc_find (local): the entry (from 1) of the table of block distributions that
+    /// holds `nblocx` x `nblocy` blocks, None when none does; with `set`, those blocks are the
+    /// ones 'BLOC' and 'BLOCMASTER' designate from now on.
+    pub fn find_blocks(&mut self, nblocx: i32, nblocy: i32, set: bool) -> Result<Option<usize>> {
+        let g = self.grid_comms()?;
+        let Some(at) = g.entries.iter().position(|b| (b.nblocx as i64, b.nblocy as i64) == (nblocx.into(), nblocy.into())) else {
+            return Ok(None);
+        };
+        if set {
+            let blocks = g.entries[at];
+            let comms = g.made.iter().find(|b| b.blocks == blocks).cloned();
+            let comms = comms.ok_or_else(|| Error::Internal("a block distribution of the table was never made".into()))?;
+            self.grid_comms_mut()?.current = comms;
+        }
+        Ok(Some(at + 1))
+    }
+
+    fn use_blocks(&mut self, nblocx: i32, nblocy: i32, new_entry: bool) -> Result<()> {
+        let g = self.grid_comms()?;
+        let grid = g.grid;
+        let checked = Blocks::new(&grid, nblocx.into(), nblocy.into()).and_then(|b| {
+            let entered = g.entries.contains(&b);
+            if (new_entry || !entered) && g.entries.len() >= MAX_BLOC_ENTRIES {
+                return Err(Error::Limit(format!("{MAX_BLOC_ENTRIES} block distributions already made (the original's table size)")));
+            }
+            Ok(b)
+        });
         // Every PE must ask for the same blocks: a split over different ones would never match.
         let job = self.transport.job().clone();
         let rows =
@@ -179,7 +258,11 @@ impl Runtime {
                 comms
             }
         };
-        self.grid_comms_mut()?.current = comms;
+        let g = self.grid_comms_mut()?;
+        g.current = comms;
+        if new_entry || !g.entries.contains(&blocks) {
+            g.entries.push(blocks);
+        }
         Ok(())
     }
 

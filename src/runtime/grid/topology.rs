@@ -1,8 +1,9 @@
 //! Where this PE is: its rank in a named communicator (RPN_COMM_rank), its grid and block
 //! coordinates (RPN_COMM_carac, from which the C ABI also answers RPN_COMM_bloctopo) and its tile
-//! of a field cut over the grid (RPN_COMM_topo_2, RPN_COMM_limit).
+//! of a field cut over the grid (RPN_COMM_topo_2, RPN_COMM_topo_xy, RPN_COMM_limit), the rank of
+//! the PE at given coordinates (RPN_COMM_get_pe) and the numbers of its grids (RPN_COMM_colors).
 
-use super::super::Runtime;
+use super::super::{CommName, Runtime};
 use crate::core::decomp::{self, Topo};
 use crate::core::halo;
 use crate::error::Result;
@@ -92,6 +93,44 @@ impl Runtime {
         Ok(decomp::topo(me, npe, nglobal, halo, fill, relax))
     }
 
+    /// RPN_COMM_topo_xy: this PE's tile of an `nig` x `njg` field, as
+    /// `[mini, maxi, minj, maxj, nil, njl]`, and whether it holds points along both axes.
+    pub fn topo_xy(&self, nig: i32, njg: i32, haloi: i32, haloj: i32) -> Result<([i32; 6], bool)> {
+        let (grid, _) = self.grid_and_blocks()?;
+        let (mex, mey) = grid.coords(self.rank());
+        let (mini, maxi, nil) = decomp::topo_xy_axis(nig, grid.pex, mex, haloi);
+        let (minj, maxj, njl) = decomp::topo_xy_axis(njg, grid.pey, mey, haloj);
+        Ok(([mini, maxi, minj, maxj, nil, njl], nil > 0 && njl > 0))
+    }
+
+    /// RPN_COMM_get_pe: the rank of the PE at (`x`, `y`) of grid `grd` of multigrid `sgrd` (-1:
+    /// this PE's) in the communicator `name` ('GRID', 'MULTIGRID' or 'ALLGRIDS'; their aliases
+    /// too). None where the coordinates or numbers are outside the job.
+    pub fn get_pe(&self, x: i32, y: i32, grd: i32, sgrd: i32, name: &str) -> Result<Option<i32>> {
+        let (grid, _) = self.grid_and_blocks()?;
+        let c = self.grid_placement()?;
+        let within = |v: i32, n: usize| usize::try_from(v).ok().filter(|&v| v < n);
+        let own = |v: i32, mine: usize, n: usize| if v == -1 { Some(mine) } else { within(v, n) };
+        let (Some(x), Some(y), Some(g), Some(s)) =
+            (within(x, grid.pex), within(y, grid.pey), own(grd, c.grid, c.grids), own(sgrd, c.multigrid, c.multigrids))
+        else {
+            return Ok(None);
+        };
+        let in_grid = grid.grid_rank(x, y);
+        let rank = match CommName::from_name(name)? {
+            CommName::Grid => in_grid,
+            CommName::MultiGrid => in_grid + g * c.grid_size,
+            CommName::AllGrids | CommName::World => in_grid + g * c.grid_size + s * c.multigrid_size,
+            other => {
+                return Err(crate::error::Error::BadArgument(format!(
+                    "RPN_COMM_get_pe gives ranks in 'GRID', 'MULTIGRID' or 'ALLGRIDS', not in '{}'",
+                    other.name()
+                )));
+            }
+        };
+        Ok(Some(rank as i32))
+    }
+
     /// RPN_COMM_limit: see `core::halo::limit`.
     pub fn limit(my_id: i32, npe: i32, gmin: i32, gmax: i32) -> Result<(i32, i32, Vec<i32>, Vec<i32>)> {
         halo::limit(my_id, npe, gmin, gmax)
@@ -112,5 +151,10 @@ mod tests {
         assert_eq!((c.npex, c.npey, c.sizex, c.ismaster, c.mymaster, c.blocme), (1, 1, 1, 1, 0, 0));
         assert_eq!(rt.topo_2(10, 1, true, false, 0).unwrap().unwrap().max, 11);
         assert_eq!(rt.comm_rank("grid").unwrap(), Some(0));
+        assert_eq!(rt.topo_xy(10, 3, 1, 0).unwrap(), ([0, 12, 1, 3, 10, 3], true));
+        assert_eq!(rt.get_pe(0, 0, -1, -1, "ALLGRIDS").unwrap(), Some(0));
+        assert_eq!(rt.get_pe(1, 0, -1, -1, "GRID").unwrap(), None);
+        assert!(rt.get_pe(0, 0, -1, -1, "EW").is_err());
+        assert_eq!((rt.color("WORLD").unwrap(), rt.color("grid").unwrap(), rt.color("EW").unwrap()), (Some(0), Some(0), None));
     }
 }
