@@ -155,6 +155,6 @@ mod tests {
         assert_eq!(rt.get_pe(0, 0, -1, -1, "ALLGRIDS").unwrap(), Some(0));
         assert_eq!(rt.get_pe(1, 0, -1, -1, "GRID").unwrap(), None);
         assert!(rt.get_pe(0, 0, -1, -1, "EW").is_err());
-        assert_eq!((rt.color("WORLD").unwrap(), rt.color("grid").unwrap(), rt.color("EW").unwrap()), (Some(0), Some(0), None));
+        assert_eq!((rt.colors("WORLD"), rt.colors("grid"), rt.colors("EW")), (0, 0, -1));
     }
 }

@@ -11,7 +11,6 @@ use crate::error::Result;
 unsafe extern "C" {
     fn rpnmpi_comm_c2f(comm: *const RawComm) -> c_int;
     fn rpnmpi_comm_null_f() -> c_int;
-    fn rpnmpi_status_size_f() -> c_int;
     fn rpnmpi_split_by_socket_f(forig: c_int, spaces: c_int, out: *mut c_int) -> c_int;
     fn rpnmpi_type_f(code: c_int, ftype: *mut c_int) -> c_int;
     fn rpnmpi_op_f(code: c_int, fop: *mut c_int) -> c_int;
