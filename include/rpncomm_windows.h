@@ -1323,6 +1323,17 @@ int rpncomm_win_getacc_r(const struct rpncomm_handle *win,
                          const struct rpncomm_handle *oper);
 
 /**
+ * Element-wise `target = target OP larray`, without the values back (the original's
+ * RPN_COMM_i_win_acc_r); a NULL `oper` handle (all zero) uses the window's default operator.
+ */
+int rpncomm_win_acc_r(const struct rpncomm_handle *win,
+                      const void *larray,
+                      int target,
+                      int offset,
+                      int nelem,
+                      const struct rpncomm_handle *oper);
+
+/**
  * Compare-and-swap on element `offset` of PE `target`'s window (4- or 8-byte integers): the
  * element becomes `*newval` if it equals `*compare`; `*oldval` receives its value from before,
  * as one atomic step. Each buffer holds one element of the window's type.

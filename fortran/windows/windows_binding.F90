@@ -152,6 +152,17 @@ module rpn_comm_windows_binding
       integer(C_INT) :: status
     end function rpncomm_win_getacc_r
 
+    function rpncomm_win_acc_r(win, larray, target, offset, nelem, oper) result(status) &
+                               bind(C, name='rpncomm_win_acc_r')
+      import :: C_PTR, C_INT, rpncomm_window, rpncomm_operator
+      implicit none
+      type(rpncomm_window), intent(IN) :: win
+      type(C_PTR), intent(IN), value :: larray
+      integer(C_INT), intent(IN), value :: target, offset, nelem
+      type(rpncomm_operator), intent(IN) :: oper
+      integer(C_INT) :: status
+    end function rpncomm_win_acc_r
+
     function rpncomm_win_cas_r(win, compare, newval, oldval, target, offset) result(status) &
                                bind(C, name='rpncomm_win_cas_r')
       import :: C_PTR, C_INT, rpncomm_window

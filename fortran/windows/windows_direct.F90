@@ -147,6 +147,22 @@ subroutine RPN_COMM_i_win_getacc_r(window, larray, garray, before, targetpe, off
                               int(targetpe, C_INT), int(offset, C_INT), int(nelem, C_INT), oper)
 end subroutine RPN_COMM_i_win_getacc_r
 
+subroutine RPN_COMM_i_win_acc_r(window, larray, targetpe, offset, nelem, oper, ierr)
+  use ISO_C_BINDING, only: C_PTR, C_INT
+  use rpn_comm_windows_types, only: rpncomm_window, rpncomm_operator
+  use rpn_comm_windows_binding, only: rpncomm_win_acc_r
+  implicit none
+  type(rpncomm_window), intent(IN) :: window
+  type(C_PTR), intent(IN), value :: larray
+  integer, intent(IN) :: targetpe
+  integer, intent(IN) :: offset
+  integer, intent(IN) :: nelem
+  type(rpncomm_operator), intent(IN) :: oper
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_win_acc_r(window, larray, int(targetpe, C_INT), int(offset, C_INT), &
+                           int(nelem, C_INT), oper)
+end subroutine RPN_COMM_i_win_acc_r
+
 ! compare-and-swap on one element of an integer window: it becomes newval if it equals compare,
 ! oldval receives it from before (compare, newval, oldval: C_LOC of one element each)
 subroutine RPN_COMM_i_win_cas_r(window, compare, newval, oldval, targetpe, offset, ierr)

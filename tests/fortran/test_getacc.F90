@@ -2,7 +2,8 @@
 ! TIMEOUT: 120
 !
 ! RPN_COMM_i_win_getacc_r with every operator on every element type, user-array and internal windows,
-! in passive, fence and group (ring) mode, with garray null (plain accumulate), before and after.
+! in passive, fence and group (ring) mode, with garray null (plain accumulate), before and after;
+! and the original's RPN_COMM_i_win_acc_r (accumulate, nothing back) in the same cases.
 ! Operators that make no sense for reals (BAND BOR BXOR LAND LOR LXOR) must be refused without
 ! moving data. RPN_COMM_i_win_oper changes the operator used when oper = NULL_rpncomm_operator.
 !
@@ -173,21 +174,26 @@ contains
     endif
 
     do iop = 1, NOPS
-      do g = 0, 2
+      do g = 0, 3
         select case (g)
         case (0); tag2 = tag//' '//trim(opnames(iop))//' garray=null'
         case (1); tag2 = tag//' '//trim(opnames(iop))//' garray before'
-        case default; tag2 = tag//' '//trim(opnames(iop))//' garray after'
+        case (2); tag2 = tag//' '//trim(opnames(iop))//' garray after'
+        case default; tag2 = tag//' '//trim(opnames(iop))//' acc_r'
         end select
         call reset_window(k, win, wmem, n, tag2)
         call tset(k, c_loc(xbuf), 0, [(x0(k, me, j), j = 1, 4)])
         call tset(k, c_loc(gbuf), 0, [(777.0_8, j = 1, 4)])
         gptr = C_NULL_PTR
-        if (g > 0) gptr = c_loc(gbuf)
+        if (g == 1 .or. g == 2) gptr = c_loc(gbuf)
 
         call RPN_COMM_i_win_open(win, sync /= 1, ierr)
         call check_ierr(ierr, RPN_COMM_OK, tag2//' open')
-        call RPN_COMM_i_win_getacc_r(win, c_loc(xbuf), gptr, g == 1, right, 4*me, 4, opers(iop), ierr)
+        if (g == 3) then
+          call RPN_COMM_i_win_acc_r(win, c_loc(xbuf), right, 4*me, 4, opers(iop), ierr)
+        else
+          call RPN_COMM_i_win_getacc_r(win, c_loc(xbuf), gptr, g == 1, right, 4*me, 4, opers(iop), ierr)
+        endif
         if (op_valid(k, iop)) then
           call check_ierr(ierr, RPN_COMM_OK, tag2//' getacc_r')
         else

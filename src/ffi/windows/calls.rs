@@ -185,6 +185,25 @@ pub extern "C" fn rpncomm_win_getacc_r(
     })
 }
 
+/// Element-wise `target = target OP larray`, without the values back (the original's
+/// RPN_COMM_i_win_acc_r); a NULL `oper` handle (all zero) uses the window's default operator.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_win_acc_r(
+    win: *const Handle,
+    larray: *const c_void,
+    target: c_int,
+    offset: c_int,
+    nelem: c_int,
+    oper: *const Handle,
+) -> c_int {
+    call("RPN_COMM_i_win_acc_r", || {
+        // SAFETY: operator handle passed by reference (null means the window's default).
+        let op = if oper.is_null() { Handle::NULL } else { unsafe { args::handle(oper, HandleKind::Operator) }? };
+        // SAFETY: the caller's `larray` holds `nelem` elements of the window's type (API contract).
+        with_windows(|t| unsafe { t.win_acc_r(&window(win)?, larray as usize, target, offset, nelem, &op) })
+    })
+}
+
 /// Compare-and-swap on element `offset` of PE `target`'s window (4- or 8-byte integers): the
 /// element becomes `*newval` if it equals `*compare`; `*oldval` receives its value from before,
 /// as one atomic step. Each buffer holds one element of the window's type.

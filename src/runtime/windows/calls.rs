@@ -256,12 +256,44 @@ impl WindowTable {
         nelem: i32,
         oper: &Handle,
     ) -> Result<()> {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { self.accumulate_remote("RPN_COMM_i_win_getacc_r", h, larray, garray, before, target, offset, nelem, oper) }
+    }
+
+    /// RPN_COMM_i_win_acc_r (the original's accumulate without fetch): `win_getacc_r` with no
+    /// `garray`, its refusals naming this routine.
+    ///
+    /// # Safety
+    /// When `nelem > 0`, `larray` is readable for `nelem` elements of the window's type until the
+    /// operation completes.
+    pub unsafe fn win_acc_r(&self, h: &Handle, larray: usize, target: i32, offset: i32, nelem: i32, oper: &Handle) -> Result<()> {
+        // SAFETY: the caller's contract, passed on (no result buffer).
+        unsafe { self.accumulate_remote("RPN_COMM_i_win_acc_r", h, larray, 0, false, target, offset, nelem, oper) }
+    }
+
+    /// The accumulate of `win_getacc_r` and `win_acc_r` (`routine` names the call in refusals).
+    ///
+    /// # Safety
+    /// As `win_getacc_r`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn accumulate_remote(
+        &self,
+        routine: &'static str,
+        h: &Handle,
+        larray: usize,
+        garray: usize,
+        before: bool,
+        target: i32,
+        offset: i32,
+        nelem: i32,
+        oper: &Handle,
+    ) -> Result<()> {
         self.read(h, |w| {
             let op = if oper.is_null() { w.state.default_operator() } else { operator_of(oper)? };
             w.state.check_operator(op)?;
             let (target, offset, nelem) = (target as i64, offset as i64, nelem as i64);
             let Some(acc) = w.state.accepted_remote(target, offset, nelem, larray == 0) else {
-                return Err(w.state.refuse_remote("RPN_COMM_i_win_getacc_r", target, offset, nelem, larray == 0));
+                return Err(w.state.refuse_remote(routine, target, offset, nelem, larray == 0));
             };
             let _timing = w.stats.as_deref().and_then(|s| s.data(DataOp::GetaccR, acc.nelem * w.state.dtype().size()));
             let fetch = (garray != 0).then_some(Fetch { dst: garray as *mut u8, before });
