@@ -1,5 +1,5 @@
 ! options_side_by_side.F90 -- the original's options and small utilities, built against the original
-! RPN_COMM and against this library by options_side_by_side.sh, which compares what they print:
+! RPN_COMM and against this library by side_by_side.sh, which compares what they print:
 ! RPN_COMM_option, _option_L and _optn (known and unknown names), RPN_COMM_unit, _up2low and
 ! _low2up, _get_a_free_unit, RPN_COMM_ptr (generic and a specific), _topo_xy on a few field sizes
 ! and halos (whether it succeeds: the original's failure value is MPI's status index MPI_ERROR),

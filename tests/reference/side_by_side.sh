@@ -14,7 +14,12 @@
 # and _get, _split, _grank, _group, _ngrank, _i_group, _colors, _datyp_indx, _i_valid_datyp,
 # _i_user_datyp, _defo, _custom_comm, _split_by_node, _infotyp, _status_size) on 1, 2, 4 and 6 PEs.
 # Then module_side_by_side.F90 (the variables of the module rpn_comm, 4.6.3's form: one grid in both
-# placements on 1, 2, 4 and 6 PEs, Yin-Yang on 2, 4 and 8).
+# placements on 1, 2, 4 and 6 PEs, Yin-Yang on 2, 4 and 8), options_side_by_side.F90 (the options,
+# the case conversions, a free unit, RPN_COMM_ptr, topo_xy, get_pe, bcst_x, bcst_world, the table
+# of block distributions; one grid on 1, 2, 4 and 6 PEs, Yin-Yang on 2, 4 and 6) and
+# utils_side_by_side.F90 (the environment, file, OpenMP, CPU and debug utilities, with the
+# environment below, each run in an empty directory; 1, 2 and 4 PEs).
+# Every program is built with -fopenmp (the original's f_omp_* call the OpenMP runtime).
 # Prints one verdict line; exit status 0 when every run is identical.
 set -u
 orig=${1:?usage: side_by_side.sh ORIGINAL_PREFIX [BUILD_DIR]}
@@ -26,23 +31,29 @@ run=(${MPIRUN:-mpirun.openmpi} --oversubscribe)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
+# what utils_side_by_side reads (RPN_COMM_env_var, init_logical_cpu_configuration, RPN_COMM_debug_*)
+export RPNCOMM_SBS_VAR="some value" NODE_CPU_CONFIG="64, 2 4,2 1"
+export RPN_COMM_DEBUG="IVAL=12:RVAL=1.5:LVAL=.true.:SVAL=hello:LONG=abcdefghijklmnopqrstuvwxyz0123456789XYZ:QUOTED='a:b'"
 # program, its argument, PE counts
 cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_side_by_side alongy 4 8"
        "adj_halo_side_by_side - 1 2 4 6" "spread_side_by_side - 1 2 4 6" "comm_helpers_side_by_side - 1 2 4 6"
-       "module_side_by_side - 1 2 4 6" "module_side_by_side columns 1 2 4 6" "module_side_by_side yinyang 2 4 8")
+       "module_side_by_side - 1 2 4 6" "module_side_by_side columns 1 2 4 6" "module_side_by_side yinyang 2 4 8"
+       "options_side_by_side - 1 2 4 6" "options_side_by_side yinyang 2 4 6" "utils_side_by_side - 1 2 4")
 for c in "${cases[@]}"; do
     read -r prog arg pes <<< "$c"
     [[ $arg == - ]] && arg=
-    "$fc" -fallow-argument-mismatch -I"$orig/include" "$here/$prog.F90" "$orig/lib/librpn_comm.a" -o "$tmp/orig" || exit 2
+    "$fc" -fopenmp -fallow-argument-mismatch -I"$orig/include" "$here/$prog.F90" "$orig/lib/librpn_comm.a" -o "$tmp/orig" || exit 2
     # (the module rpn_comm of 4.6.3's form, as the original's include directory has it)
-    "$fc" -fallow-argument-mismatch -I"$build/include/rpn_comm-4.6.3" -I"$build/include" "$here/$prog.F90" "$build/lib/librpncomm_windows.a" \
+    "$fc" -fopenmp -fallow-argument-mismatch -I"$build/include/rpn_comm-4.6.3" -I"$build/include" "$here/$prog.F90" "$build/lib/librpncomm_windows.a" \
         -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc -o "$tmp/ours" || exit 2
     for n in $pes; do
         for v in orig ours; do
             # each rank's output in a file of its own: lines of several ranks on one pipe interleave
-            rm -rf "$tmp/out.$v.$n"
-            timeout 120 "${run[@]}" --output-filename "$tmp/out.$v.$n" -n "$n" "$tmp/$v" $arg > /dev/null 2>&1
-            cat "$tmp/out.$v.$n"/*/rank.*/stdout 2>/dev/null | grep '^pe ' | sort > "$tmp/$v.$n"
+            # (in an empty directory: utils_side_by_side writes and copies files)
+            rm -rf "$tmp/out.$v.$n" "$tmp/dir.$v.$n"
+            mkdir "$tmp/dir.$v.$n"
+            (cd "$tmp/dir.$v.$n" && timeout 120 "${run[@]}" --output-filename "$tmp/out.$v.$n" -n "$n" "$tmp/$v" $arg > /dev/null 2>&1)
+            cat "$tmp/out.$v.$n"/*/rank.*/stdout 2>/dev/null | grep -E '^pe |logical cpus' | sort > "$tmp/$v.$n"
         done
         if [[ -s $tmp/orig.$n ]] && cmp -s "$tmp/orig.$n" "$tmp/ours.$n"; then
             echo "side_by_side: $prog $arg $n PEs: identical ($(wc -l < "$tmp/orig.$n") lines)"

@@ -1,5 +1,5 @@
 ! utils_side_by_side.F90 -- the original's utilities, built against the original RPN_COMM 4.6.3
-! and against this library (tests/reference/utils_side_by_side.sh): every PE prints "pe ..."
+! and against this library (tests/reference/side_by_side.sh): every PE prints "pe ..."
 ! lines of their results, which must be the same. RPN_COMM_DEBUG, NODE_CPU_CONFIG and
 ! RPNCOMM_SBS_VAR come from the script. Only what the original does well-defined is asked
 ! (no empty copy, no unreadable debug field: the original's are undefined or stop the program).
