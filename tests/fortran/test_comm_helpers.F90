@@ -118,7 +118,10 @@ program test_comm_helpers
 
   call section('the MPI-only routines')
   call RPN_COMM_world_get(f)
-  call RPN_COMM_split_by_node(0, node, peer, nrank, prank, isiz, ierr)
+  ! (the job's own handle with MPI: 0 is MPI_COMM_WORLD for Open MPI only)
+  c = 0
+  if (mpi) c = RPN_COMM_comm(RPN_COMM_WORLD)
+  call RPN_COMM_split_by_node(c, node, peer, nrank, prank, isiz, ierr)
   call RPN_COMM_status_size(sz)
   call RPN_COMM_i_group('GRID', rg)
   if (.not. mpi) then

@@ -113,9 +113,12 @@ mod mpi_side {
     const CUSTOM_SET: i32 = 12346;
     const CUSTOM_DEL: i32 = 12347;
 
-    /// The datatype handles of RPN_COMM_i_user_datyp: code USER_BASE + the caller's Fortran
-    /// MPI datatype (kept as MPI gave it: its extent is asked of MPI).
+    /// The datatype handles of RPN_COMM_i_user_datyp: code USER_BASE + the place of the caller's
+    /// Fortran MPI datatype in USER_TYPES (kept as MPI gave it: its extent is asked of MPI).
     const USER_BASE: u32 = 0x4000_0000;
+    /// The caller's MPI datatypes that RPN_COMM_i_user_datyp gave handles to. A table, not the
+    /// handle itself: an MPI's Fortran handles take all 32 bits (MPICH's have the high bit set).
+    static USER_TYPES: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
     /// RPN_COMM_world_set: the job is made of `fcomm` when the library starts; refused once it
     /// has started (the job cannot change under the grid).
@@ -235,15 +238,21 @@ mod mpi_side {
     /// move data by datatype name do not.
     pub fn user_datyp(ftype: i32) -> Result<Handle> {
         with_runtime(|_| Ok(()))?;
-        let code = u32::try_from(ftype).ok().filter(|&c| c < USER_BASE).ok_or(Error::BadArgument(format!("MPI datatype {ftype}")))?;
         mpi::type_extent(ftype)?;
+        let mut types = USER_TYPES.lock().unwrap_or_else(|p| p.into_inner());
+        let at = types.iter().position(|&t| t == ftype).unwrap_or_else(|| {
+            types.push(ftype);
+            types.len() - 1
+        });
+        let code = u32::try_from(at).ok().filter(|&c| c < USER_BASE).ok_or(Error::Limit("too many user datatypes".into()))?;
         Ok(Handle::encode(HandleKind::Datatype, USER_BASE + code))
     }
 
     /// The caller's MPI datatype of a handle of RPN_COMM_i_user_datyp (None: another handle).
     pub fn user_datatype_extent(h: &Handle) -> Option<Result<i32>> {
-        let code = h.decode(HandleKind::Datatype).ok()?.checked_sub(USER_BASE)?;
-        Some(mpi::type_extent(code as i32).map(|e| e as i32))
+        let at = h.decode(HandleKind::Datatype).ok()?.checked_sub(USER_BASE)?;
+        let ftype = *USER_TYPES.lock().unwrap_or_else(|p| p.into_inner()).get(at as usize)?;
+        Some(mpi::type_extent(ftype).map(|e| e as i32))
     }
 }
 
