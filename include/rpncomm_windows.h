@@ -466,8 +466,15 @@ int rpncomm_io_pe_valid_set(int *x, int *y, int npes, int penx, int peny, int di
 int rpncomm_mype(int *me, int *me_x, int *me_y);
 
 /**
- * The grid's map: `xtab` and `ytab` (room for `n` integers each, `n` the grid's number of PEs)
- * receive me_x and me_y of every PE of this PE's grid, by grid rank.
+ * RPN_COMM_init's step that fills the module rpn_comm_globals (not a call of its own): `out`
+ * (14 integers) receives this PE's place as `Runtime::module_places` gives it.
+ */
+int rpncomm_module_places(int *out);
+
+/**
+ * RPN_COMM_init's step that fills the module's grid map: `xtab` and `ytab` (room for `n`
+ * integers each, `n` the grid's number of PEs) receive me_x and me_y of every PE of this PE's
+ * grid, by grid rank.
  */
 int rpncomm_grid_map(int *xtab, int *ytab, int n);
 
@@ -969,7 +976,8 @@ int rpncomm_waitall_nostat(int nreq, int *requests);
 int rpncomm_comm_fortran(const char *name, size_t name_len, int *fcomm);
 
 /**
- * The Fortran MPI handles of the grid's communicators the original's module `rpn_comm` keeps,
+ * RPN_COMM_init's step (not a call of its own): the Fortran MPI handles of the grid's
+ * communicators the original's module `rpn_comm` keeps,
  * into `fcomms` (room for `n` = 7 integers, in the order of `mpi_handles::MODULE_COMMS`); -1 each
  * on shared memory, which has no MPI handles (not refused: the module's variables only show it).
  */

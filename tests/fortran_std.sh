@@ -80,7 +80,8 @@ for fc in "${compilers[@]}"; do
             return
         fi
         log="$LOG/$name.$(basename "$src" .F90).log"
-        if "$fc" "${std_flags[@]}" "$@" -I"$ROOT/fortran" -I"$ROOT/tests/fortran" -I"$mods" -J"$mods" \
+        # (JDIR: where its modules go, when not with the others)
+        if "$fc" "${std_flags[@]}" "$@" -I"$ROOT/fortran" -I"$ROOT/tests/fortran" -I"$mods" -J"${JDIR:-$mods}" \
                 "$src" > "$log" 2>&1 && [[ ! -s "$log" ]]; then
             pass "$fc $what: $src"
         else
@@ -90,12 +91,17 @@ for fc in "${compilers[@]}"; do
     for src in "${lib_srcs[@]}"; do
         check "library" "$src"
     done
+    # the modules named as the original's, where make installs them: rpn_comm in 4.6.12's form
+    # with the others, in 4.6.3's in rpn_comm-4.6.3/ (tests name that directory @INCLUDE@/...)
+    check "library" fortran/modules/rpn_comm.F90
+    mkdir -p "$mods/rpn_comm-4.6.3"
+    JDIR="$mods/rpn_comm-4.6.3" check "library" fortran/modules/rpn_comm_463.F90
     for src in demo/*.F90; do
         check "demo" "$src"
     done
     for src in tests/fortran/test_*.F90; do
         read -r -a extra <<< "$(header "$src" FFLAGS)"
-        check "test" "$src" "${extra[@]}"
+        check "test" "$src" "${extra[@]//@INCLUDE@/$mods}"
     done
     for src in bench/*.F90; do
         check "benchmark" "$src" -fopenmp
@@ -105,8 +111,17 @@ for fc in "${compilers[@]}"; do
             [[ "$(sh fortran/gen/compiler_id.sh "$mpifort")" == "$id $version" ]]; then
         fc_checked=$fc
         fc=$mpifort
+        # the MPI build's modules: rpn_comm_mpi, and rpn_comm in 4.6.3's form with MPI's mpif.h in
+        # it (as the original's), whose COMMON blocks the standard calls obsolescent: that one is
+        # only compiled, for the programs that use it
+        check "MPI module" fortran/modules/rpn_comm_mpi.F90
+        mkdir -p "$mods/mpi/rpn_comm-4.6.3"
+        "$fc" -fsyntax-only -DRPNCOMM_MPI_BUILD -I"$ROOT/fortran" -I"$mods" -J"$mods/mpi/rpn_comm-4.6.3" \
+            fortran/modules/rpn_comm_463.F90 > "$LOG/$name.rpn_comm_463_mpi.log" 2>&1 ||
+            fail "$fc MPI module: fortran/modules/rpn_comm_463.F90 does not compile" "$LOG/$name.rpn_comm_463_mpi.log"
         for src in tests/fortran_mpi/*.F90 tests/multinode/*.F90; do
-            check "MPI program" "$src"
+            read -r -a extra <<< "$(header "$src" FFLAGS)"
+            check "MPI program" "$src" "${extra[@]//@INCLUDE@/$mods/mpi}"
         done
         fc=$fc_checked
     else

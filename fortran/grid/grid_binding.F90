@@ -67,6 +67,13 @@ module rpn_comm_grid_binding
       integer(C_INT) :: status
     end function rpncomm_mype
 
+    function rpncomm_module_places(values) result(status) bind(C, name='rpncomm_module_places')
+      import :: C_INT
+      implicit none
+      integer(C_INT), dimension(14), intent(OUT) :: values
+      integer(C_INT) :: status
+    end function rpncomm_module_places
+
     function rpncomm_grid_map(xtab, ytab, n) result(status) bind(C, name='rpncomm_grid_map')
       import :: C_INT
       implicit none

@@ -55,26 +55,26 @@ module rpn_comm_globals
   ! domain, multigrid and grid ordinals of this PE (my_colors(1:3))
   integer :: my_colors(3) = 0
 
-  private :: fill_grid_comms, rank_and_size
+  private :: fill_grid_comms
 contains
 
-  ! Called by RPN_COMM_init (every form) once the grid is made. Each query below is one the
-  ! library answers from its own state, so none can fail here but by a defect of the library.
+  ! Called by RPN_COMM_init (every form) once the grid is made: steps of RPN_COMM_init, which the
+  ! statistics count as its own (no call of RPN_COMM_mype, _rank, ... appears). Each answer comes
+  ! from the library's own state, so none can fail here but by a defect of the library.
   subroutine fill_grid_globals()
-    use rpn_comm_grid_binding, only: rpncomm_mype, rpncomm_carac, rpncomm_grid_map
-    integer(C_INT) :: me, mex, mey, n
-    integer(C_INT), dimension(14) :: carac
+    use rpn_comm_grid_binding, only: rpncomm_module_places, rpncomm_grid_map
+    integer(C_INT) :: n
+    integer(C_INT), dimension(14) :: places
     integer(C_INT), allocatable, dimension(:) :: xtab, ytab
     integer :: r
 
-    if (rpncomm_mype(me, mex, mey) /= RPN_COMM_OK) error stop 1
-    if (rpncomm_carac(carac) /= RPN_COMM_OK) error stop 1
-    pe_me = me
-    pe_mex = mex
-    pe_mey = mey
-    pe_nx = carac(1)
-    pe_ny = carac(2)
-    pe_medomm = carac(4)
+    if (rpncomm_module_places(places) /= RPN_COMM_OK) error stop 1
+    pe_me = places(1)
+    pe_mex = places(2)
+    pe_mey = places(3)
+    pe_nx = places(4)
+    pe_ny = places(5)
+    pe_medomm = places(6)
     pe_tot = pe_nx * pe_ny
     pe_dommtot = pe_tot
     pe_pe0 = 0
@@ -86,10 +86,14 @@ contains
 
     pe_me_grid = pe_me
     pe_tot_grid = pe_tot
-    call rank_and_size('MULTIGRID', pe_me_multi_grid, pe_tot_multi_grid)
-    call rank_and_size('ALLGRIDS', pe_me_a_domain, pe_tot_a_domain)
-    call rank_and_size('WORLD', pe_me_all_domains, pe_tot_all_domains)
-    call rank_and_size('GRIDPEERS', pe_me_peer, pe_tot_peer)
+    pe_me_multi_grid = places(7)
+    pe_tot_multi_grid = places(8)
+    pe_me_a_domain = places(9)
+    pe_tot_a_domain = places(10)
+    pe_me_all_domains = places(11)
+    pe_tot_all_domains = places(12)
+    pe_me_peer = places(13)
+    pe_tot_peer = places(14)
     ! as the original's: grid, then multigrid, then domain ordinal; one domain (0)
     my_colors(1) = 0
     my_colors(2) = pe_me_a_domain / max(pe_tot_multi_grid, 1)
@@ -119,19 +123,6 @@ contains
     RPM_COMM_IS_INITIALIZED = .true.
   end subroutine fill_grid_globals
 
-  ! this PE's rank in the communicator `name` and its number of PEs
-  subroutine rank_and_size(name, rank, nsize)
-    use rpn_comm_grid_binding, only: rpncomm_rank, rpncomm_comm_size
-    character(len=*), intent(IN) :: name
-    integer, intent(OUT) :: rank, nsize
-    integer(C_INT) :: r, s
-    r = -1
-    s = 0
-    if (rpncomm_rank(name, len(name, kind=C_SIZE_T), r) /= RPN_COMM_OK) error stop 1
-    if (rpncomm_comm_size(name, len(name, kind=C_SIZE_T), s) /= RPN_COMM_OK) error stop 1
-    rank = r
-    nsize = s
-  end subroutine rank_and_size
 
   subroutine fill_grid_comms()
     use rpn_comm_p2p_binding, only: rpncomm_module_comms

@@ -6,9 +6,10 @@
 
 use std::ffi::{c_char, c_int};
 
-use super::super::{args, call};
+use super::super::{args, call, call_init_step};
 use crate::core::decomp;
 use crate::error::Error;
+use crate::runtime::grid::MODULE_PLACES;
 use crate::runtime::{Runtime, with_runtime};
 
 /// This PE's rank `me` in its grid and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
@@ -26,11 +27,28 @@ pub extern "C" fn rpncomm_mype(me: *mut c_int, me_x: *mut c_int, me_y: *mut c_in
     })
 }
 
-/// The grid's map: `xtab` and `ytab` (room for `n` integers each, `n` the grid's number of PEs)
-/// receive me_x and me_y of every PE of this PE's grid, by grid rank.
+/// RPN_COMM_init's step that fills the module rpn_comm_globals (not a call of its own): `out`
+/// (14 integers) receives this PE's place as `Runtime::module_places` gives it.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_module_places(out: *mut c_int) -> c_int {
+    call_init_step("RPN_COMM_init", || {
+        if out.is_null() {
+            return Err(Error::NullBuffer { what: "module places", nelem: MODULE_PLACES as i64 });
+        }
+        for (i, v) in with_runtime(|rt| rt.module_places())?.into_iter().enumerate() {
+            // SAFETY: the caller's array holds MODULE_PLACES integers.
+            unsafe { args::put(out.add(i), v) };
+        }
+        Ok(())
+    })
+}
+
+/// RPN_COMM_init's step that fills the module's grid map: `xtab` and `ytab` (room for `n`
+/// integers each, `n` the grid's number of PEs) receive me_x and me_y of every PE of this PE's
+/// grid, by grid rank.
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_grid_map(xtab: *mut c_int, ytab: *mut c_int, n: c_int) -> c_int {
-    call("RPN_COMM_grid_map", || {
+    call_init_step("RPN_COMM_init", || {
         let map = with_runtime(|rt| Ok(rt.grid_map()))?;
         if usize::try_from(n).ok() != Some(map.len()) {
             return Err(Error::BadArgument(format!("room for {n} PEs, the grid has {}", map.len())));

@@ -4,7 +4,7 @@
 
 use std::ffi::{c_char, c_int};
 
-use super::super::{args, call};
+use super::super::{args, call, call_init_step};
 use crate::error::Error;
 use crate::runtime::p2p::mpi_handles;
 use crate::runtime::with_runtime;
@@ -28,12 +28,13 @@ pub extern "C" fn rpncomm_comm_fortran(name: *const c_char, name_len: usize, fco
     })
 }
 
-/// The Fortran MPI handles of the grid's communicators the original's module `rpn_comm` keeps,
+/// RPN_COMM_init's step (not a call of its own): the Fortran MPI handles of the grid's
+/// communicators the original's module `rpn_comm` keeps,
 /// into `fcomms` (room for `n` = 7 integers, in the order of `mpi_handles::MODULE_COMMS`); -1 each
 /// on shared memory, which has no MPI handles (not refused: the module's variables only show it).
 #[unsafe(no_mangle)]
 pub extern "C" fn rpncomm_module_comms(fcomms: *mut c_int, n: c_int) -> c_int {
-    call("RPN_COMM_init", || {
+    call_init_step("RPN_COMM_init", || {
         if usize::try_from(n).ok() != Some(mpi_handles::MODULE_COMMS.len()) || fcomms.is_null() {
             return Err(Error::BadArgument(format!("room for {n} communicators, the module keeps {}", mpi_handles::MODULE_COMMS.len())));
         }

@@ -16,3 +16,4 @@ mod topology;
 pub use self::grid2d::Grid2d;
 pub(super) use self::init::{GridComms, Layout};
 pub use self::init::{Place, set_petopo};
+pub use self::topology::MODULE_PLACES;

@@ -41,6 +41,9 @@ pub struct Carac {
     pub blocme: i32,
 }
 
+/// The integers of `Runtime::module_places`.
+pub const MODULE_PLACES: usize = 14;
+
 impl Runtime {
     /// This PE's rank in the communicator `name` (None: this PE is no member).
     pub fn comm_rank(&self, name: &str) -> Result<Option<usize>> {
@@ -50,6 +53,20 @@ impl Runtime {
     /// The number of PEs in the communicator `name` designates (None: this PE is no member).
     pub fn comm_size(&self, name: &str) -> Result<Option<usize>> {
         Ok(self.named(name)?.map(|c| c.size()))
+    }
+
+    /// What the original's module variables hold of this PE's place (`MODULE_PLACES` integers):
+    /// me, me_x, me_y, the grid's PEs along x and y, medomm, then this PE's rank and the number of
+    /// PEs in 'MULTIGRID', 'ALLGRIDS', 'WORLD' and 'GRIDPEERS' (-1 and 0 where it is no member).
+    pub fn module_places(&self) -> Result<[i32; MODULE_PLACES]> {
+        let (me, mex, mey) = self.mype();
+        let c = self.carac()?;
+        let mut out = [me as i32, mex as i32, mey as i32, c.npex, c.npey, c.medomm, 0, 0, 0, 0, 0, 0, 0, 0];
+        for (i, name) in ["MULTIGRID", "ALLGRIDS", "WORLD", "GRIDPEERS"].into_iter().enumerate() {
+            out[6 + 2 * i] = self.comm_rank(name)?.map_or(-1, |r| r as i32);
+            out[7 + 2 * i] = self.comm_size(name)?.map_or(0, |n| n as i32);
+        }
+        Ok(out)
     }
 
     /// RPN_COMM_carac: the grid and block coordinates of this PE, ranks in its grid ('DOMM').
