@@ -1,5 +1,6 @@
 ! PES: 1 2 4
 ! TIMEOUT: 60
+! NODES: one
 ! OUTPUT_HAS@1: NO unbinding will be done
 ! ENV: RPNCOMM_TEST_VAR=abc NODE_CPU_CONFIG=64,2,4,2,1 RPN_COMM_DEBUG=IVAL=12:RVAL=1.5:LVAL=T:SVAL=hello:BAD=x
 !
@@ -195,6 +196,8 @@ program test_utils
       write(u) 'abcdefgh'
       close(u)
     endif
+    ! pretend nodes of 2 consecutive PEs, which is why the test runs on one node only (NODES:
+    ! one): across real nodes the PEs of a node are not consecutive
     status = setenv('RPNCOMM_NODE_SPLIT'//achar(0), '2'//achar(0), 1_C_INT)
     status = RPN_COMM_file_bcst('replicated', com)
     call check(status == 0, 'RPN_COMM_file_bcst: '//str(status))
