@@ -20,6 +20,7 @@
 # utils_side_by_side.F90 (the environment, file, OpenMP, CPU and debug utilities, with the
 # environment below, each run in an empty directory; 1, 2 and 4 PEs).
 # Every program is built with -fopenmp (the original's f_omp_* call the OpenMP runtime).
+# SBS_ONLY="prog ..." runs only the cases of those programs.
 # Prints one verdict line; exit status 0 when every run is identical.
 set -u
 orig=${1:?usage: side_by_side.sh ORIGINAL_PREFIX [BUILD_DIR]}
@@ -41,6 +42,7 @@ cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_
        "options_side_by_side - 1 2 4 6" "options_side_by_side yinyang 2 4 6" "utils_side_by_side - 1 2 4")
 for c in "${cases[@]}"; do
     read -r prog arg pes <<< "$c"
+    [[ -n ${SBS_ONLY:-} && " $SBS_ONLY " != *" $prog "* ]] && continue
     [[ $arg == - ]] && arg=
     "$fc" -fopenmp -fallow-argument-mismatch -I"$orig/include" "$here/$prog.F90" "$orig/lib/librpn_comm.a" -o "$tmp/orig" || exit 2
     # (the module rpn_comm of 4.6.3's form, as the original's include directory has it)
