@@ -34,46 +34,6 @@ program test_utils
       import :: C_LONG
       integer(C_LONG) :: id
     end function c_gethostid
-    function f_open(path, rwflag) result(fd) bind(C, name='f_RPN_COMM_open')
-      import :: C_CHAR, C_INT
-      character(kind=C_CHAR), dimension(*), intent(IN) :: path
-      integer(C_INT), value :: rwflag
-      integer(C_INT) :: fd
-    end function f_open
-    function f_read(fd, buf, n) result(got) bind(C, name='f_RPN_COMM_read')
-      import :: C_INT, C_PTR, C_LONG_LONG
-      integer(C_INT), value :: fd
-      type(C_PTR), value :: buf
-      integer(C_LONG_LONG), value :: n
-      integer(C_LONG_LONG) :: got
-    end function f_read
-    function f_write(fd, buf, n) result(put) bind(C, name='f_RPN_COMM_write')
-      import :: C_INT, C_PTR, C_LONG_LONG
-      integer(C_INT), value :: fd
-      type(C_PTR), value :: buf
-      integer(C_LONG_LONG), value :: n
-      integer(C_LONG_LONG) :: put
-    end function f_write
-    function f_close(fd) result(s) bind(C, name='f_RPN_COMM_close')
-      import :: C_INT
-      integer(C_INT), value :: fd
-      integer(C_INT) :: s
-    end function f_close
-    function f_unlink(path) result(s) bind(C, name='f_RPN_COMM_unlink')
-      import :: C_CHAR, C_INT
-      character(kind=C_CHAR), dimension(*), intent(IN) :: path
-      integer(C_INT) :: s
-    end function f_unlink
-    function f_copy(fd1, fd2, async) result(s) bind(C, name='f_RPN_COMM_copy')
-      import :: C_INT
-      integer(C_INT), value :: fd1, fd2, async
-      integer(C_INT) :: s
-    end function f_copy
-    function f_wait(id) result(s) bind(C, name='f_RPN_COMM_wait')
-      import :: C_INT
-      integer(C_INT), value :: id
-      integer(C_INT) :: s
-    end function f_wait
     function c_getcwd(buf, size) result(p) bind(C, name='getcwd')
       import :: C_CHAR, C_SIZE_T, C_PTR
       character(kind=C_CHAR), dimension(*) :: buf
@@ -91,6 +51,7 @@ program test_utils
       integer(C_INT) :: rc
     end function setenv
   end interface
+  include 'c_io_interfaces.inc'
 
   call start('test_utils')
 

@@ -19,48 +19,7 @@ program utils_side_by_side
   integer, external :: RPN_COMM_chdir, RPN_COMM_hostid, RPN_COMM_set_timeout_alarm
   integer, external :: RPN_COMM_debug_str, RPN_COMM_debug_i, RPN_COMM_debug_r, RPN_COMM_debug_l, RPN_COMM_debug_s
   integer, external :: RPN_COMM_file_copy_start, RPN_COMM_file_bcst, f_omp_get_max_threads, f_rpn_comm_chdir
-  interface
-    function f_open(path, rwflag) result(fd) bind(C, name='f_RPN_COMM_open')
-      import :: C_CHAR, C_INT
-      character(kind=C_CHAR), dimension(*), intent(IN) :: path
-      integer(C_INT), value :: rwflag
-      integer(C_INT) :: fd
-    end function f_open
-    function f_read(fd, buf, n) result(got) bind(C, name='f_RPN_COMM_read')
-      import :: C_INT, C_PTR, C_LONG_LONG
-      integer(C_INT), value :: fd
-      type(C_PTR), value :: buf
-      integer(C_LONG_LONG), value :: n
-      integer(C_LONG_LONG) :: got
-    end function f_read
-    function f_write(fd, buf, n) result(put) bind(C, name='f_RPN_COMM_write')
-      import :: C_INT, C_PTR, C_LONG_LONG
-      integer(C_INT), value :: fd
-      type(C_PTR), value :: buf
-      integer(C_LONG_LONG), value :: n
-      integer(C_LONG_LONG) :: put
-    end function f_write
-    function f_close(fd) result(s) bind(C, name='f_RPN_COMM_close')
-      import :: C_INT
-      integer(C_INT), value :: fd
-      integer(C_INT) :: s
-    end function f_close
-    function f_unlink(path) result(s) bind(C, name='f_RPN_COMM_unlink')
-      import :: C_CHAR, C_INT
-      character(kind=C_CHAR), dimension(*), intent(IN) :: path
-      integer(C_INT) :: s
-    end function f_unlink
-    function f_copy(fd1, fd2, async) result(s) bind(C, name='f_RPN_COMM_copy')
-      import :: C_INT
-      integer(C_INT), value :: fd1, fd2, async
-      integer(C_INT) :: s
-    end function f_copy
-    function f_wait(id) result(s) bind(C, name='f_RPN_COMM_wait')
-      import :: C_INT
-      integer(C_INT), value :: id
-      integer(C_INT) :: s
-    end function f_wait
-  end interface
+  include '../fortran/c_io_interfaces.inc'
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
