@@ -83,7 +83,7 @@ done
 
 section "MPI packages"
 if ! "$MAKE" --no-print-directory MPI=1 MPI_IMPL= MPI_IMPLS="$MPI_IMPLS" mpi-deps; then
-    echo "MPI packages missing (counted as one failure)"
+    echo "FAIL MPI packages missing (counted as one failure)"
     echo "0 passed, 1 failed"
     exit 1
 fi
@@ -96,7 +96,7 @@ for impl in $MPI_IMPLS; do
         tail -n 3 "/tmp/rpncomm-mpi-build-$impl.$$.log"
     else
         tail -n 40 "/tmp/rpncomm-mpi-build-$impl.$$.log"
-        echo "build for $impl failed (counted as one failure)"
+        echo "FAIL build for $impl (counted as one failure)"
         total_fail=$((total_fail + 1))
     fi
     rm -f "/tmp/rpncomm-mpi-build-$impl.$$.log"
@@ -116,7 +116,7 @@ for impl in $MPI_IMPLS; do
     read -r p f < <(sed -n 's/^test result: [a-zA-Z]*\. \([0-9]*\) passed; \([0-9]*\) failed.*/\1 \2/p' "$log" | tail -n 1)
     if [[ -z "${p:-}" ]] || ((status != 0 && ${f:-0} == 0)); then p=0 f=1; fi
     echo "cargo test --features mpi: $p passed, $f failed"
-    ((f > 0)) && tail -n 40 "$log"
+    ((f > 0)) && { echo "FAIL cargo test --features mpi ($impl)"; tail -n 40 "$log"; }
     total_pass=$((total_pass + p))
     total_fail=$((total_fail + f))
     rm -f "$log"
@@ -240,6 +240,7 @@ add_summary() {
     if [[ -n "$line" ]]; then
         read -r p _ f _ <<< "$line"
     else
+        echo "FAIL no \"N passed, N failed\" line in $1 (counted as one failure)"
         p=0 f=1
     fi
     total_pass=$((total_pass + p))
@@ -250,8 +251,12 @@ for impl in $PIP_MPIS; do
     name=pip-$impl b=build-mpi-pip-$impl
     section "$name: $impl from PyPI"
     if ! info=$(bash mpi/pip_mpi.sh "$impl" "$b"); then
-        echo "${info:-SKIP: mpi/pip_mpi.sh $impl failed}"
-        [[ $info == SKIP:* ]] || total_fail=$((total_fail + 1))
+        if [[ $info == SKIP:* ]]; then
+            echo "$info"
+        else
+            echo "FAIL $name: mpi/pip_mpi.sh $impl failed${info:+: $info}"
+            total_fail=$((total_fail + 1))
+        fi
         continue
     fi
     mpicc=${info#MPICC=} mpicc=${mpicc%% MPIRUN=*}
@@ -261,7 +266,7 @@ for impl in $PIP_MPIS; do
     if ! "$MAKE" --no-print-directory MPI= BUILD="$b" RUST_TARGET=target-mpi-$name CARGO_FEATURES=mpi MPICC="$mpicc" \
             FC=gfortran all > "$b/build.log" 2>&1; then
         tail -n 40 "$b/build.log"
-        echo "build for $name failed (counted as one failure)"
+        echo "FAIL build for $name (counted as one failure)"
         total_fail=$((total_fail + 1))
         continue
     fi

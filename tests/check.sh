@@ -114,7 +114,7 @@ section "make all"
 "$MAKE" --no-print-directory all 2>&1 | tee "$LOGDIR/build.log"
 build_status=${PIPESTATUS[0]}
 if ((build_status != 0)); then
-    echo "make all failed (counted as one failure; Fortran and install tests skipped)"
+    echo "FAIL make all (counted as one failure; Fortran and install tests skipped)"
     total_fail=$((total_fail + 1))
 fi
 
@@ -134,9 +134,9 @@ read -r p f < <(sed -n -E 's/^test result: .* ([0-9]+) passed; ([0-9]+) failed.*
                 awk '{ p += $1; f += $2 } END { print p + 0, f + 0 }')
 if ((cargo_status != 0 && f == 0)); then
     if ((cargo_status == 124 || cargo_status == 137)); then
-        echo "cargo test: timed out after $CARGO_TEST_TIMEOUT s (counted as one failure)"
+        echo "FAIL cargo test: timed out after $CARGO_TEST_TIMEOUT s (counted as one failure)"
     else
-        echo "cargo test: exit status $cargo_status without a failed test reported (counted as one failure)"
+        echo "FAIL cargo test: exit status $cargo_status without a failed test reported (counted as one failure)"
     fi
     f=1
 fi

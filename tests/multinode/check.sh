@@ -49,7 +49,7 @@ probe=$("$MN" --nodes 1 -n 1 /bin/true 2>&1)
 case $? in
     0) ;;
     77) echo "$probe"; echo "0 passed, 0 failed"; exit 0 ;;
-    *) echo "$probe"; echo "multinode: the simulated nodes cannot be set up (counted as one failure)"
+    *) echo "$probe"; echo "FAIL multinode: the simulated nodes cannot be set up (counted as one failure)"
        echo "0 passed, 1 failed"; exit 1 ;;
 esac
 
