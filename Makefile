@@ -213,10 +213,13 @@ $(foreach pair,$(join $(wordlist 2,$(words $(FORTRAN_OBJS)),$(FORTRAN_OBJS)),\
 # The modules named as the original's (fortran/modules/): only their .mod files are installed,
 # they compile to no code of their own. The two forms of `rpn_comm` have the same name, so the
 # older one's .mod goes to a directory of its own; rpn_comm_mpi (`use mpi`) is the MPI build's.
+# FORTRAN_MPI (default: the MPI build) says FC has MPI's Fortran (mpif.h, `use mpi`); an MPI whose
+# packages have none (those of PyPI) builds with FORTRAN_MPI= and gets the modules without MPI.
+FORTRAN_MPI   ?= $(filter mpi,$(CARGO_FEATURES))
 LEGACY_MODDIR := $(INCDIR)/rpn_comm-4.6.3
-MODULE_FLAGS  := $(if $(filter mpi,$(CARGO_FEATURES)),-DRPNCOMM_MPI_BUILD)
+MODULE_FLAGS  := $(if $(FORTRAN_MPI),-DRPNCOMM_MPI_BUILD)
 NAMED_MODULES := $(OBJDIR)/modules/rpn_comm.o $(OBJDIR)/modules/rpn_comm_463.o \
-                 $(if $(filter mpi,$(CARGO_FEATURES)),$(OBJDIR)/modules/rpn_comm_mpi.o)
+                 $(if $(FORTRAN_MPI),$(OBJDIR)/modules/rpn_comm_mpi.o)
 $(OBJDIR)/modules/rpn_comm.o: fortran/modules/rpn_comm.F90 fortran/RPN_COMM_interfaces.hf $(FORTRAN_OBJS)
 	@mkdir -p $(dir $@)
 	$(FC) $(FFLAGS) $(MODULE_FLAGS) -Ifortran -J$(INCDIR) -c $< -o $@

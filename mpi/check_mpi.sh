@@ -264,7 +264,7 @@ for impl in $PIP_MPIS; do
     link=${info#* LINK=}
     "$mpirun" --version 2>&1 | grep -m1 -iE "version|open mpi"
     if ! "$MAKE" --no-print-directory MPI= BUILD="$b" RUST_TARGET=target-mpi-$name CARGO_FEATURES=mpi MPICC="$mpicc" \
-            FC=gfortran all > "$b/build.log" 2>&1; then
+            FC=gfortran FORTRAN_MPI= all > "$b/build.log" 2>&1; then
         tail -n 40 "$b/build.log"
         echo "FAIL build for $name (counted as one failure)"
         total_fail=$((total_fail + 1))
