@@ -327,6 +327,54 @@ int rpncomm_transpose(void *za,
                       int size);
 
 /**
+ * RPN_COMM_io_dist_coll_check: 1 when a gni x gnj field with halos halo_x, halo_y can be cut
+ * over the PE grid for the I/O distributions, else 0 after the original's "CFG: ERROR" lines.
+ * Before RPN_COMM_init: -1 and the library's line.
+ */
+int rpncomm_io_dist_coll_check(int gni, int gnj, int halo_x, int halo_y);
+
+/**
+ * RPN_COMM_fast_dist: grid PE 0's garr(size, gmini:gmaxi, gminj:gmaxj, nk) (an nig x njg field)
+ * cut into every PE's larr(size, mini:maxi, minj:maxj, nk); a periodic axis takes its halo from
+ * garr's (at least as wide as larr's), a non-periodic edge gets none.
+ */
+int rpncomm_fast_dist(const void *garr,
+                      int gmini,
+                      int gmaxi,
+                      int gminj,
+                      int gmaxj,
+                      int nig,
+                      int njg,
+                      int nk,
+                      int ghalox,
+                      int ghaloy,
+                      int size,
+                      void *larr,
+                      int mini,
+                      int maxi,
+                      int minj,
+                      int maxj,
+                      int halox,
+                      int haloy,
+                      int periodx,
+                      int periody);
+
+/**
+ * RPN_COMM_move: `sendcount` elements of datatype `mtyp` to the grid neighbour in direction
+ * `dest` ('N', 'S', 'E' or 'W'), `recvcount` received from the opposite neighbour; the grid
+ * wraps around when `periodicity` is non-zero, else the edge PEs skip the missing side.
+ */
+int rpncomm_move(const void *sendbuf,
+                 int sendcount,
+                 const char *mtyp,
+                 size_t mtyp_len,
+                 const char *dest,
+                 size_t dest_len,
+                 void *recvbuf,
+                 int recvcount,
+                 int periodicity);
+
+/**
  * RPN_COMM_create_2dgrid: `*grid_id` receives the id of a descriptor of a `gni` x `gnj` field
  * stored `mini:maxi` x `minj:maxj` on every PE of the grid (-1 and a message when refused).
  */

@@ -88,6 +88,7 @@ collectives! {
     AdjHalo = 42 => "RPN_COMM_adj_halo",
     SpreadContext = 43 => "RPN_COMM_spread_context",
     Spread = 44 => "RPN_COMM_spread",
+    FastDist = 60 => "RPN_COMM_fast_dist",
 }
 
 impl CollectiveId {

@@ -14,7 +14,7 @@ fn count(what: &'static str, v: c_int) -> Result<usize> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn dist_args(
+pub(crate) fn dist_args(
     g: [c_int; 4],
     nig: c_int,
     njg: c_int,

@@ -1,7 +1,8 @@
 //! The distribution routines GEM calls beside RPN_COMM_transpose, with the original's layouts and
 //! results (docs/gem.md has the rules):
 //! - RPN_COMM_dist / RPN_COMM_coll: a global field on grid PE 0 cut into every PE's tile (with
-//!   halos, periodic or not) and back;
+//!   halos, periodic or not) and back; RPN_COMM_fast_dist: the same cut, periodic halos taken
+//!   from the global array's own halo;
 //! - RPN_COMM_shuf_ezdist / RPN_COMM_shuf_ezcoll: whole levels held by the members of an I/O PE
 //!   set, spread to / gathered from every PE of a 2D grid descriptor;
 //! - RPN_MPI_transpose_setup / RPN_MPI_ez_transpose_xz: the "stacked" x-z transpose of GEM's FFT
@@ -169,6 +170,15 @@ impl Tiles {
         (lo, hi)
     }
 
+    /// RPN_COMM_fast_dist: the part of larr PE p receives along one axis: its tile and halos, none
+    /// beyond a non-periodic edge (periodic halos come from the global array's halo, unwrapped).
+    fn fast_range(count: &[i64], p: usize, halo: i64, period: bool) -> (i64, i64) {
+        let n = count.len();
+        let lo = if !period && p == 0 { 1 } else { 1 - halo };
+        let hi = if !period && p == n - 1 { count[p] } else { count[p] + halo };
+        (lo, hi)
+    }
+
     /// RPN_COMM_coll: the part of PE p's larr that lands in garr along one axis: its interior,
     /// with min(halo, ghalo) more at the global array's edges.
     fn coll_range(count: &[i64], p: usize, halo: i64, ghalo: i64) -> (i64, i64) {
@@ -247,6 +257,43 @@ impl Ez {
     }
 }
 
+/// RPN_COMM_io_dist_coll_check: why a gni x gnj field with halos halo_x, halo_y cannot be cut
+/// over a pex x pey grid for the I/O distributions (the last tile along an axis, ceiling(n/np)
+/// points before it, must have at least max(1, halo) points): the original's lines, none when it
+/// can.
+pub fn io_dist_coll_check(gni: i32, gnj: i32, halo_x: i32, halo_y: i32, pex: i32, pey: i32) -> Vec<String> {
+    // the original's format (A,20I5)
+    let line = |text: &str, values: &[i64]| {
+        let mut l = text.to_string();
+        for v in values {
+            let f = format!("{v:5}");
+            l.push_str(if f.len() > 5 { "*****" } else { &f });
+        }
+        l
+    };
+    let mut lines = Vec::new();
+    for (axis, g, halo, np) in [("x", gni, halo_x, pex), ("y", gnj, halo_y, pey)] {
+        let (g, halo, np) = (i64::from(g), i64::from(halo), i64::from(np.max(1)));
+        let ln = (g + np - 1) / np;
+        let last = g - (np - 1) * ln;
+        if last < halo.max(1) {
+            lines.push(line(
+                &format!("CFG: ERROR: size of last tile along {axis}, halo_{axis}, gn{}, ln{} ", axis_index(axis), axis_index(axis)),
+                &[last, halo, g, ln],
+            ));
+            lines.push(line(
+                &format!("CFG: ERROR: not enough points along {axis} for problem, need gn{} >= ", axis_index(axis)),
+                &[ln.max(halo) * (np - 1) + halo.max(1)],
+            ));
+        }
+    }
+    lines
+}
+
+fn axis_index(axis: &str) -> &'static str {
+    if axis == "x" { "i" } else { "j" }
+}
+
 /// RPN_MPI_transpose_setup's state: the row communicator and every PE's levels, the column's
 /// handle (kept as the original keeps it).
 struct XzSetup {
@@ -282,14 +329,42 @@ impl Runtime {
     /// # Safety
     /// `garr` (on grid PE 0) and `larr` are the caller's arrays of the shapes in `a`.
     pub unsafe fn dist(&mut self, garr: usize, larr: usize, a: &DistArgs) -> Result<()> {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { self.dist_as(garr, larr, a, false) }
+    }
+
+    /// RPN_COMM_fast_dist: RPN_COMM_dist's cut, but a periodic axis needs garr's halo (read as
+    /// it is, not wrapped) and larr's full halo, and no halo is written beyond a non-periodic edge.
+    ///
+    /// # Safety
+    /// As `dist`.
+    pub unsafe fn fast_dist(&mut self, garr: usize, larr: usize, a: &DistArgs) -> Result<()> {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { self.dist_as(garr, larr, a, true) }
+    }
+
+    /// RPN_COMM_dist (`fast` false) or RPN_COMM_fast_dist (`fast` true).
+    ///
+    /// # Safety
+    /// As `dist`.
+    unsafe fn dist_as(&mut self, garr: usize, larr: usize, a: &DistArgs, fast: bool) -> Result<()> {
         let (comm, grid, nx, ny) = self.grid_comm()?;
         let (n, me) = (comm.size(), comm.rank());
         let tiles = Tiles::new(a, nx, ny);
         let boxes = |t: &Tiles, p: usize| {
             let (x, y) = grid.grid_coords(p);
-            (Tiles::dist_range(&t.cx, x, a.halox, a.ghalox, a.periodx), Tiles::dist_range(&t.cy, y, a.haloy, a.ghaloy, a.periody))
+            if fast {
+                (Tiles::fast_range(&t.cx, x, a.halox, a.periodx), Tiles::fast_range(&t.cy, y, a.haloy, a.periody))
+            } else {
+                (Tiles::dist_range(&t.cx, x, a.halox, a.ghalox, a.periodx), Tiles::dist_range(&t.cy, y, a.haloy, a.ghaloy, a.periody))
+            }
         };
+        // fast_dist reads a periodic halo from garr's own
+        let (wrapx, wrapy) = (a.periodx && !fast, a.periody && !fast);
         let local = tiles.as_ref().map_err(Clone::clone).and_then(|t| {
+            if fast {
+                Self::fast_dist_check(a, t, grid.grid_coords(me))?;
+            }
             check_addr(larr, a.larr.words(), "larr")?;
             let (bx, by) = boxes(t, me);
             if !a.larr.holds(bx, by) {
@@ -306,11 +381,11 @@ impl Runtime {
                         let (px, py) = grid.grid_coords(p);
                         (t.cx[0] * px as i64, t.cy[0] * py as i64)
                     };
-                    let gx = (global(ox, bx.0, a.nig, a.periodx), global(ox, bx.1, a.nig, a.periodx));
-                    let gy = (global(oy, by.0, a.njg, a.periody), global(oy, by.1, a.njg, a.periody));
+                    let gx = (global(ox, bx.0, a.nig, wrapx), global(ox, bx.1, a.nig, wrapx));
+                    let gy = (global(oy, by.0, a.njg, wrapy), global(oy, by.1, a.njg, wrapy));
                     let inside = |g: (i64, i64), lo: i64, hi: i64, wrapped: bool| wrapped || (lo <= g.0 && g.1 <= hi);
-                    let wx = a.periodx && (ox + bx.0 < 1 || ox + bx.1 > i64::from(a.nig));
-                    let wy = a.periody && (oy + by.0 < 1 || oy + by.1 > i64::from(a.njg));
+                    let wx = wrapx && (ox + bx.0 < 1 || ox + bx.1 > i64::from(a.nig));
+                    let wy = wrapy && (oy + by.0 < 1 || oy + by.1 > i64::from(a.njg));
                     if span(bx) > 0 && span(by) > 0 && !(inside(gx, a.garr.lo1, a.garr.hi1, wx) && inside(gy, a.garr.lo2, a.garr.hi2, wy)) {
                         return Err(Error::BadArgument(format!(
                             "garr({}:{}, {}:{}) does not hold PE {p}'s part",
@@ -326,7 +401,7 @@ impl Runtime {
         });
         self.agree_same(
             &comm,
-            CollectiveId::Dist,
+            if fast { CollectiveId::FastDist } else { CollectiveId::Dist },
             &local.map(|_| ()),
             &a.payload(),
             "(nig, njg, nk, size, halox, haloy, ghalox, ghaloy, periodx, periody)",
@@ -350,9 +425,9 @@ impl Runtime {
                 };
                 for k in 0..a.larr.nk {
                     for j in by.0..=by.1 {
-                        let gj = global(oy, j, a.njg, a.periody);
+                        let gj = global(oy, j, a.njg, wrapy);
                         for i in bx.0..=bx.1 {
-                            let at = a.garr.at(global(ox, i, a.nig, a.periodx), gj, k);
+                            let at = a.garr.at(global(ox, i, a.nig, wrapx), gj, k);
                             send.extend_from_slice(&g[at..at + a.garr.size]);
                         }
                     }
@@ -373,6 +448,34 @@ impl Runtime {
                     let at = a.larr.at(i, j, k);
                     l[at..at + a.larr.size].copy_from_slice(from.next().unwrap_or_default());
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// The PE grid's shape (pex, pey).
+    pub fn grid_shape(&self) -> Result<(i32, i32)> {
+        let (grid, _) = self.grid_and_blocks()?;
+        Ok((grid.pex as i32, grid.pey as i32))
+    }
+
+    /// RPN_COMM_fast_dist's refusals: a periodic axis whose global halo is narrower than the local
+    /// one, a larr without room for this PE's tile and its full halos.
+    fn fast_dist_check(a: &DistArgs, t: &Tiles, (x, y): (usize, usize)) -> Result<()> {
+        let axes = [
+            ("x", a.periodx, a.garr.lo1, a.garr.hi1, a.nig, a.ghalox, a.halox, a.larr.lo1, a.larr.hi1, t.cx[x]),
+            ("y", a.periody, a.garr.lo2, a.garr.hi2, a.njg, a.ghaloy, a.haloy, a.larr.lo2, a.larr.hi2, t.cy[y]),
+        ];
+        for (axis, period, glo, ghi, ng, ghalo, halo, lo, hi, count) in axes {
+            if period && (glo > 1 - halo || ghi < i64::from(ng) + halo || ghalo < halo) {
+                return Err(Error::BadArgument(format!(
+                    "periodic along {axis}: garr({glo}:{ghi}) with global halo {ghalo} cannot give the local halo {halo}"
+                )));
+            }
+            if lo > 1 - halo || hi < count + halo {
+                return Err(Error::BadArgument(format!(
+                    "larr({lo}:{hi}) along {axis} cannot hold this PE's {count} points and its halo {halo}"
+                )));
             }
         }
         Ok(())
@@ -767,7 +870,22 @@ mod tests {
         assert_eq!(global(8, 3, 10, true), 1);
         assert_eq!(global(0, -1, 10, true), 9);
         assert_eq!(Tiles::coll_range(&c, 0, 2, 1), (0, 4));
+        // fast_dist: nothing beyond a non-periodic edge, full halos when periodic
+        assert_eq!(Tiles::fast_range(&c, 0, 2, false), (1, 6));
+        assert_eq!(Tiles::fast_range(&c, 2, 2, false), (-1, 2));
+        assert_eq!(Tiles::fast_range(&[6], 0, 2, false), (1, 6));
+        assert_eq!(Tiles::fast_range(&c, 2, 2, true), (-1, 4));
         assert_eq!(Tiles::coll_range(&c, 2, 2, 1), (1, 3));
+    }
+
+    #[test]
+    fn io_dist_coll_check_names_a_short_last_tile() {
+        assert!(io_dist_coll_check(10, 7, 1, 1, 3, 2).is_empty());
+        // 10 over 4: tiles of 3, the last has 1 point, less than halo 2
+        let l = io_dist_coll_check(10, 7, 2, 1, 4, 1);
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0], "CFG: ERROR: size of last tile along x, halo_x, gni, lni     1    2   10    3");
+        assert_eq!(l[1], "CFG: ERROR: not enough points along x for problem, need gni >=    11");
     }
 
     #[test]

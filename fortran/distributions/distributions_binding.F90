@@ -1,0 +1,52 @@
+! distributions_binding.F90 -- bind(C) interfaces of the original's older distributions: fast_dist,
+! move, the check of an I/O distribution's grid
+!
+! GENERATED from fortran/routines.toml by fortran/gen/gen_interfaces.py: do not edit.
+!
+! The C functions of the Rust core's C ABI (include/rpncomm_windows.h, cbindgen from src/ffi) that
+! the routines of fortran/distributions/ call; fortran/gen/check_c_binding.py (make check) checks
+! every interface against that header. Conventions: status 0 = RPN_COMM_OK, -1 = RPN_COMM_ERROR;
+! strings are (pointer, length) without NUL; logicals are int 0/1; handles by reference.
+
+module rpn_comm_distributions_binding
+  use ISO_C_BINDING
+  implicit none
+
+  interface
+
+    function rpncomm_fast_dist(garr, gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, &
+                               size, larr, mini, maxi, minj, maxj, halox, haloy, periodx, periody) &
+                               result(status) bind(C, name='rpncomm_fast_dist')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(IN) :: garr
+      type(*), dimension(*), intent(INOUT) :: larr
+      integer(C_INT), intent(IN), value :: gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, &
+          ghaloy, size
+      integer(C_INT), intent(IN), value :: mini, maxi, minj, maxj, halox, haloy, periodx, periody
+      integer(C_INT) :: status
+    end function rpncomm_fast_dist
+
+    function rpncomm_move(sendbuf, sendcount, mtyp, mtyp_len, dest, dest_len, recvbuf, recvcount, &
+                          periodicity) result(status) bind(C, name='rpncomm_move')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      implicit none
+      type(*), dimension(*), intent(IN) :: sendbuf
+      type(*), dimension(*), intent(INOUT) :: recvbuf
+      integer(C_INT), intent(IN), value :: sendcount, recvcount, periodicity
+      character(kind=C_CHAR), dimension(*), intent(IN) :: mtyp, dest
+      integer(C_SIZE_T), intent(IN), value :: mtyp_len, dest_len
+      integer(C_INT) :: status
+    end function rpncomm_move
+
+    function rpncomm_io_dist_coll_check(gni, gnj, halo_x, halo_y) result(status) &
+                                        bind(C, name='rpncomm_io_dist_coll_check')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: gni, gnj, halo_x, halo_y
+      integer(C_INT) :: status
+    end function rpncomm_io_dist_coll_check
+
+  end interface
+
+end module rpn_comm_distributions_binding

@@ -1,0 +1,199 @@
+! distributions_routines.F90 -- the original RPN_COMM's older distribution routines
+!
+! External procedures with the original's names and dummy arguments, declared through implicit
+! interfaces as the original's were (RPN_COMM_fast_dist has its interface in RPN_COMM.inc). Their
+! signatures are rows of fortran/routines.toml (fortran/gen/check_routines.py checks them):
+! - RPN_COMM_dist2 / RPN_COMM_coll2: RPN_COMM_dist and RPN_COMM_coll with the sizes of the
+!   original's temporary (dt1, dt2: grid PE 0's larr extents), which the library does not need;
+! - RPN_COMM_fast_dist: RPN_COMM_dist's cut, periodic halos read from garr's own halo;
+! - RPN_COMM_move: a buffer to the grid neighbour in one direction, one from the opposite one;
+! - RPN_COMM_io_dist_coll_check: whether a field can be cut for the I/O distributions;
+! - RPN_COMM_gather_e1y3, _e1x3, _e2y3, _e2x3: the outer edges of three arrays gathered over
+!   the PE's column (y3) or row (x3), the first and last columns (e1) or rows (e2).
+
+! The edges' packing, shared by the four gathers.
+module rpn_comm_edge_gathers
+  implicit none
+  private
+  public :: gather_edges
+contains
+  ! Edges 1..6 of block dest(size, m, 6): srca's, srcc's, srcr's first (1, 2, 3) and last (4, 5,
+  ! 6) column (across = 1: i = 1 and n1, along j) or row (across = 2: j = 1 and n2, along i),
+  ! level k of point p at position (p-1)*n3 + k; m is the original's odd length
+  ! 2*((n*n3)/2)+1, the rest zero. The blocks of all the PEs of the column ('NS') or row ('EW')
+  ! are gathered, in rank order, into dest.
+  subroutine gather_edges(srca, srcc, srcr, min1, max1, min2, max2, n1, n2, n3, dest, size, across, com)
+    integer, intent(IN) :: min1, max1, min2, max2, n1, n2, n3, size, across
+    real, intent(IN) :: srca(size, min1:max1, min2:max2, n3), srcc(size, min1:max1, min2:max2, n3)
+    real, intent(IN) :: srcr(size, min1:max1, min2:max2, n3)
+    real, intent(INOUT) :: dest(*)
+    character(len=*), intent(IN) :: com
+    real, dimension(:, :, :), allocatable :: block
+    integer :: n, m, p, k, ierr
+    external :: RPN_COMM_allgather
+    n = merge(n2, n1, across == 1)
+    m = 2 * ((n * n3) / 2) + 1
+    allocate(block(size, m, 6))
+    block = 0.0
+    do p = 1, n
+      do k = 1, n3
+        if (across == 1) then
+          block(:, (p - 1) * n3 + k, 1) = srca(:, 1, p, k)
+          block(:, (p - 1) * n3 + k, 4) = srca(:, n1, p, k)
+          block(:, (p - 1) * n3 + k, 2) = srcc(:, 1, p, k)
+          block(:, (p - 1) * n3 + k, 5) = srcc(:, n1, p, k)
+          block(:, (p - 1) * n3 + k, 3) = srcr(:, 1, p, k)
+          block(:, (p - 1) * n3 + k, 6) = srcr(:, n1, p, k)
+        else
+          block(:, (p - 1) * n3 + k, 1) = srca(:, p, 1, k)
+          block(:, (p - 1) * n3 + k, 4) = srca(:, p, n2, k)
+          block(:, (p - 1) * n3 + k, 2) = srcc(:, p, 1, k)
+          block(:, (p - 1) * n3 + k, 5) = srcc(:, p, n2, k)
+          block(:, (p - 1) * n3 + k, 3) = srcr(:, p, 1, k)
+          block(:, (p - 1) * n3 + k, 6) = srcr(:, p, n2, k)
+        end if
+      end do
+    end do
+    call RPN_COMM_allgather(block, size * m * 6, 'MPI_REAL', dest, size * m * 6, 'MPI_REAL', com, ierr)
+    deallocate(block)
+  end subroutine gather_edges
+end module rpn_comm_edge_gathers
+
+! RPN_COMM_dist with dt1, dt2 (the original sizes its temporary with them; here they are unused).
+subroutine RPN_COMM_dist2(garr, gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size, &
+                          larr, mini, maxi, minj, maxj, halox, haloy, periodx, periody, status, dt1, dt2)
+  use rpn_comm_collectives_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: garr, larr
+  type(*), dimension(*), intent(IN) :: garr
+  type(*), dimension(*), intent(INOUT) :: larr
+  integer, intent(IN) :: gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size
+  integer, intent(IN) :: mini, maxi, minj, maxj, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(OUT) :: status
+  integer, intent(IN) :: dt1, dt2
+  integer(C_INT) :: px, py
+  px = merge(1_C_INT, 0_C_INT, periodx)
+  py = merge(1_C_INT, 0_C_INT, periody)
+  status = rpncomm_dist(garr, int(gmini, C_INT), int(gmaxi, C_INT), int(gminj, C_INT), int(gmaxj, C_INT), &
+                        int(nig, C_INT), int(njg, C_INT), int(nk, C_INT), int(ghalox, C_INT), int(ghaloy, C_INT), &
+                        int(size, C_INT), larr, int(mini, C_INT), int(maxi, C_INT), int(minj, C_INT), &
+                        int(maxj, C_INT), int(halox, C_INT), int(haloy, C_INT), px, py)
+end subroutine RPN_COMM_dist2
+
+! RPN_COMM_coll with dt1, dt2 (unused, as in RPN_COMM_dist2).
+subroutine RPN_COMM_coll2(garr, gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size, &
+                          larr, mini, maxi, minj, maxj, halox, haloy, status, dt1, dt2)
+  use rpn_comm_collectives_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: garr, larr
+  type(*), dimension(*), intent(INOUT) :: garr
+  type(*), dimension(*), intent(IN) :: larr
+  integer, intent(IN) :: gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size
+  integer, intent(IN) :: mini, maxi, minj, maxj, halox, haloy
+  integer, intent(OUT) :: status
+  integer, intent(IN) :: dt1, dt2
+  status = rpncomm_coll(garr, int(gmini, C_INT), int(gmaxi, C_INT), int(gminj, C_INT), int(gmaxj, C_INT), &
+                        int(nig, C_INT), int(njg, C_INT), int(nk, C_INT), int(ghalox, C_INT), int(ghaloy, C_INT), &
+                        int(size, C_INT), larr, int(mini, C_INT), int(maxi, C_INT), int(minj, C_INT), &
+                        int(maxj, C_INT), int(halox, C_INT), int(haloy, C_INT))
+end subroutine RPN_COMM_coll2
+
+! Grid PE 0's garr(size, gmini:gmaxi, gminj:gmaxj, nk) cut into every PE's
+! larr(size, mini:maxi, minj:maxj, nk): each PE's tile with halos halox, haloy, none beyond a
+! non-periodic edge; along a periodic axis the halo comes from garr's (ghalo >= halo); status 0
+! or -1.
+subroutine RPN_COMM_fast_dist(garr, gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size, &
+                              larr, mini, maxi, minj, maxj, halox, haloy, periodx, periody, status)
+  use rpn_comm_distributions_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: garr, larr
+  type(*), dimension(*), intent(IN) :: garr
+  type(*), dimension(*), intent(INOUT) :: larr
+  integer, intent(IN) :: gmini, gmaxi, gminj, gmaxj, nig, njg, nk, ghalox, ghaloy, size
+  integer, intent(IN) :: mini, maxi, minj, maxj, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(OUT) :: status
+  integer(C_INT) :: px, py
+  px = merge(1_C_INT, 0_C_INT, periodx)
+  py = merge(1_C_INT, 0_C_INT, periody)
+  status = rpncomm_fast_dist(garr, int(gmini, C_INT), int(gmaxi, C_INT), int(gminj, C_INT), int(gmaxj, C_INT), &
+                             int(nig, C_INT), int(njg, C_INT), int(nk, C_INT), int(ghalox, C_INT), &
+                             int(ghaloy, C_INT), int(size, C_INT), larr, int(mini, C_INT), int(maxi, C_INT), &
+                             int(minj, C_INT), int(maxj, C_INT), int(halox, C_INT), int(haloy, C_INT), px, py)
+end subroutine RPN_COMM_fast_dist
+
+! sendcount elements of type mtyp to the grid neighbour in direction dest ('N', 'S', 'E', 'W'),
+! recvcount from the opposite neighbour; the grid wraps around when periodicity is .true.
+! (else the edge PEs skip the missing side); ierr 0 or -1.
+subroutine RPN_COMM_move(sendbuf, sendcount, mtyp, dest, recvbuf, recvcount, periodicity, ierr)
+  use rpn_comm_distributions_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf, recvbuf
+  type(*), dimension(*), intent(IN) :: sendbuf
+  type(*), dimension(*), intent(INOUT) :: recvbuf
+  integer, intent(IN) :: sendcount, recvcount
+  character(len=*), intent(IN) :: mtyp, dest
+  logical, intent(IN) :: periodicity
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_move(sendbuf, int(sendcount, C_INT), mtyp, int(len(mtyp), C_SIZE_T), dest, &
+                      int(len(dest), C_SIZE_T), recvbuf, int(recvcount, C_INT), &
+                      merge(1_C_INT, 0_C_INT, periodicity))
+end subroutine RPN_COMM_move
+
+! .true. when a gni x gnj field with halos halo_x, halo_y can be cut over the PE grid for the
+! I/O distributions (the last tile along each axis holds at least max(1, halo) points); else
+! .false. after the original's "CFG: ERROR" lines.
+function RPN_COMM_io_dist_coll_check(gni, gnj, halo_x, halo_y) result(status)
+  use rpn_comm_distributions_binding
+  use rpn_comm_output_flush, only: rpn_comm_flush_units
+  implicit none
+  logical :: status
+  integer, intent(IN) :: gni, gnj, halo_x, halo_y
+  call rpn_comm_flush_units()
+  status = rpncomm_io_dist_coll_check(int(gni, C_INT), int(gnj, C_INT), int(halo_x, C_INT), int(halo_y, C_INT)) == 1
+end function RPN_COMM_io_dist_coll_check
+
+! First and last columns (i = 1, n1) of srca, srcc, srcr, gathered over the PE's column.
+subroutine RPN_COMM_gather_e1y3(srca, srcc, srcr, min1, max1, min2, max2, n1, n2, n3, dest, size)
+  use rpn_comm_edge_gathers, only: gather_edges
+  implicit none
+  integer, intent(IN) :: min1, max1, min2, max2, n1, n2, n3, size
+  real, intent(IN) :: srca(size, min1:max1, min2:max2, n3), srcc(size, min1:max1, min2:max2, n3)
+  real, intent(IN) :: srcr(size, min1:max1, min2:max2, n3)
+  real, intent(INOUT) :: dest(*)
+  call gather_edges(srca, srcc, srcr, min1, max1, min2, max2, n1, n2, n3, dest, size, 1, 'NS')
+end subroutine RPN_COMM_gather_e1y3
+
+! First and last columns (i = 1, n1) of srca, srcc, srcr, gathered over the PE's row.
+subroutine RPN_COMM_gather_e1x3(srca, srcc, srcr, min1, max1, min2, max2, n1, n2, n3, dest, size)
+  use rpn_comm_edge_gathers, only: gather_edges
+  implicit none
+  integer, intent(IN) :: min1, max1, min2, max2, n1, n2, n3, size
+  real, intent(IN) :: srca(size, min1:max1, min2:max2, n3), srcc(size, min1:max1, min2:max2, n3)
+  real, intent(IN) :: srcr(size, min1:max1, min2:max2, n3)
+  real, intent(INOUT) :: dest(*)
+  call gather_edges(srca, srcc, srcr, min1, max1, min2, max2, n1, n2, n3, dest, size, 1, 'EW')
+end subroutine RPN_COMM_gather_e1x3
+
+! First and last rows (j = 1, n2) of srca, srcc, srcr, gathered over the PE's column.
+subroutine RPN_COMM_gather_e2y3(srca, srcc, srcr, min1, max1, min2, max2, n1, n2, n3, dest, size)
+  use rpn_comm_edge_gathers, only: gather_edges
+  implicit none
+  integer, intent(IN) :: min1, max1, min2, max2, n1, n2, n3, size
+  real, intent(IN) :: srca(size, min1:max1, min2:max2, n3), srcc(size, min1:max1, min2:max2, n3)
+  real, intent(IN) :: srcr(size, min1:max1, min2:max2, n3)
+  real, intent(INOUT) :: dest(*)
+  call gather_edges(srca, srcc, srcr, min1, max1, min2, max2, n1, n2, n3, dest, size, 2, 'NS')
+end subroutine RPN_COMM_gather_e2y3
+
+! First and last rows (j = 1, n2) of srca, srcc, srcr, gathered over the PE's row.
+subroutine RPN_COMM_gather_e2x3(srca, srcc, srcr, min1, max1, min2, max2, n1, n2, n3, dest, size)
+  use rpn_comm_edge_gathers, only: gather_edges
+  implicit none
+  integer, intent(IN) :: min1, max1, min2, max2, n1, n2, n3, size
+  real, intent(IN) :: srca(size, min1:max1, min2:max2, n3), srcc(size, min1:max1, min2:max2, n3)
+  real, intent(IN) :: srcr(size, min1:max1, min2:max2, n3)
+  real, intent(INOUT) :: dest(*)
+  call gather_edges(srca, srcc, srcr, min1, max1, min2, max2, n1, n2, n3, dest, size, 2, 'EW')
+end subroutine RPN_COMM_gather_e2x3
