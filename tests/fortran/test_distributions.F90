@@ -1,0 +1,306 @@
+! PES: 1 2 4 6
+! TIMEOUT: 120
+! OUTPUT_HAS@1: test_distributions: all checks passed
+! OUTPUT_HAS@2: test_distributions: all checks passed
+! OUTPUT_HAS@4: test_distributions: all checks passed
+! OUTPUT_HAS@6: test_distributions: all checks passed
+!
+! The original's older distributions on both transports, on a pex x pey grid (1x1, 2x1, 2x2, 3x2),
+! against values computed from global indices alone, with fields that do not divide evenly:
+! - RPN_COMM_fast_dist: each PE's tile with halos of 1, none beyond a non-periodic edge (left
+!   untouched), periodic along x and along y with the halo taken from garr's own halo (filled
+!   with values of their own, not the wrapped field), 2 levels; refused (status -1 on every PE)
+!   when periodic with a global halo narrower than the local one;
+! - RPN_COMM_dist2 / RPN_COMM_coll2: a field cut and gathered back (dt1, dt2 ignored);
+! - RPN_COMM_move: every PE sends its rank north, south, east and west: periodic, each receives
+!   its neighbour's; not periodic, the edge PEs receive nothing (buffer untouched), ierr 0;
+!   a destination other than N, S, E, W refused (ierr -1);
+! - RPN_COMM_gather_e1y3, e1x3, e2y3, e2x3: the edges of three arrays of every PE of the column
+!   or row, in rank order, the padding zero;
+! - RPN_COMM_io_dist_coll_check: .true. for a field that fits, .false. for one whose last tile
+!   is shorter than the halo (x on a grid 2 or more wide, y 2 or more high).
+program test_distributions
+  use ISO_C_BINDING
+  implicit none
+  include 'RPN_COMM.inc'
+  integer :: me, npes, pex, pey, mex, mey, ierr, status, nerr
+  logical, external :: RPN_COMM_io_dist_coll_check
+  integer, parameter :: SENT = -77
+  integer :: xy(2, 0:63)
+  nerr = 0
+  pex = 0
+  pey = 0
+  call RPN_COMM_init(grid_shape, me, npes, pex, pey)
+  status = RPN_COMM_mype(me, mex, mey)
+  ! every PE's coordinates, in rank order
+  xy = -1
+  call RPN_COMM_allgather([mex, mey], 2, 'MPI_INTEGER', xy, 2, 'MPI_INTEGER', 'GRID', ierr)
+
+  call fast_case(11, 7, 2, .false., .false.)
+  call fast_case(11, 7, 2, .true., .false.)
+  call fast_case(13, 9, 1, .false., .true.)
+  call fast_refused()
+  call dist2_coll2(10, 7)
+  call move_case(.true.)
+  call move_case(.false.)
+  call gathers(3, 4, 2, 1)
+  call gathers(2, 3, 1, 2)
+  call check(RPN_COMM_io_dist_coll_check(10, 7, 1, 1), 'io_dist_coll_check of a field that fits')
+  if (pex > 1) call check(.not. RPN_COMM_io_dist_coll_check(2 * pex - 1, 7, 2, 1), 'io_dist_coll_check short along x')
+  if (pey > 1) call check(.not. RPN_COMM_io_dist_coll_check(10, 2 * pey - 1, 1, 2), 'io_dist_coll_check short along y')
+
+  call RPN_COMM_allreduce(nerr, status, 1, 'MPI_INTEGER', 'MPI_SUM', 'GRID', ierr)
+  if (me == 0) then
+    if (status /= 0) then
+      write(*, '(A,I0,A)') 'test_distributions: FAILED (', status, ' errors)'
+    else
+      write(*, '(A)') 'test_distributions: all checks passed'
+    endif
+  endif
+  call RPN_COMM_finalize(ierr)
+  if (status /= 0) stop 1
+contains
+  subroutine grid_shape(px, py)
+    integer, intent(INOUT) :: px, py
+    integer :: n
+    call RPN_COMM_size('GRID', n, ierr)
+    px = n
+    py = 1
+    if (n == 4) px = 2
+    if (n == 4) py = 2
+    if (n == 6) px = 3
+    if (n == 6) py = 2
+  end subroutine grid_shape
+
+  subroutine check(ok, what)
+    logical, intent(IN) :: ok
+    character(len=*), intent(IN) :: what
+    if (.not. ok) then
+      nerr = nerr + 1
+      if (nerr < 20) write(*, '(A,I0,A,A)') 'test_distributions: PE ', me, ' FAILED ', what
+    endif
+  end subroutine check
+
+  ! the field inside 1..n, and garr's halo with values of its own (negative)
+  integer function f(i, j, k, ni, nj)
+    integer, intent(IN) :: i, j, k, ni, nj
+    f = (k * 1000 + j + 100) * 1000 + i + 100
+    if (i < 1 .or. i > ni .or. j < 1 .or. j > nj) f = -f
+  end function f
+
+  integer function tile(n, np, p)
+    integer, intent(IN) :: n, np, p
+    tile = (n + np - 1) / np
+    if (p == np - 1) tile = n - (np - 1) * tile
+  end function tile
+
+  subroutine fast_case(nig, njg, nk, periodx, periody)
+    integer, intent(IN) :: nig, njg, nk
+    logical, intent(IN) :: periodx, periody
+    integer, allocatable :: garr(:,:,:), larr(:,:,:)
+    integer :: ni, nj, i, j, k, lo, hi, bad, i0, j0
+    logical :: inside
+    integer, parameter :: h = 1
+    ni = tile(nig, pex, mex)
+    nj = tile(njg, pey, mey)
+    i0 = mex * ((nig + pex - 1) / pex)
+    j0 = mey * ((njg + pey - 1) / pey)
+    if (me == 0) then
+      allocate(garr(1-h:nig+h, 1-h:njg+h, nk))
+      do k = 1, nk
+        do j = 1-h, njg+h
+          do i = 1-h, nig+h
+            garr(i, j, k) = f(i, j, k, nig, njg)
+          enddo
+        enddo
+      enddo
+    else
+      allocate(garr(1, 1, 1))
+      garr = SENT
+    endif
+    allocate(larr(1-h:ni+h, 1-h:nj+h, nk))
+    larr = SENT
+    call RPN_COMM_fast_dist(garr, 1-h, nig+h, 1-h, njg+h, nig, njg, nk, h, h, 1, &
+                            larr, 1-h, ni+h, 1-h, nj+h, h, h, periodx, periody, status)
+    call check(status == 0, 'RPN_COMM_fast_dist status')
+    bad = 0
+    do k = 1, nk
+      do j = 1-h, nj+h
+        do i = 1-h, ni+h
+          lo = 1 - h
+          hi = ni + h
+          if (.not. periodx .and. mex == 0) lo = 1
+          if (.not. periodx .and. mex == pex - 1) hi = ni
+          inside = i >= lo .and. i <= hi
+          lo = 1 - h
+          hi = nj + h
+          if (.not. periody .and. mey == 0) lo = 1
+          if (.not. periody .and. mey == pey - 1) hi = nj
+          inside = inside .and. j >= lo .and. j <= hi
+          if (inside) then
+            if (larr(i, j, k) /= f(i0 + i, j0 + j, k, nig, njg)) bad = bad + 1
+          else
+            if (larr(i, j, k) /= SENT) bad = bad + 1
+          endif
+        enddo
+      enddo
+    enddo
+    call check(bad == 0, 'RPN_COMM_fast_dist values')
+  end subroutine fast_case
+
+  ! periodic along x with a global halo of 0 and a local one of 1: refused everywhere
+  subroutine fast_refused()
+    integer :: garr(6, 4, 1), larr(0:7, 0:5, 1)
+    garr = 1
+    larr = SENT
+    call RPN_COMM_fast_dist(garr, 1, 6, 1, 4, 6, 4, 1, 0, 0, 1, larr, 0, 7, 0, 5, 1, 1, .true., .false., status)
+    call check(status == RPN_COMM_ERROR, 'RPN_COMM_fast_dist refuses a periodic axis without global halo')
+    call check(all(larr == SENT), 'RPN_COMM_fast_dist refused moves nothing')
+  end subroutine fast_refused
+
+  subroutine dist2_coll2(nig, njg)
+    integer, intent(IN) :: nig, njg
+    integer :: garr(nig, njg, 1), back(nig, njg, 1), larr(0:nig + 1, 0:njg + 1, 1)
+    integer :: ni, nj, i, j, i0, j0, bad
+    ni = tile(nig, pex, mex)
+    nj = tile(njg, pey, mey)
+    i0 = mex * ((nig + pex - 1) / pex)
+    j0 = mey * ((njg + pey - 1) / pey)
+    do j = 1, njg
+      do i = 1, nig
+        garr(i, j, 1) = f(i, j, 1, nig, njg)
+      enddo
+    enddo
+    larr = SENT
+    call RPN_COMM_dist2(garr, 1, nig, 1, njg, nig, njg, 1, 0, 0, 1, larr, 0, nig + 1, 0, njg + 1, 1, 1, &
+                        .false., .false., status, nig + 2, njg + 2)
+    call check(status == 0, 'RPN_COMM_dist2 status')
+    bad = 0
+    do j = 1, nj
+      do i = 1, ni
+        if (larr(i, j, 1) /= f(i0 + i, j0 + j, 1, nig, njg)) bad = bad + 1
+      enddo
+    enddo
+    call check(bad == 0, 'RPN_COMM_dist2 values')
+    back = SENT
+    call RPN_COMM_coll2(back, 1, nig, 1, njg, nig, njg, 1, 0, 0, 1, larr, 0, nig + 1, 0, njg + 1, 1, 1, &
+                        status, nig + 2, njg + 2)
+    call check(status == 0, 'RPN_COMM_coll2 status')
+    if (me == 0) call check(all(back == garr), 'RPN_COMM_coll2 values')
+  end subroutine dist2_coll2
+
+  ! the grid rank of (x, y), wrapped
+  integer function rank_at(x, y)
+    integer, intent(IN) :: x, y
+    integer :: p
+    rank_at = -1
+    do p = 0, pex * pey - 1
+      if (xy(1, p) == modulo(x, pex) .and. xy(2, p) == modulo(y, pey)) rank_at = p
+    enddo
+  end function rank_at
+
+  subroutine move_case(periodic)
+    logical, intent(IN) :: periodic
+    character(len=1), dimension(4) :: dirs = ['N', 's', 'E', 'w']
+    integer, dimension(4) :: dx = [0, 0, 1, -1], dy = [1, -1, 0, 0]
+    integer :: d, sendbuf(3), recvbuf(3), fx, fy
+    logical :: edge
+    do d = 1, 4
+      sendbuf = [me, me * 10, me * 100]
+      recvbuf = SENT
+      call RPN_COMM_move(sendbuf, 3, 'MPI_INTEGER', dirs(d), recvbuf, 3, periodic, ierr)
+      call check(ierr == 0, 'RPN_COMM_move ierr '//dirs(d))
+      fx = mex - dx(d)
+      fy = mey - dy(d)
+      edge = fx < 0 .or. fx >= pex .or. fy < 0 .or. fy >= pey
+      if (periodic .or. .not. edge) then
+        call check(recvbuf(1) == rank_at(fx, fy) .and. recvbuf(3) == 100 * rank_at(fx, fy), &
+                   'RPN_COMM_move receives the neighbour '//dirs(d))
+      else
+        call check(all(recvbuf == SENT), 'RPN_COMM_move at an edge receives nothing '//dirs(d))
+      endif
+    enddo
+    call RPN_COMM_move(sendbuf, 3, 'MPI_INTEGER', 'X', recvbuf, 3, periodic, ierr)
+    call check(ierr == RPN_COMM_ERROR, 'RPN_COMM_move refuses a destination X')
+  end subroutine move_case
+
+  ! edges of a(size, 0:n1+1, 0:n2+1, n3) = value of (PE, array, i, j, k, word)
+  real function e(p, a, i, j, k, w)
+    integer, intent(IN) :: p, a, i, j, k, w
+    e = real(((((p * 4 + a) * 16 + i) * 16 + j) * 8 + k) * 4 + w)
+  end function e
+
+  subroutine gathers(n1, n2, n3, size)
+    integer, intent(IN) :: n1, n2, n3, size
+    real, allocatable :: src(:,:,:,:,:), dest(:)
+    integer :: a, i, j, k, w, across, m, n, np, p, q, bad, along, rank_of_q, pos, edge, via
+    character(len=4) :: what
+    allocate(src(size, 0:n1+1, 0:n2+1, n3, 3))
+    do a = 1, 3
+      do k = 1, n3
+        do j = 0, n2 + 1
+          do i = 0, n1 + 1
+            do w = 1, size
+              src(w, i, j, k, a) = e(me, a, i, j, k, w)
+            enddo
+          enddo
+        enddo
+      enddo
+    enddo
+    do via = 1, 4
+      across = merge(1, 2, via <= 2)
+      along = merge(2, 1, via == 1 .or. via == 3)   ! 2: the column (y3), 1: the row (x3)
+      n = merge(n2, n1, across == 1)
+      m = 2 * ((n * n3) / 2) + 1
+      np = merge(pey, pex, along == 2)
+      allocate(dest(size * m * 6 * np))
+      dest = SENT
+      select case (via)
+      case (1)
+        what = 'e1y3'
+        call RPN_COMM_gather_e1y3(src(1,0,0,1,1), src(1,0,0,1,2), src(1,0,0,1,3), 0, n1+1, 0, n2+1, n1, n2, n3, dest, size)
+      case (2)
+        what = 'e1x3'
+        call RPN_COMM_gather_e1x3(src(1,0,0,1,1), src(1,0,0,1,2), src(1,0,0,1,3), 0, n1+1, 0, n2+1, n1, n2, n3, dest, size)
+      case (3)
+        what = 'e2y3'
+        call RPN_COMM_gather_e2y3(src(1,0,0,1,1), src(1,0,0,1,2), src(1,0,0,1,3), 0, n1+1, 0, n2+1, n1, n2, n3, dest, size)
+      case default
+        what = 'e2x3'
+        call RPN_COMM_gather_e2x3(src(1,0,0,1,1), src(1,0,0,1,2), src(1,0,0,1,3), 0, n1+1, 0, n2+1, n1, n2, n3, dest, size)
+      end select
+      bad = 0
+      do q = 0, np - 1
+        ! the PE of rank q in the column or row
+        if (along == 2) then
+          rank_of_q = rank_at(mex, q)
+        else
+          rank_of_q = rank_at(q, mey)
+        endif
+        do edge = 1, 6
+          a = mod(edge - 1, 3) + 1
+          do p = 1, m
+            do w = 1, size
+              pos = w + size * ((p - 1) + m * ((edge - 1) + 6 * q))
+              if (p > n * n3) then
+                if (dest(pos) /= 0.0) bad = bad + 1
+                cycle
+              endif
+              k = mod(p - 1, n3) + 1
+              if (across == 1) then
+                i = merge(1, n1, edge <= 3)
+                j = (p - 1) / n3 + 1
+              else
+                j = merge(1, n2, edge <= 3)
+                i = (p - 1) / n3 + 1
+              endif
+              if (dest(pos) /= e(rank_of_q, a, i, j, k, w)) bad = bad + 1
+            enddo
+          enddo
+        enddo
+      enddo
+      call check(bad == 0, 'RPN_COMM_gather_'//what//' values')
+      deallocate(dest)
+    enddo
+  end subroutine gathers
+end program test_distributions
