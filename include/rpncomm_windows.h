@@ -375,6 +375,74 @@ int rpncomm_move(const void *sendbuf,
                  int periodicity);
 
 /**
+ * RPN_COMM_shuf_dist: levels `liste_i(1:dnk)` of each I/O PE's global(gni, gnj, dnk) into
+ * every PE's local(mini:maxi, minj:maxj, lnk), the tiles as the caller's tables say (start_x,
+ * count_x of each column of PEs, start_y, count_y of each row; gni, gnj the field's or with a
+ * halo as wide on each side); `liste_o(l)` becomes 1 where level l came. Periodic
+ * distributions are refused, as the original refuses them.
+ */
+int rpncomm_shuf_dist(int setno,
+                      const void *global,
+                      int gni,
+                      int gnj,
+                      int dnk,
+                      void *local,
+                      int mini,
+                      int maxi,
+                      int minj,
+                      int maxj,
+                      int lnk,
+                      const int *liste_i,
+                      int *liste_o,
+                      const int *start_x,
+                      const int *count_x,
+                      int nx,
+                      const int *start_y,
+                      const int *count_y,
+                      int ny,
+                      int periodx,
+                      int periody);
+
+/**
+ * RPN_COMM_shuf_coll: every PE's local(mini:maxi, minj:maxj, nk) levels gathered on the I/O
+ * PEs of set `setno` (level k on member (k-1) mod npe, in its global(:, :, (k-1)/npe + 1), the
+ * field at the origin of global(gni, gnj, dnk)), the tiles as the caller's tables say; on the
+ * members `liste_o(1:dnk)` receives the level of each plane of global, 0 for none.
+ */
+int rpncomm_shuf_coll(int setno,
+                      void *global,
+                      int gni,
+                      int gnj,
+                      int dnk,
+                      const void *local,
+                      int mini,
+                      int maxi,
+                      int minj,
+                      int maxj,
+                      int nk,
+                      int *liste_o,
+                      const int *start_x,
+                      const int *count_x,
+                      int nx,
+                      const int *start_y,
+                      const int *count_y,
+                      int ny);
+
+/**
+ * RPN_COMM_shuf_ezdist_h: RPN_COMM_shuf_ezdist from a global array that has the local halo
+ * (1 - mini, 1 - minj of grid descriptor `grid_id`) on each side: the tiles at the field's
+ * edges receive their outer halo from it too.
+ */
+int rpncomm_shuf_ezdist_h(int setno,
+                          int grid_id,
+                          const void *global,
+                          int dnk,
+                          void *local,
+                          int lnk,
+                          const int *liste_i,
+                          int *liste_o);
+
+/**
  * RPN_COMM_create_2dgrid: `*grid_id` receives the id of a descriptor of a `gni` x `gnj` field
  * stored `mini:maxi` x `minj:maxj` on every PE of the grid (-1 and a message when refused).
  */

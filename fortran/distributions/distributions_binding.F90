@@ -47,6 +47,46 @@ module rpn_comm_distributions_binding
       integer(C_INT) :: status
     end function rpncomm_io_dist_coll_check
 
+    function rpncomm_shuf_dist(setno, global, gni, gnj, dnk, local, mini, maxi, minj, maxj, lnk, &
+                               liste_i, liste_o, start_x, count_x, nx, start_y, count_y, ny, &
+                               periodx, periody) result(status) bind(C, name='rpncomm_shuf_dist')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(IN) :: global
+      type(*), dimension(*), intent(INOUT) :: local
+      integer(C_INT), intent(IN), value :: setno, gni, gnj, dnk, mini, maxi, minj, maxj, lnk, nx, &
+          ny, periodx, periody
+      integer(C_INT), dimension(*), intent(IN) :: liste_i, start_x, count_x, start_y, count_y
+      integer(C_INT), dimension(*), intent(INOUT) :: liste_o
+      integer(C_INT) :: status
+    end function rpncomm_shuf_dist
+
+    function rpncomm_shuf_coll(setno, global, gni, gnj, dnk, local, mini, maxi, minj, maxj, nk, &
+                               liste_o, start_x, count_x, nx, start_y, count_y, ny) result(status) &
+                               bind(C, name='rpncomm_shuf_coll')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: global
+      type(*), dimension(*), intent(IN) :: local
+      integer(C_INT), intent(IN), value :: setno, gni, gnj, dnk, mini, maxi, minj, maxj, nk, nx, &
+          ny
+      integer(C_INT), dimension(*), intent(IN) :: start_x, count_x, start_y, count_y
+      integer(C_INT), dimension(*), intent(INOUT) :: liste_o
+      integer(C_INT) :: status
+    end function rpncomm_shuf_coll
+
+    function rpncomm_shuf_ezdist_h(setno, grid_id, global, dnk, local, lnk, liste_i, liste_o) &
+                                   result(status) bind(C, name='rpncomm_shuf_ezdist_h')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: setno, grid_id, dnk, lnk
+      type(*), dimension(*), intent(IN) :: global
+      type(*), dimension(*), intent(INOUT) :: local
+      integer(C_INT), dimension(*), intent(IN) :: liste_i
+      integer(C_INT), dimension(*), intent(INOUT) :: liste_o
+      integer(C_INT) :: status
+    end function rpncomm_shuf_ezdist_h
+
   end interface
 
 end module rpn_comm_distributions_binding

@@ -9,7 +9,10 @@
 ! - RPN_COMM_move: a buffer to the grid neighbour in one direction, one from the opposite one;
 ! - RPN_COMM_io_dist_coll_check: whether a field can be cut for the I/O distributions;
 ! - RPN_COMM_gather_e1y3, _e1x3, _e2y3, _e2x3: the outer edges of three arrays gathered over
-!   the PE's column (y3) or row (x3), the first and last columns (e1) or rows (e2).
+!   the PE's column (y3) or row (x3), the first and last columns (e1) or rows (e2);
+! - RPN_COMM_shuf_dist, _shuf_coll, _shuf_ezdist_h: RPN_COMM_shuf_ezdist's and _ezcoll's
+!   distributions of levels from and to an I/O PE set, on the caller's tables of tiles, or from
+!   a global array with the local halo.
 
 ! The edges' packing, shared by the four gathers.
 module rpn_comm_edge_gathers
@@ -197,3 +200,89 @@ subroutine RPN_COMM_gather_e2x3(srca, srcc, srcr, min1, max1, min2, max2, n1, n2
   real, intent(INOUT) :: dest(*)
   call gather_edges(srca, srcc, srcr, min1, max1, min2, max2, n1, n2, n3, dest, size, 2, 'EW')
 end subroutine RPN_COMM_gather_e2x3
+
+! Levels liste_i(1:dnk) of each I/O PE's global(gni, gnj, dnk) into every PE's
+! local(mini:maxi, minj:maxj, lnk), the tiles as start_x, count_x (each column of PEs) and
+! start_y, count_y (each row) say; gni, gnj the field's, or with a halo as wide on each side;
+! liste_o(l) becomes .true. where level l came; periodic distributions refused; status 0 or -1.
+subroutine RPN_COMM_shuf_dist(setno, global, gni, gnj, dnk, local, mini, maxi, minj, maxj, lnk, liste_i, liste_o, &
+                              start_x, count_x, nx, start_y, count_y, ny, periodx, periody, status)
+  use rpn_comm_distributions_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: global, local
+  integer, intent(IN) :: setno, gni, gnj, dnk, mini, maxi, minj, maxj, lnk, nx, ny
+  type(*), dimension(*), intent(IN) :: global
+  type(*), dimension(*), intent(INOUT) :: local
+  integer, intent(IN), dimension(nx) :: start_x, count_x
+  integer, intent(IN), dimension(ny) :: start_y, count_y
+  integer, intent(IN), dimension(dnk) :: liste_i
+  logical, intent(INOUT), dimension(lnk) :: liste_o
+  logical, intent(IN) :: periodx, periody
+  integer, intent(OUT) :: status
+  integer(C_INT), dimension(max(dnk, 0)) :: li
+  integer(C_INT), dimension(max(lnk, 0)) :: lo
+  integer(C_INT), dimension(max(nx, 0)) :: sx, cx
+  integer(C_INT), dimension(max(ny, 0)) :: sy, cy
+  li = int(liste_i, C_INT)
+  lo = merge(1_C_INT, 0_C_INT, liste_o)
+  sx = int(start_x, C_INT)
+  cx = int(count_x, C_INT)
+  sy = int(start_y, C_INT)
+  cy = int(count_y, C_INT)
+  status = rpncomm_shuf_dist(int(setno, C_INT), global, int(gni, C_INT), int(gnj, C_INT), int(dnk, C_INT), local, &
+                             int(mini, C_INT), int(maxi, C_INT), int(minj, C_INT), int(maxj, C_INT), int(lnk, C_INT), &
+                             li, lo, sx, cx, int(nx, C_INT), sy, cy, int(ny, C_INT), &
+                             merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody))
+  liste_o = lo /= 0
+end subroutine RPN_COMM_shuf_dist
+
+! Every PE's local(mini:maxi, minj:maxj, nk) levels gathered on the I/O PEs of set setno (level k
+! on member mod(k-1, npe), in its global(:, :, (k-1)/npe + 1), the field at global's origin), the
+! tiles as the tables say; on the members liste_o(i) is the level in global(:, :, i), 0 for none;
+! status 0 or -1.
+subroutine RPN_COMM_shuf_coll(setno, global, gni, gnj, dnk, local, mini, maxi, minj, maxj, nk, liste_o, &
+                              start_x, count_x, nx, start_y, count_y, ny, status)
+  use rpn_comm_distributions_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: global, local
+  integer, intent(IN) :: setno, gni, gnj, dnk, mini, maxi, minj, maxj, nk, nx, ny
+  type(*), dimension(*), intent(INOUT) :: global
+  type(*), dimension(*), intent(IN) :: local
+  integer, intent(IN), dimension(nx) :: start_x, count_x
+  integer, intent(IN), dimension(ny) :: start_y, count_y
+  integer, intent(INOUT), dimension(dnk) :: liste_o
+  integer, intent(OUT) :: status
+  integer(C_INT), dimension(max(dnk, 0)) :: lo
+  integer(C_INT), dimension(max(nx, 0)) :: sx, cx
+  integer(C_INT), dimension(max(ny, 0)) :: sy, cy
+  lo = int(liste_o, C_INT)
+  sx = int(start_x, C_INT)
+  cx = int(count_x, C_INT)
+  sy = int(start_y, C_INT)
+  cy = int(count_y, C_INT)
+  status = rpncomm_shuf_coll(int(setno, C_INT), global, int(gni, C_INT), int(gnj, C_INT), int(dnk, C_INT), local, &
+                             int(mini, C_INT), int(maxi, C_INT), int(minj, C_INT), int(maxj, C_INT), int(nk, C_INT), &
+                             lo, sx, cx, int(nx, C_INT), sy, cy, int(ny, C_INT))
+  liste_o = lo
+end subroutine RPN_COMM_shuf_coll
+
+! RPN_COMM_shuf_ezdist from a global array that has the local halo (1 - mini, 1 - minj of the grid
+! descriptor) on each side: the tiles at the field's edges receive their outer halo from it too.
+function RPN_COMM_shuf_ezdist_h(setno, grid_id, global, dnk, local, lnk, liste_i, liste_o) result(status)
+  use rpn_comm_distributions_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: global, local
+  integer, intent(IN) :: setno, grid_id, dnk, lnk
+  type(*), dimension(*), intent(IN) :: global
+  type(*), dimension(*), intent(INOUT) :: local
+  integer, intent(IN), dimension(dnk) :: liste_i
+  logical, intent(INOUT), dimension(lnk) :: liste_o
+  integer :: status
+  integer(C_INT), dimension(max(dnk, 0)) :: li
+  integer(C_INT), dimension(max(lnk, 0)) :: lo
+  li = int(liste_i, C_INT)
+  lo = merge(1_C_INT, 0_C_INT, liste_o)
+  status = rpncomm_shuf_ezdist_h(int(setno, C_INT), int(grid_id, C_INT), global, int(dnk, C_INT), local, &
+                                 int(lnk, C_INT), li, lo)
+  liste_o = lo /= 0
+end function RPN_COMM_shuf_ezdist_h

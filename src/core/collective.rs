@@ -89,6 +89,9 @@ collectives! {
     SpreadContext = 43 => "RPN_COMM_spread_context",
     Spread = 44 => "RPN_COMM_spread",
     FastDist = 60 => "RPN_COMM_fast_dist",
+    ShufDist = 61 => "RPN_COMM_shuf_dist",
+    ShufColl = 62 => "RPN_COMM_shuf_coll",
+    ShufEzdistH = 63 => "RPN_COMM_shuf_ezdist_h",
 }
 
 impl CollectiveId {

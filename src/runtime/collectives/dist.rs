@@ -202,8 +202,11 @@ fn global(origin: i64, i: i64, n: i32, period: bool) -> i64 {
 
 /// The I/O set rounds of RPN_COMM_shuf_ezdist and the grid descriptor's tiles.
 struct Ez {
+    /// The global array's dimensions: the field's and a halo of (ghx, ghy) on each side.
     gni: i64,
     gnj: i64,
+    ghx: i64,
+    ghy: i64,
     local: Array4,
     sx: Vec<i64>,
     cx: Vec<i64>,
@@ -211,13 +214,97 @@ struct Ez {
     cy: Vec<i64>,
 }
 
+/// Where the distributions of the I/O PE sets find the layout of the field: a 2D grid
+/// descriptor (RPN_COMM_shuf_ezdist, _ezcoll; `halo`: the global array has the local halos too,
+/// RPN_COMM_shuf_ezdist_h), or the caller's tables (RPN_COMM_shuf_dist, _coll: the global array's
+/// dimensions, the local ones, start and count of every column and row of tiles; `centred`: the
+/// field sits in the middle of a larger global array, with a halo as wide on each side, as
+/// RPN_COMM_shuf_dist takes it, else at its origin, as RPN_COMM_shuf_coll writes it).
+pub enum Layout {
+    Grid {
+        grid_id: i32,
+        halo: bool,
+    },
+    Tables {
+        gni: i32,
+        gnj: i32,
+        local: [i32; 4],
+        start_x: Vec<i32>,
+        count_x: Vec<i32>,
+        start_y: Vec<i32>,
+        count_y: Vec<i32>,
+        centred: bool,
+    },
+}
+
+impl Layout {
+    /// The Grid2d of the field (its own dimensions, without the global halo) and the global
+    /// array's halo.
+    fn resolve(&self, rt: &Runtime, nx: usize, ny: usize) -> Result<(super::super::grid::Grid2d, (i64, i64))> {
+        match self {
+            Layout::Grid { grid_id, halo } => {
+                let g = rt.get_2dgrid(*grid_id, nx as i32, ny as i32)?;
+                let gh = if *halo { (i64::from(1 - g.dims[2]), i64::from(1 - g.dims[4])) } else { (0, 0) };
+                Ok((g, gh))
+            }
+            Layout::Tables { gni, gnj, local, start_x, count_x, start_y, count_y, centred } => {
+                if start_x.len() != nx || count_x.len() != nx || start_y.len() != ny || count_y.len() != ny {
+                    return Err(Error::BadArgument(format!(
+                        "the tables are for a {} x {} grid of PEs, the grid is {nx} x {ny}",
+                        start_x.len(),
+                        start_y.len()
+                    )));
+                }
+                // the field ends where the last tile does; the rest of gni (gnj) is the global
+                // array's halo, as much on each side
+                let field = |s: &[i32], c: &[i32]| s.last().zip(c.last()).map_or(0, |(s, c)| i64::from(*s) + i64::from(*c) - 1);
+                let (fi, fj) = (field(start_x, count_x), field(start_y, count_y));
+                if !centred {
+                    if fi > i64::from(*gni) || fj > i64::from(*gnj) {
+                        return Err(Error::BadArgument(format!("the tiles cover {fi} x {fj} points, more than the {gni} x {gnj} global array")));
+                    }
+                    let g = super::super::grid::Grid2d {
+                        dims: [*gni, *gnj, local[0], local[1], local[2], local[3]],
+                        start_i: start_x.clone(),
+                        count_i: count_x.clone(),
+                        start_j: start_y.clone(),
+                        count_j: count_y.clone(),
+                    };
+                    return Ok((g, (0, 0)));
+                }
+                let halo = |g: i32, f: i64, axis: &str| {
+                    let extra = i64::from(g) - f;
+                    if extra < 0 || extra % 2 != 0 {
+                        return Err(Error::BadArgument(format!(
+                            "a global array {g} long along {axis} holds neither the {f} points of the tiles nor them and an equal halo on each side"
+                        )));
+                    }
+                    Ok(extra / 2)
+                };
+                let gh = (halo(*gni, fi, "x")?, halo(*gnj, fj, "y")?);
+                let dims = [fi as i32, fj as i32, local[0], local[1], local[2], local[3]];
+                let g = super::super::grid::Grid2d {
+                    dims,
+                    start_i: start_x.clone(),
+                    count_i: count_x.clone(),
+                    start_j: start_y.clone(),
+                    count_j: count_y.clone(),
+                };
+                Ok((g, gh))
+            }
+        }
+    }
+}
+
 impl Ez {
-    fn new(g: &super::super::grid::Grid2d, nk: usize) -> Ez {
+    fn new(g: &super::super::grid::Grid2d, nk: usize, (ghx, ghy): (i64, i64)) -> Ez {
         let [gni, gnj, mini, maxi, minj, maxj] = g.dims.map(i64::from);
         let v = |x: &Vec<i32>| x.iter().map(|&c| i64::from(c)).collect();
         Ez {
-            gni,
-            gnj,
+            gni: gni + 2 * ghx,
+            gnj: gnj + 2 * ghy,
+            ghx,
+            ghy,
             local: Array4 { size: 1, lo1: mini, hi1: maxi, lo2: minj, hi2: maxj, nk },
             sx: v(&g.start_i),
             cx: v(&g.count_i),
@@ -226,28 +313,34 @@ impl Ez {
         }
     }
     /// RPN_COMM_shuf_ezdist: the local indices of tile (x, y) that receive a level along one axis
-    /// (the rest of the plane is zeroed): the tile with its halo, none at the grid's outer edges.
-    fn recv_range(count: &[i64], p: usize, lo: i64, hi: i64, halo: i64) -> (i64, i64) {
+    /// (the rest of the plane is zeroed): the tile with its halo, at the grid's outer edges only
+    /// as much of it as the global array's halo `ghalo` holds.
+    fn recv_range(count: &[i64], p: usize, lo: i64, hi: i64, halo: i64, ghalo: i64) -> (i64, i64) {
         let n = count.len();
-        let first = if p == 0 { 1 } else { lo.max(1 - halo) };
-        let last = if p == n - 1 { count[p] } else { hi.min(count[p] + halo) };
+        let first = if p == 0 { lo.max(1 - halo.min(ghalo)) } else { lo.max(1 - halo) };
+        let last = if p == n - 1 { hi.min(count[p] + halo.min(ghalo)) } else { hi.min(count[p] + halo) };
         (first, last)
     }
     fn xr(&self, x: usize) -> (i64, i64) {
         // along x the original sends the whole stored row between the edges (mini:maxi)
-        Self::recv_range(&self.cx, x, self.local.lo1, self.local.hi1, i64::from(i32::MAX))
+        Self::recv_range(&self.cx, x, self.local.lo1, self.local.hi1, i64::from(i32::MAX), self.ghx)
     }
     fn yr(&self, y: usize) -> (i64, i64) {
         // the original's halo along y is 1 - minj, none on a grid one PE high
         let halo = if self.cy.len() == 1 { 0 } else { 1 - self.local.lo2 };
-        Self::recv_range(&self.cy, y, self.local.lo2, self.local.hi2, halo)
+        Self::recv_range(&self.cy, y, self.local.lo2, self.local.hi2, halo, self.ghy)
     }
-    /// Why tile (x, y)'s part cannot be taken from a gni x gnj global array (None when it can).
+    /// Word offset in the global array of level `k`, field point (i, j) (i, j from 1 - halo).
+    fn global_at(&self, k: usize, i: i64, j: i64) -> usize {
+        ((k as i64 * self.gnj + j - 1 + self.ghy) * self.gni + i - 1 + self.ghx) as usize
+    }
+    /// Why tile (x, y)'s part cannot be taken from the global array (None when it can).
     fn check(&self, x: usize, y: usize) -> Result<()> {
         let (xr, yr) = (self.xr(x), self.yr(y));
         let (g1, g2) = (self.sx[x] + xr.0 - 1, self.sx[x] + xr.1 - 1);
         let (h1, h2) = (self.sy[y] + yr.0 - 1, self.sy[y] + yr.1 - 1);
-        if (xr.0 <= xr.1 && (g1 < 1 || g2 > self.gni)) || (yr.0 <= yr.1 && (h1 < 1 || h2 > self.gnj)) {
+        let (fi, fj) = (self.gni - self.ghx, self.gnj - self.ghy);
+        if (xr.0 <= xr.1 && (g1 < 1 - self.ghx || g2 > fi)) || (yr.0 <= yr.1 && (h1 < 1 - self.ghy || h2 > fj)) {
             return Err(Error::BadArgument(format!(
                 "the halo of the grid's tile ({x}, {y}) reaches outside the {} x {} global field",
                 self.gni, self.gnj
@@ -573,8 +666,9 @@ impl Runtime {
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn shuf_ezdist(
         &mut self,
+        id: CollectiveId,
         setno: i32,
-        grid_id: i32,
+        layout: &Layout,
         global: usize,
         dnk: usize,
         local: usize,
@@ -585,9 +679,9 @@ impl Runtime {
         let (n, me) = (comm.size(), comm.rank());
         let lnk = liste_o.len();
         let setup = (|| {
-            let g = self.get_2dgrid(grid_id, nx as i32, ny as i32)?;
+            let (g, gh) = layout.resolve(self, nx, ny)?;
             let members = io_sets::members(setno)?;
-            let ez = Ez::new(&g, lnk);
+            let ez = Ez::new(&g, lnk, gh);
             for p in 0..n {
                 let (px, py) = grid.grid_coords(p);
                 ez.check(px, py)?;
@@ -605,10 +699,10 @@ impl Runtime {
             levels.iter_mut().zip(liste_i).for_each(|(l, &v)| *l = v.max(0) as u32);
         }
         payload.extend_from_slice(&levels);
-        let rows = self.agree(&comm, CollectiveId::ShufEzdist, &setup.as_ref().map(|_| ()).map_err(Clone::clone), &payload)?;
+        let rows = self.agree(&comm, id, &setup.as_ref().map(|_| ()).map_err(Clone::clone), &payload)?;
         let (ez, members, me_in) = setup?;
         if let Some(pe) = rows.iter().position(|r| r[0] != rows[0][0]) {
-            return Err(Error::Collective(format!("RPN_COMM_shuf_ezdist: PE {pe} passes dnk = {}, PE 0 {}", rows[pe][0], rows[0][0])));
+            return Err(Error::Collective(format!("{}: PE {pe} passes dnk = {}, PE 0 {}", id.name(), rows[pe][0], rows[0][0])));
         }
         let _ = me_in;
         let group = nx.min(ny).min(members.len()).max(1);
@@ -649,8 +743,8 @@ impl Runtime {
                 let (xr, yr) = (ez.xr(x), ez.yr(y));
                 for &(k, _) in &my_rounds {
                     for j in yr.0..=yr.1 {
-                        let row = (k as i64 * ez.gnj + ez.sy[y] + j - 2) * ez.gni + ez.sx[x] - 1;
-                        send.extend_from_slice(&g[(row + xr.0 - 1) as usize..(row + xr.1) as usize]);
+                        let (first, last) = (ez.global_at(k, ez.sx[x] + xr.0 - 1, ez.sy[y] + j - 1), ez.global_at(k, ez.sx[x] + xr.1 - 1, ez.sy[y] + j - 1));
+                        send.extend_from_slice(&g[first..=last]);
                     }
                 }
                 *count = my_rounds.len() * plane(p) * 4;
@@ -698,10 +792,12 @@ impl Runtime {
     /// # Safety
     /// `global` holds gni*gnj*dnk words on the set's members, `local` the grid's local shape
     /// times `lnk` levels.
+    #[allow(clippy::too_many_arguments)]
     pub unsafe fn shuf_ezcoll(
         &mut self,
+        id: CollectiveId,
         setno: i32,
-        grid_id: i32,
+        layout: &Layout,
         global: usize,
         local: usize,
         lnk: usize,
@@ -711,9 +807,9 @@ impl Runtime {
         let (n, me) = (comm.size(), comm.rank());
         let dnk = liste_o.len();
         let setup = (|| {
-            let g = self.get_2dgrid(grid_id, nx as i32, ny as i32)?;
+            let (g, gh) = layout.resolve(self, nx, ny)?;
             let members = io_sets::members(setno)?;
-            let ez = Ez::new(&g, lnk);
+            let ez = Ez::new(&g, lnk, gh);
             let me_in = members.iter().position(|&(x, y)| grid.grid_rank(x, y) == me);
             if me_in.is_some() {
                 liste_o.fill(0);
@@ -729,7 +825,7 @@ impl Runtime {
             check_addr(local, ez.local.words(), "local")?;
             Ok((ez, members, me_in))
         })();
-        self.agree_same(&comm, CollectiveId::ShufEzcoll, &setup.as_ref().map(|_| ()).map_err(Clone::clone), &[lnk as u32], "lnk")?;
+        self.agree_same(&comm, id, &setup.as_ref().map(|_| ()).map_err(Clone::clone), &[lnk as u32], "lnk")?;
         let (ez, members, me_in) = setup?;
         let npe = members.len();
         let tile = |p: usize| {
@@ -766,7 +862,7 @@ impl Runtime {
             for &k in &mine {
                 let plane = (k / npe) as i64;
                 for j in 0..ez.cy[y] {
-                    let row = ((plane * ez.gnj + ez.sy[y] - 1 + j) * ez.gni + ez.sx[x] - 1) as usize;
+                    let row = ez.global_at(plane as usize, ez.sx[x], ez.sy[y] + j);
                     for w in &mut g[row..row + ez.cx[x] as usize] {
                         *w = *from.next().unwrap_or(&0);
                     }
@@ -891,8 +987,11 @@ mod tests {
     #[test]
     fn ezdist_ranges_follow_the_original() {
         // 3 tiles of 4, 4, 2 stored in 0:5 (halo 1): west gets no west halo, east only its points
-        assert_eq!(Ez::recv_range(&[4, 4, 2], 0, 0, 5, 1), (1, 5));
-        assert_eq!(Ez::recv_range(&[4, 4, 2], 1, 0, 5, 1), (0, 5));
-        assert_eq!(Ez::recv_range(&[4, 4, 2], 2, 0, 5, 1), (0, 2));
+        assert_eq!(Ez::recv_range(&[4, 4, 2], 0, 0, 5, 1, 0), (1, 5));
+        assert_eq!(Ez::recv_range(&[4, 4, 2], 1, 0, 5, 1, 0), (0, 5));
+        assert_eq!(Ez::recv_range(&[4, 4, 2], 2, 0, 5, 1, 0), (0, 2));
+        // a global array with the halo (shuf_ezdist_h): the outer edges get it too
+        assert_eq!(Ez::recv_range(&[4, 4, 2], 0, 0, 5, 1, 1), (0, 5));
+        assert_eq!(Ez::recv_range(&[4, 4, 2], 2, 0, 5, 1, 1), (0, 3));
     }
 }
