@@ -18,7 +18,11 @@
 ! - RPN_COMM_gather_e1y3, e1x3, e2y3, e2x3: the edges of three arrays of every PE of the column
 !   or row, in rank order, the padding zero;
 ! - RPN_COMM_io_dist_coll_check: .true. for a field that fits, .false. for one whose last tile
-!   is shorter than the halo (x on a grid 2 or more wide, y 2 or more high).
+!   is shorter than the halo (x on a grid 2 or more wide, y 2 or more high);
+! - RPN_COMM_shuf_dist / RPN_COMM_shuf_coll on the tables of a 2D grid descriptor: the same
+!   levels, liste_o and planes as RPN_COMM_shuf_ezdist / _ezcoll on the descriptor itself, and a
+!   periodic shuf_dist refused; RPN_COMM_shuf_ezdist_h from a global array with the local halo:
+!   every PE's tile, its inner halos and, at the field's edges, the global array's halo.
 program test_distributions
   use ISO_C_BINDING
   implicit none
@@ -45,6 +49,8 @@ program test_distributions
   call move_case(.false.)
   call gathers(3, 4, 2, 1)
   call gathers(2, 3, 1, 2)
+  call shuf_case(11, 7, 1, 5, 3)
+  call shuf_case(9, 8, 2, 4, 2)
   call check(RPN_COMM_io_dist_coll_check(10, 7, 1, 1), 'io_dist_coll_check of a field that fits')
   if (pex > 1) call check(.not. RPN_COMM_io_dist_coll_check(2 * pex - 1, 7, 2, 1), 'io_dist_coll_check short along x')
   if (pey > 1) call check(.not. RPN_COMM_io_dist_coll_check(10, 2 * pey - 1, 1, 2), 'io_dist_coll_check short along y')
@@ -303,4 +309,113 @@ contains
       deallocate(dest)
     enddo
   end subroutine gathers
+
+  subroutine shuf_case(gni, gnj, h, lnk, dnk)
+    integer, intent(IN) :: gni, gnj, h, lnk, dnk
+    integer :: grid_id, setno, me_io, n_io, ni, nj, mini, maxi, minj, maxj, i, j, k, l, bad, e
+    integer :: ilo, ihi, jlo, jhi, hy, dnkc, st2, g1, g2
+    integer :: sx(pex), cx(pex), sy(pey), cy(pey), d(6)
+    integer, allocatable :: global(:,:,:), globalh(:,:,:), la(:,:,:), lb(:,:,:), liste_i(:), ca(:), cb(:)
+    integer, allocatable :: ga(:,:,:), gb(:,:,:)
+    logical, allocatable :: oa(:), ob(:)
+    integer, external :: RPN_COMM_shuf_ezdist_h
+    ni = (gni + pex - 1) / pex
+    nj = (gnj + pey - 1) / pey
+    mini = 1 - h
+    maxi = ni + h
+    minj = 1 - h
+    maxj = nj + h
+    grid_id = rpn_comm_create_2dgrid(gni, gnj, mini, maxi, minj, maxj)
+    status = rpn_comm_get_2dgrid(grid_id, pex, pey, d(1), d(2), d(3), d(4), d(5), d(6), sx, cx, sy, cy)
+    call check(status == 0, 'get_2dgrid')
+    setno = RPN_COMM_create_io_set(min(pex, pey) + 1, 0)
+    if (setno <= 0) setno = RPN_COMM_create_io_set(min(pex, pey), 0)
+    me_io = RPN_COMM_is_io_pe(setno)
+    n_io = RPN_COMM_io_pe_size(setno)
+    allocate(global(gni, gnj, dnk), globalh(1-h:gni+h, 1-h:gnj+h, dnk), liste_i(dnk))
+    allocate(la(mini:maxi, minj:maxj, lnk), lb(mini:maxi, minj:maxj, lnk), oa(lnk), ob(lnk))
+    liste_i = 0
+    global = SENT
+    globalh = SENT
+    if (me_io >= 0) then
+      do k = 1, dnk
+        liste_i(k) = 1 + me_io + (k - 1) * n_io
+        if (liste_i(k) > lnk) liste_i(k) = 0
+        do j = 1 - h, gnj + h
+          do i = 1 - h, gni + h
+            globalh(i, j, k) = f(i, j, liste_i(k), 0, 0)
+          enddo
+        enddo
+        global(:, :, k) = globalh(1:gni, 1:gnj, k)
+      enddo
+    endif
+    la = SENT
+    lb = SENT
+    oa = .false.
+    ob = .false.
+    status = RPN_COMM_shuf_ezdist(setno, grid_id, global, dnk, la, lnk, liste_i, oa)
+    call RPN_COMM_shuf_dist(setno, global, gni, gnj, dnk, lb, mini, maxi, minj, maxj, lnk, liste_i, ob, &
+                            sx, cx, pex, sy, cy, pey, .false., .false., st2)
+    call check(status == 0 .and. st2 == 0, 'RPN_COMM_shuf_dist status')
+    call check(all(oa .eqv. ob) .and. any(ob), 'RPN_COMM_shuf_dist liste_o')
+    call check(all(la == lb), 'RPN_COMM_shuf_dist values')
+    call RPN_COMM_shuf_dist(setno, global, gni, gnj, dnk, lb, mini, maxi, minj, maxj, lnk, liste_i, ob, &
+                            sx, cx, pex, sy, cy, pey, .true., .false., st2)
+    call check(st2 == RPN_COMM_ERROR, 'RPN_COMM_shuf_dist refuses a periodic distribution')
+
+    ! with the halo in the global array
+    lb = SENT
+    ob = .false.
+    status = RPN_COMM_shuf_ezdist_h(setno, grid_id, globalh, dnk, lb, lnk, liste_i, ob)
+    call check(status == 0, 'RPN_COMM_shuf_ezdist_h status')
+    call check(all(oa .eqv. ob), 'RPN_COMM_shuf_ezdist_h liste_o')
+    ni = tile(gni, pex, mex)
+    nj = tile(gnj, pey, mey)
+    hy = h
+    if (pey == 1) hy = 0
+    ilo = mini
+    ihi = maxi
+    if (mex == pex - 1) ihi = ni + h
+    jlo = 1 - hy
+    jhi = nj + hy
+    bad = 0
+    do l = 1, lnk
+      do j = minj, maxj
+        do i = mini, maxi
+          g1 = sx(mex + 1) + i - 1
+          g2 = sy(mey + 1) + j - 1
+          if (.not. ob(l)) then
+            e = SENT
+          else if (i >= ilo .and. i <= ihi .and. j >= jlo .and. j <= jhi) then
+            e = f(g1, g2, l, 0, 0)
+          else
+            e = 0
+          endif
+          if (lb(i, j, l) /= e) bad = bad + 1
+        enddo
+      enddo
+    enddo
+    call check(bad == 0, 'RPN_COMM_shuf_ezdist_h values')
+
+    ! and back, both ways
+    do l = 1, lnk
+      do j = minj, maxj
+        do i = mini, maxi
+          la(i, j, l) = f(sx(mex + 1) + i - 1, sy(mey + 1) + j - 1, l, 0, 0)
+        enddo
+      enddo
+    enddo
+    dnkc = (lnk + n_io - 1) / n_io
+    allocate(ga(gni, gnj, dnkc), gb(gni, gnj, dnkc), ca(dnkc), cb(dnkc))
+    ga = SENT
+    gb = SENT
+    ca = -5
+    cb = -5
+    status = RPN_COMM_shuf_ezcoll(setno, grid_id, ga, dnkc, la, lnk, ca)
+    call RPN_COMM_shuf_coll(setno, gb, gni, gnj, dnkc, la, mini, maxi, minj, maxj, lnk, cb, sx, cx, pex, sy, cy, pey, st2)
+    call check(status == 0 .and. st2 == 0, 'RPN_COMM_shuf_coll status')
+    call check(all(ca == cb) .and. all(ga == gb), 'RPN_COMM_shuf_coll values')
+    if (me_io >= 0) call check(ca(1) == me_io + 1 .and. gb(2, 1, 1) == f(2, 1, me_io + 1, 0, 0), 'RPN_COMM_shuf_coll first level')
+    status = RPN_COMM_free_io_set(setno)
+  end subroutine shuf_case
 end program test_distributions
