@@ -3,16 +3,19 @@
 ! statuses and points (as bits) of RPN_COMM_fast_dist (halos of 1, non-periodic and periodic along
 ! x and y; one level, and without the rows beyond a non-periodic edge along y, where 4.6.3 writes
 ! its scratch values), a refused fast_dist, RPN_COMM_dist2 / RPN_COMM_coll2 (dt1, dt2 as the
-! original's RPN_COMM_dist passes them), RPN_COMM_move on a periodic grid in the four directions
+! original's RPN_COMM_dist passes them; coll2's result on more than one PE), RPN_COMM_move on a periodic grid in the four directions
 ! (4.6.3's receive at the edge of a non-periodic grid passes integers for its strings),
 ! RPN_COMM_gather_e1y3, _e1x3, _e2y3, _e2x3 (the values, not the padding, which 4.6.3 leaves
-! unset) and RPN_COMM_io_dist_coll_check.
+! unset), RPN_COMM_io_dist_coll_check, and RPN_COMM_shuf_dist / RPN_COMM_shuf_coll over an I/O PE
+! set on the tables of a 2D grid descriptor (RPN_COMM_shuf_ezdist_h is left out: 4.6.3 reads its
+! global array as if it had no halo).
 program distributions_side_by_side
   use ISO_C_BINDING
   implicit none
   include 'RPN_COMM.inc'
-  integer :: me, npes, pex, pey, mex, mey, status, ierr
+  integer :: me, npes, pex, pey, mex, mey, status, ierr, set
   logical, external :: RPN_COMM_io_dist_coll_check
+  logical :: fits(4)
   external :: distributions_side_grid
 
   pex = 0
@@ -33,9 +36,18 @@ program distributions_side_by_side
   call gathers(3, 4, 2, 1)
   call gathers(2, 3, 1, 2)
   call gathers(4, 2, 3, 3)
-  write(*, '(A,I0,A,4L2)') 'pe ', me, ' io_dist_coll_check ', RPN_COMM_io_dist_coll_check(10, 7, 1, 1), &
-      RPN_COMM_io_dist_coll_check(2 * pex - 1, 7, 2, 1), RPN_COMM_io_dist_coll_check(10, 2 * pey - 1, 1, 2), &
-      RPN_COMM_io_dist_coll_check(4, 4, 0, 0)
+  ! (each in a variable: the check prints, which a write statement calling it cannot)
+  fits(1) = RPN_COMM_io_dist_coll_check(10, 7, 1, 1)
+  fits(2) = RPN_COMM_io_dist_coll_check(2 * pex - 1, 7, 2, 1)
+  fits(3) = RPN_COMM_io_dist_coll_check(10, 2 * pey - 1, 1, 2)
+  fits(4) = RPN_COMM_io_dist_coll_check(4, 4, 0, 0)
+  write(*, '(A,I0,A,4L2)') 'pe ', me, ' io_dist_coll_check ', fits
+  ! one I/O PE set for both (4.6.3 hangs in a second RPN_COMM_free_io_set)
+  set = RPN_COMM_create_io_set(2, 0)
+  if (set <= 0) set = RPN_COMM_create_io_set(1, 0)
+  call shufs(11, 7, 1, 5, 3)
+  call shufs(9, 8, 2, 4, 2)
+  call RPN_COMM_barrier('GRID', ierr)
   call RPN_COMM_finalize(ierr)
 contains
   integer function tile(n, np, p)
@@ -115,7 +127,9 @@ contains
     call RPN_COMM_coll2(back, 1-h, nig+h, 1-h, njg+h, nig, njg, 2, h, h, 1, larr, 1-h, lni+h, 1-h, lnj+h, h, h, &
                         status, dims(1), dims(2))
     write(*, '(A,I0,A,I0,A,I0)') 'pe ', me, ' coll2 halo ', h, ' status ', status
-    if (me == 0) then
+    ! (4.6.3's coll2 on one PE copies a scratch array it never filled; its RPN_COMM_coll does not
+    ! call it there)
+    if (me == 0 .and. npes > 1) then
       do k = 1, 2
         do j = 1 - h, njg + h
           write(*, '(A,I0,A,I0,A,2I3,A,40I7)') 'pe ', me, ' coll2 halo ', h, ' row ', j, k, ':', back(:, j, k)
@@ -186,6 +200,66 @@ contains
       deallocate(dest)
     enddo
   end subroutine gathers
+
+  subroutine shufs(gni, gnj, h, lnk, dnk)
+    integer, intent(IN) :: gni, gnj, h, lnk, dnk
+    integer :: gid, me_io, n_io, ni, nj, i, j, k, st, nz, d(6)
+    integer :: sx(pex), cx(pex), sy(pey), cy(pey)
+    integer, allocatable :: global(:,:,:), local(:,:,:), li(:), lc(:)
+    logical :: lo(lnk)
+    ni = (gni + pex - 1) / pex
+    nj = (gnj + pey - 1) / pey
+    gid = rpn_comm_create_2dgrid(gni, gnj, 1 - h, ni + h, 1 - h, nj + h)
+    st = rpn_comm_get_2dgrid(gid, pex, pey, d(1), d(2), d(3), d(4), d(5), d(6), sx, cx, sy, cy)
+    me_io = RPN_COMM_is_io_pe(set)
+    n_io = RPN_COMM_io_pe_size(set)
+    allocate(global(gni, gnj, dnk), local(1-h:ni+h, 1-h:nj+h, lnk), li(dnk))
+    li = 0
+    global = -1
+    if (me_io >= 0) then
+      do k = 1, dnk
+        li(k) = 1 + me_io + (k - 1) * n_io
+        if (li(k) > lnk) li(k) = 0
+        do j = 1, gnj
+          do i = 1, gni
+            global(i, j, k) = (li(k) * 100 + j) * 100 + i
+          enddo
+        enddo
+      enddo
+    endif
+    local = -1
+    lo = .false.
+    call RPN_COMM_shuf_dist(set, global, gni, gnj, dnk, local, 1 - h, ni + h, 1 - h, nj + h, lnk, li, lo, &
+                            sx, cx, pex, sy, cy, pey, .false., .false., st)
+    write(*, '(A,I0,A,I0,A,I3,*(L2))') 'pe ', me, ' shuf_dist ', h, ' :', st, lo
+    do k = 1, lnk
+      do j = 1 - h, nj + h
+        write(*, '(A,I0,A,I0,A,2I3,A,*(I9))') 'pe ', me, ' shuf_dist ', h, ' level, row', k, j, ' :', local(:, j, k)
+      enddo
+    enddo
+    do k = 1, lnk
+      do j = 1 - h, nj + h
+        do i = 1 - h, ni + h
+          local(i, j, k) = (k * 100 + sy(mey + 1) + j - 1) * 100 + sx(mex + 1) + i - 1
+        enddo
+      enddo
+    enddo
+    nz = (lnk + n_io - 1) / n_io
+    deallocate(global)
+    allocate(global(gni, gnj, nz), lc(nz))
+    global = -1
+    lc = -5
+    call RPN_COMM_shuf_coll(set, global, gni, gnj, nz, local, 1 - h, ni + h, 1 - h, nj + h, lnk, lc, &
+                            sx, cx, pex, sy, cy, pey, st)
+    write(*, '(A,I0,A,I0,A,I3,*(I4))') 'pe ', me, ' shuf_coll ', h, ' :', st, lc
+    if (me_io >= 0) then
+      do k = 1, nz
+        do j = 1, gnj
+          write(*, '(A,I0,A,I0,A,2I3,A,*(I9))') 'pe ', me, ' shuf_coll ', h, ' plane, row', k, j, ' :', global(:, j, k)
+        enddo
+      enddo
+    endif
+  end subroutine shufs
 end program distributions_side_by_side
 
 subroutine distributions_side_grid(px, py)
