@@ -5,8 +5,8 @@
 use std::ffi::{c_int, c_void};
 
 use super::super::{args, call};
-use crate::error::{Error, Result};
 use crate::core::CollectiveId;
+use crate::error::{Error, Result};
 use crate::runtime::collectives::dist::{Array4, DistArgs, Layout};
 use crate::runtime::with_runtime;
 
@@ -175,7 +175,8 @@ pub(crate) fn shuf_dist_call(
         debug_assert_eq!(flags.len(), lnk_);
         let layout = layout()?;
         // SAFETY: the caller's arrays have the shapes the layout and counts say.
-        let outcome = with_runtime(|rt| unsafe { rt.shuf_ezdist(id, setno, &layout, global as usize, dnk_, local as usize, li, &mut flags) });
+        let outcome =
+            with_runtime(|rt| unsafe { rt.shuf_ezdist(id, setno, &layout, global as usize, dnk_, local as usize, li, &mut flags) });
         for (i, f) in flags.iter().enumerate() {
             // SAFETY: i < lnk, inside liste_o.
             unsafe { args::put(liste_o.add(i), c_int::from(*f)) };

@@ -14,14 +14,7 @@ use crate::runtime::collectives::dist::Layout;
 ///
 /// # Safety
 /// Each pointer holds its count of integers.
-unsafe fn tables(
-    sx: *const c_int,
-    cx: *const c_int,
-    nx: c_int,
-    sy: *const c_int,
-    cy: *const c_int,
-    ny: c_int,
-) -> Result<[Vec<i32>; 4]> {
+unsafe fn tables(sx: *const c_int, cx: *const c_int, nx: c_int, sy: *const c_int, cy: *const c_int, ny: c_int) -> Result<[Vec<i32>; 4]> {
     // SAFETY: the caller's contract.
     unsafe {
         Ok([

@@ -261,7 +261,9 @@ impl Layout {
                 let (fi, fj) = (field(start_x, count_x), field(start_y, count_y));
                 if !centred {
                     if fi > i64::from(*gni) || fj > i64::from(*gnj) {
-                        return Err(Error::BadArgument(format!("the tiles cover {fi} x {fj} points, more than the {gni} x {gnj} global array")));
+                        return Err(Error::BadArgument(format!(
+                            "the tiles cover {fi} x {fj} points, more than the {gni} x {gnj} global array"
+                        )));
                     }
                     let g = super::super::grid::Grid2d {
                         dims: [*gni, *gnj, local[0], local[1], local[2], local[3]],
@@ -743,7 +745,10 @@ impl Runtime {
                 let (xr, yr) = (ez.xr(x), ez.yr(y));
                 for &(k, _) in &my_rounds {
                     for j in yr.0..=yr.1 {
-                        let (first, last) = (ez.global_at(k, ez.sx[x] + xr.0 - 1, ez.sy[y] + j - 1), ez.global_at(k, ez.sx[x] + xr.1 - 1, ez.sy[y] + j - 1));
+                        let (first, last) = (
+                            ez.global_at(k, ez.sx[x] + xr.0 - 1, ez.sy[y] + j - 1),
+                            ez.global_at(k, ez.sx[x] + xr.1 - 1, ez.sy[y] + j - 1),
+                        );
                         send.extend_from_slice(&g[first..=last]);
                     }
                 }
