@@ -360,6 +360,41 @@ int rpncomm_fast_dist(const void *garr,
                       int periody);
 
 /**
+ * RPN_COMM_grid_redist (`points` 0: `ltok` words per point are already in the x dimensions,
+ * gni must be a multiple of it) or RPN_COMM_grid_redist_n (`points` non-zero: zin(ltok,
+ * mini:maxi, minj:maxj, nk), zout(ltok, ix0:ixn, jy0:jyn, nz), x in points): every PE's part
+ * zin(i0:in, j0:jn, :) of the window ix0:ixn x jy0:jyn of nk levels reassembled on the output
+ * PEs (columns outpe_x, rows outpe_y); `zlist(1:nz)` -1 but on those PEs, where it is the level
+ * of each plane of zout. 0 on success (the Fortran function returns 1), -1 after the library's
+ * line.
+ */
+int rpncomm_grid_redist(const void *zin,
+                        int mini,
+                        int maxi,
+                        int i0,
+                        int in_,
+                        int minj,
+                        int maxj,
+                        int j0,
+                        int jn,
+                        int nk,
+                        void *zout,
+                        int ix0,
+                        int ixn,
+                        int jy0,
+                        int jyn,
+                        int nz,
+                        int *zlist,
+                        int gni,
+                        int gnj,
+                        const int *outpe_x,
+                        int noutpe_x,
+                        const int *outpe_y,
+                        int noutpe_y,
+                        int ltok,
+                        int points);
+
+/**
  * RPN_COMM_move: `sendcount` elements of datatype `mtyp` to the grid neighbour in direction
  * `dest` ('N', 'S', 'E' or 'W'), `recvcount` received from the opposite neighbour; the grid
  * wraps around when `periodicity` is non-zero, else the edge PEs skip the missing side.

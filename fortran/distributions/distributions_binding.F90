@@ -87,6 +87,22 @@ module rpn_comm_distributions_binding
       integer(C_INT) :: status
     end function rpncomm_shuf_ezdist_h
 
+    function rpncomm_grid_redist(zin, mini, maxi, i0, in, minj, maxj, j0, jn, nk, zout, ix0, ixn, &
+                                 jy0, jyn, nz, zlist, gni, gnj, outpe_x, noutpe_x, outpe_y, &
+                                 noutpe_y, ltok, points) result(status) &
+                                 bind(C, name='rpncomm_grid_redist')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(IN) :: zin
+      type(*), dimension(*), intent(INOUT) :: zout
+      integer(C_INT), intent(IN), value :: mini, maxi, i0, in, minj, maxj, j0, jn, nk, ix0, ixn, &
+          jy0, jyn, nz
+      integer(C_INT), intent(IN), value :: gni, gnj, noutpe_x, noutpe_y, ltok, points
+      integer(C_INT), dimension(*), intent(INOUT) :: zlist
+      integer(C_INT), dimension(*), intent(IN) :: outpe_x, outpe_y
+      integer(C_INT) :: status
+    end function rpncomm_grid_redist
+
   end interface
 
 end module rpn_comm_distributions_binding

@@ -12,7 +12,9 @@
 !   the PE's column (y3) or row (x3), the first and last columns (e1) or rows (e2);
 ! - RPN_COMM_shuf_dist, _shuf_coll, _shuf_ezdist_h: RPN_COMM_shuf_ezdist's and _ezcoll's
 !   distributions of levels from and to an I/O PE set, on the caller's tables of tiles, or from
-!   a global array with the local halo.
+!   a global array with the local halo;
+! - RPN_COMM_grid_redist, _grid_redist_n: a window of levels, in pieces on the grid's PEs,
+!   reassembled on output PEs.
 
 ! The edges' packing, shared by the four gathers.
 module rpn_comm_edge_gathers
@@ -286,3 +288,69 @@ function RPN_COMM_shuf_ezdist_h(setno, grid_id, global, dnk, local, lnk, liste_i
                                  int(lnk, C_INT), li, lo)
   liste_o = lo /= 0
 end function RPN_COMM_shuf_ezdist_h
+
+! Every PE's part zin(i0:in, j0:jn, 1:nk) of the window ix0:ixn x jy0:jyn of a gni x gnj field
+! (its tile's part, ltok 4-byte words per point already counted in the x dimensions) reassembled
+! in zout(ix0:ixn, jy0:jyn, nz) of the output PEs (columns outpe_x, rows outpe_y of the grid): the
+! levels dealt to the columns in turn (a block of consecutive levels each), a column's k-th to its
+! row 1 + mod(k-1, noutpe_y), plane 1 + (k-1)/noutpe_y; zlist(plane) the level there, -1 elsewhere;
+! 1 on success, -1 on an error.
+function RPN_COMM_grid_redist(zin, mini, maxi, i0, in, minj, maxj, j0, jn, nk, zout, ix0, ixn, jy0, jyn, nz, zlist, &
+                              gni, gnj, outpe_x, noutpe_x, outpe_y, noutpe_y, ltok)
+  use rpn_comm_distributions_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: zin, zout
+  integer :: RPN_COMM_grid_redist
+  integer, intent(IN) :: mini, maxi, i0, in, minj, maxj, j0, jn, nk, ix0, ixn, jy0, jyn, nz
+  integer, intent(IN) :: gni, gnj, noutpe_x, noutpe_y, ltok
+  type(*), dimension(*), intent(IN) :: zin
+  type(*), dimension(*), intent(INOUT) :: zout
+  integer, intent(OUT), dimension(nz) :: zlist
+  integer, intent(IN), dimension(noutpe_x) :: outpe_x
+  integer, intent(IN), dimension(noutpe_y) :: outpe_y
+  integer(C_INT), dimension(max(nz, 0)) :: zl
+  integer(C_INT), dimension(max(noutpe_x, 0)) :: ox
+  integer(C_INT), dimension(max(noutpe_y, 0)) :: oy
+  integer(C_INT) :: status
+  zl = -1
+  ox = int(outpe_x, C_INT)
+  oy = int(outpe_y, C_INT)
+  status = rpncomm_grid_redist(zin, int(mini, C_INT), int(maxi, C_INT), int(i0, C_INT), int(in, C_INT), &
+                               int(minj, C_INT), int(maxj, C_INT), int(j0, C_INT), int(jn, C_INT), int(nk, C_INT), &
+                               zout, int(ix0, C_INT), int(ixn, C_INT), int(jy0, C_INT), int(jyn, C_INT), &
+                               int(nz, C_INT), zl, int(gni, C_INT), int(gnj, C_INT), ox, int(noutpe_x, C_INT), &
+                               oy, int(noutpe_y, C_INT), int(ltok, C_INT), 0_C_INT)
+  zlist = zl
+  RPN_COMM_grid_redist = merge(1, -1, status == 0)
+end function RPN_COMM_grid_redist
+
+! RPN_COMM_grid_redist of zin(ltok, mini:maxi, minj:maxj, nk) into zout(ltok, ix0:ixn, jy0:jyn, nz):
+! points of ltok 4-byte words, x counted in points (the field cut by points over the grid).
+function RPN_COMM_grid_redist_n(zin, mini, maxi, i0, in, minj, maxj, j0, jn, nk, zout, ix0, ixn, jy0, jyn, nz, &
+                                zlist, gni, gnj, outpe_x, noutpe_x, outpe_y, noutpe_y, ltok)
+  use rpn_comm_distributions_binding
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: zin, zout
+  integer :: RPN_COMM_grid_redist_n
+  integer, intent(IN) :: mini, maxi, i0, in, minj, maxj, j0, jn, nk, ix0, ixn, jy0, jyn, nz
+  integer, intent(IN) :: gni, gnj, noutpe_x, noutpe_y, ltok
+  type(*), dimension(*), intent(IN) :: zin
+  type(*), dimension(*), intent(INOUT) :: zout
+  integer, intent(OUT), dimension(nz) :: zlist
+  integer, intent(IN), dimension(noutpe_x) :: outpe_x
+  integer, intent(IN), dimension(noutpe_y) :: outpe_y
+  integer(C_INT), dimension(max(nz, 0)) :: zl
+  integer(C_INT), dimension(max(noutpe_x, 0)) :: ox
+  integer(C_INT), dimension(max(noutpe_y, 0)) :: oy
+  integer(C_INT) :: status
+  zl = -1
+  ox = int(outpe_x, C_INT)
+  oy = int(outpe_y, C_INT)
+  status = rpncomm_grid_redist(zin, int(mini, C_INT), int(maxi, C_INT), int(i0, C_INT), int(in, C_INT), &
+                               int(minj, C_INT), int(maxj, C_INT), int(j0, C_INT), int(jn, C_INT), int(nk, C_INT), &
+                               zout, int(ix0, C_INT), int(ixn, C_INT), int(jy0, C_INT), int(jyn, C_INT), &
+                               int(nz, C_INT), zl, int(gni, C_INT), int(gnj, C_INT), ox, int(noutpe_x, C_INT), &
+                               oy, int(noutpe_y, C_INT), int(ltok, C_INT), 1_C_INT)
+  zlist = zl
+  RPN_COMM_grid_redist_n = merge(1, -1, status == 0)
+end function RPN_COMM_grid_redist_n

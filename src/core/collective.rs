@@ -92,6 +92,8 @@ collectives! {
     ShufDist = 61 => "RPN_COMM_shuf_dist",
     ShufColl = 62 => "RPN_COMM_shuf_coll",
     ShufEzdistH = 63 => "RPN_COMM_shuf_ezdist_h",
+    GridRedist = 64 => "RPN_COMM_grid_redist",
+    GridRedistN = 65 => "RPN_COMM_grid_redist_n",
 }
 
 impl CollectiveId {

@@ -22,7 +22,10 @@
 ! - RPN_COMM_shuf_dist / RPN_COMM_shuf_coll on the tables of a 2D grid descriptor: the same
 !   levels, liste_o and planes as RPN_COMM_shuf_ezdist / _ezcoll on the descriptor itself, and a
 !   periodic shuf_dist refused; RPN_COMM_shuf_ezdist_h from a global array with the local halo:
-!   every PE's tile, its inner halos and, at the field's edges, the global array's halo.
+!   every PE's tile, its inner halos and, at the field's edges, the global array's halo;
+! - RPN_COMM_grid_redist / _grid_redist_n (2 words a point): a window of 5 levels reassembled on
+!   1 or 2 output columns and rows, the levels dealt as the original deals them, zlist -1 and zout
+!   untouched elsewhere; too many levels for nz refused (-1).
 program test_distributions
   use ISO_C_BINDING
   implicit none
@@ -51,6 +54,8 @@ program test_distributions
   call gathers(2, 3, 1, 2)
   call shuf_case(11, 7, 1, 5, 3)
   call shuf_case(9, 8, 2, 4, 2)
+  call redist_case(1)
+  call redist_case(2)
   call check(RPN_COMM_io_dist_coll_check(10, 7, 1, 1), 'io_dist_coll_check of a field that fits')
   if (pex > 1) call check(.not. RPN_COMM_io_dist_coll_check(2 * pex - 1, 7, 2, 1), 'io_dist_coll_check short along x')
   if (pey > 1) call check(.not. RPN_COMM_io_dist_coll_check(10, 2 * pey - 1, 1, 2), 'io_dist_coll_check short along y')
@@ -418,4 +423,80 @@ contains
     if (me_io >= 0) call check(ca(1) == me_io + 1 .and. gb(2, 1, 1) == f(2, 1, me_io + 1, 0, 0), 'RPN_COMM_shuf_coll first level')
     status = RPN_COMM_free_io_set(setno)
   end subroutine shuf_case
+
+  subroutine redist_case(ltok)
+    integer, intent(IN) :: ltok
+    integer, parameter :: gni = 11, gnj = 7, nk = 5, ix0 = 2, ixn = 10, jy0 = 2, jyn = 6
+    integer :: ni, nj, offx, offy, i0, in, j0, jn, i, j, k, w, nox, noy, nz, l, r, kk, base, bad, st
+    integer :: ox(2), oy(2), percol(2)
+    integer, allocatable :: zin(:,:,:,:), zout(:,:,:,:), zlist(:), expect(:)
+    integer, external :: RPN_COMM_grid_redist, RPN_COMM_grid_redist_n
+    ni = tile(gni, pex, mex)
+    nj = tile(gnj, pey, mey)
+    offx = mex * ((gni + pex - 1) / pex)
+    offy = mey * ((gnj + pey - 1) / pey)
+    nox = min(pex, 2)
+    noy = min(pey, 2)
+    ox = [0, pex - 1]
+    oy = [0, pey - 1]
+    nz = ((nk + nox - 1) / nox + noy - 1) / noy
+    allocate(zin(ltok, 0:ni+1, 0:nj+1, nk), zout(ltok, ix0:ixn, jy0:jyn, nz), zlist(nz), expect(nz))
+    do k = 1, nk
+      do j = 0, nj + 1
+        do i = 0, ni + 1
+          do w = 1, ltok
+            zin(w, i, j, k) = (w * 100 + k) * 10000 + (offy + j) * 100 + offx + i
+          enddo
+        enddo
+      enddo
+    enddo
+    i0 = max(ix0, 1 + offx) - offx
+    in = min(ixn, offx + ni) - offx
+    j0 = max(jy0, 1 + offy) - offy
+    jn = min(jyn, offy + nj) - offy
+    zout = SENT
+    zlist = 77
+    if (ltok == 1) then
+      st = RPN_COMM_grid_redist(zin, 0, ni+1, i0, in, 0, nj+1, j0, jn, nk, zout, ix0, ixn, jy0, jyn, nz, zlist, &
+                                gni, gnj, ox, nox, oy, noy, ltok)
+    else
+      st = RPN_COMM_grid_redist_n(zin, 0, ni+1, i0, in, 0, nj+1, j0, jn, nk, zout, ix0, ixn, jy0, jyn, nz, zlist, &
+                                  gni, gnj, ox, nox, oy, noy, ltok)
+    endif
+    call check(st == 1, 'RPN_COMM_grid_redist result')
+    ! the levels this PE should hold: dealt to the columns, then each column's to its rows
+    expect = -1
+    percol = 0
+    do k = 1, nk
+      percol(mod(k - 1, nox) + 1) = percol(mod(k - 1, nox) + 1) + 1
+    enddo
+    base = 0
+    do l = 1, nox
+      do kk = 1, percol(l)
+        r = mod(kk - 1, noy) + 1
+        if (mex == ox(l) .and. mey == oy(r)) expect(1 + (kk - 1) / noy) = base + kk
+      enddo
+      base = base + percol(l)
+    enddo
+    call check(all(zlist == expect), 'RPN_COMM_grid_redist zlist')
+    bad = 0
+    do k = 1, nz
+      do j = jy0, jyn
+        do i = ix0, ixn
+          do w = 1, ltok
+            if (expect(k) > 0) then
+              if (zout(w, i, j, k) /= (w * 100 + expect(k)) * 10000 + j * 100 + i) bad = bad + 1
+            else
+              if (zout(w, i, j, k) /= SENT) bad = bad + 1
+            endif
+          enddo
+        enddo
+      enddo
+    enddo
+    call check(bad == 0, 'RPN_COMM_grid_redist values')
+    ! more levels than nz planes of the output PEs hold
+    st = RPN_COMM_grid_redist(zin, 0, ni+1, i0, in, 0, nj+1, j0, jn, nk, zout, ix0, ixn, jy0, jyn, 1, zlist, &
+                              gni, gnj, ox, 1, oy, 1, 1)
+    call check(st == -1 .and. zlist(1) == -1, 'RPN_COMM_grid_redist refuses nk > nz * outputs')
+  end subroutine redist_case
 end program test_distributions

@@ -6,14 +6,17 @@
 //! - `shift`: RPN_COMM_move, a buffer shifted to the grid neighbour in one direction;
 //! - `check`: RPN_COMM_io_dist_coll_check, whether a field can be cut for the I/O distributions;
 //! - `shuf`: RPN_COMM_shuf_dist, _shuf_coll (on the caller's tables of tiles) and _shuf_ezdist_h
-//!   (a global array with the local halo), the kin of RPN_COMM_shuf_ezdist and _ezcoll.
+//!   (a global array with the local halo), the kin of RPN_COMM_shuf_ezdist and _ezcoll;
+//! - `redist`: RPN_COMM_grid_redist and _grid_redist_n, a window of levels reassembled on output PEs.
 
 mod check;
 mod fast_dist;
+mod redist;
 mod shift;
 mod shuf;
 
 pub use self::check::*;
 pub use self::fast_dist::*;
+pub use self::redist::*;
 pub use self::shift::*;
 pub use self::shuf::*;

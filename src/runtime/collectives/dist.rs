@@ -58,19 +58,19 @@ fn span(r: (i64, i64)) -> usize {
 ///
 /// # Safety
 /// `addr` holds `words` 4-byte words (when `words` > 0), readable.
-unsafe fn words_of<'a>(addr: usize, words: usize) -> &'a [u32] {
+pub(super) unsafe fn words_of<'a>(addr: usize, words: usize) -> &'a [u32] {
     // SAFETY: the caller's promise.
     if words == 0 { &[] } else { unsafe { std::slice::from_raw_parts(addr as *const u32, words) } }
 }
 
 /// # Safety
 /// `addr` holds `words` 4-byte words (when `words` > 0), writable, used by nothing else meanwhile.
-unsafe fn words_of_mut<'a>(addr: usize, words: usize) -> &'a mut [u32] {
+pub(super) unsafe fn words_of_mut<'a>(addr: usize, words: usize) -> &'a mut [u32] {
     // SAFETY: the caller's promise.
     if words == 0 { &mut [] } else { unsafe { std::slice::from_raw_parts_mut(addr as *mut u32, words) } }
 }
 
-fn check_addr(addr: usize, words: usize, what: &'static str) -> Result<()> {
+pub(super) fn check_addr(addr: usize, words: usize, what: &'static str) -> Result<()> {
     if words > 0 && addr == 0 {
         return Err(Error::NullBuffer { what, nelem: words as i64 });
     }
@@ -80,7 +80,7 @@ fn check_addr(addr: usize, words: usize, what: &'static str) -> Result<()> {
     Ok(())
 }
 
-fn as_bytes(w: &[u32]) -> &[u8] {
+pub(super) fn as_bytes(w: &[u32]) -> &[u8] {
     // SAFETY: the same memory, 4 bytes per word, u8 aligned everywhere.
     unsafe { std::slice::from_raw_parts(w.as_ptr() as *const u8, w.len() * 4) }
 }
@@ -92,7 +92,7 @@ fn copy_words(from: &[u8], to: &mut [u32]) {
     unsafe { std::ptr::copy_nonoverlapping(from.as_ptr(), to.as_mut_ptr() as *mut u8, from.len()) };
 }
 
-fn to_words(b: &[u8]) -> Vec<u32> {
+pub(super) fn to_words(b: &[u8]) -> Vec<u32> {
     b.chunks_exact(4).map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
