@@ -354,3 +354,74 @@ function RPN_COMM_grid_redist_n(zin, mini, maxi, i0, in, minj, maxj, j0, jn, nk,
   zlist = zl
   RPN_COMM_grid_redist_n = merge(1, -1, status == 0)
 end function RPN_COMM_grid_redist_n
+
+! The original's self-test of RPN_COMM_fast_dist (params unused, as in the original): a 120 x 60
+! field with halos of 1 from grid PE 0 to every PE, each PE counting the points of its larr
+! inside the field and those that differ from the field's value, printed as the original prints
+! them ("INFO: npts, nerrors = ", then larr's rows where there are errors).
+subroutine RPN_COMM_fast_dist_test(nparams, params)
+  use rpn_comm_distributions_binding
+  use rpn_comm_grid_binding, only: rpncomm_grid_map
+  implicit none
+  integer, intent(IN) :: nparams
+  integer, intent(IN), dimension(nparams) :: params
+  integer, parameter :: nig = 120, njg = 60, halo = 1
+  integer, dimension(:,:,:,:), allocatable :: garr, larr
+  integer :: me, mex, mey, pex, pey, ierr, status, i, j, ii, jj, npts, nerrors, expected
+  integer :: lmini, lmaxi, lminj, lmaxj, mini, maxi, minj, maxj
+  integer(C_INT), dimension(:), allocatable :: xtab, ytab
+  integer, dimension(:), allocatable :: count_x, depl_x, count_y, depl_y
+  integer, external :: RPN_COMM_mype, RPN_COMM_limit
+  external :: RPN_COMM_size
+  status = RPN_COMM_mype(me, mex, mey)
+  call RPN_COMM_size('GRID', pex, ierr)
+  allocate(xtab(pex), ytab(pex))
+  status = rpncomm_grid_map(xtab, ytab, int(pex, C_INT))
+  pey = maxval(ytab) + 1
+  pex = maxval(xtab) + 1
+  allocate(count_x(pex), depl_x(pex), count_y(pey), depl_y(pey))
+  if (me == 0) then
+    allocate(garr(1, 1-halo:nig+halo, 1-halo:njg+halo, 1))
+    garr = 99099099
+    do j = 1, njg
+      do i = 1, nig
+        garr(1, i, j, 1) = i * 1000000 + j * 1000 + 1
+      enddo
+    enddo
+  else
+    allocate(garr(1, 1, 1, 1))
+    garr = 88088088
+  endif
+  ierr = RPN_COMM_limit(mex, pex, 1, nig, lmini, lmaxi, count_x, depl_x)
+  mini = 1 - halo
+  maxi = (lmaxi - lmini + 1) + halo
+  ierr = RPN_COMM_limit(mey, pey, 1, njg, lminj, lmaxj, count_y, depl_y)
+  minj = 1 - halo
+  maxj = (lmaxj - lminj + 1) + halo
+  allocate(larr(1, mini:maxi, minj:maxj, 1))
+  larr = 77077077
+  status = rpncomm_fast_dist(garr, 1_C_INT-halo, nig+halo, 1_C_INT-halo, njg+halo, nig, njg, 1_C_INT, halo, halo, &
+                             1_C_INT, larr, mini, maxi, minj, maxj, halo, halo, 0_C_INT, 0_C_INT)
+  npts = 0
+  nerrors = 0
+  do j = minj, maxj
+    jj = j + lminj - 1
+    if (jj < 1 .or. jj > njg) cycle
+    do i = mini, maxi
+      ii = i + lmini - 1
+      if (ii < 1 .or. ii > nig) cycle
+      npts = npts + 1
+      expected = ii * 1000000 + jj * 1000 + 1
+      if (expected /= larr(1, i, j, 1)) nerrors = nerrors + 1
+    enddo
+  enddo
+  if (me == 0) print *, 'INFO: global ni,nj = ', nig, njg
+  print *, 'INFO: local ni,nj = ', count_x(mex + 1), count_y(mey + 1)
+  print *, 'INFO: npts, nerrors = ', npts, nerrors
+  if (nerrors > 0) then
+    print *, 'Local array'
+    do j = maxj, minj, -1
+      print '(I3,15I9)', j, larr(1, mini:maxi, j, 1)
+    enddo
+  endif
+end subroutine RPN_COMM_fast_dist_test

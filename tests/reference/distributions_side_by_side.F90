@@ -8,7 +8,9 @@
 ! RPN_COMM_gather_e1y3, _e1x3, _e2y3, _e2x3 (the values, not the padding, which 4.6.3 leaves
 ! unset), RPN_COMM_io_dist_coll_check, and RPN_COMM_shuf_dist / RPN_COMM_shuf_coll over an I/O PE
 ! set on the tables of a 2D grid descriptor (RPN_COMM_shuf_ezdist_h is left out: 4.6.3 reads its
-! global array as if it had no halo).
+! global array as if it had no halo), RPN_COMM_grid_redist (a window of 5 levels on 1 or 2 output
+! columns and rows) and _grid_redist_n (2 words a point, tiles of equal width, where 4.6.3's cut
+! of words is the cut of points).
 program distributions_side_by_side
   use ISO_C_BINDING
   implicit none
@@ -47,6 +49,8 @@ program distributions_side_by_side
   if (set <= 0) set = RPN_COMM_create_io_set(1, 0)
   call shufs(11, 7, 1, 5, 3)
   call shufs(9, 8, 2, 4, 2)
+  call redist(11, 1)
+  call redist(12, 2)
   call RPN_COMM_barrier('GRID', ierr)
   call RPN_COMM_finalize(ierr)
 contains
@@ -260,6 +264,54 @@ contains
       enddo
     endif
   end subroutine shufs
+
+  subroutine redist(gni, ltok)
+    integer, intent(IN) :: gni, ltok
+    integer, parameter :: gnj = 7, nk = 5, ix0 = 2, ixn = 10, jy0 = 2, jyn = 6
+    integer :: ni, nj, offx, offy, i0, in, j0, jn, i, j, k, w, nox, noy, nz, st
+    integer :: ox(2), oy(2)
+    integer, allocatable :: zin(:,:,:,:), zout(:,:,:,:), zlist(:)
+    integer, external :: RPN_COMM_grid_redist, RPN_COMM_grid_redist_n
+    ni = tile(gni, pex, mex)
+    nj = tile(gnj, pey, mey)
+    offx = mex * ((gni + pex - 1) / pex)
+    offy = mey * ((gnj + pey - 1) / pey)
+    nox = min(pex, 2)
+    noy = min(pey, 2)
+    ox = [0, pex - 1]
+    oy = [0, pey - 1]
+    nz = ((nk + nox - 1) / nox + noy - 1) / noy
+    allocate(zin(ltok, 0:ni+1, 0:nj+1, nk), zout(ltok, ix0:ixn, jy0:jyn, nz), zlist(nz))
+    do k = 1, nk
+      do j = 0, nj + 1
+        do i = 0, ni + 1
+          do w = 1, ltok
+            zin(w, i, j, k) = (w * 100 + k) * 10000 + (offy + j) * 100 + offx + i
+          enddo
+        enddo
+      enddo
+    enddo
+    i0 = max(ix0, 1 + offx) - offx
+    in = min(ixn, offx + ni) - offx
+    j0 = max(jy0, 1 + offy) - offy
+    jn = min(jyn, offy + nj) - offy
+    zout = -7
+    zlist = 77
+    if (ltok == 1) then
+      st = RPN_COMM_grid_redist(zin, 0, ni+1, i0, in, 0, nj+1, j0, jn, nk, zout, ix0, ixn, jy0, jyn, nz, zlist, &
+                                gni, gnj, ox, nox, oy, noy, ltok)
+    else
+      st = RPN_COMM_grid_redist_n(zin, 0, ni+1, i0, in, 0, nj+1, j0, jn, nk, zout, ix0, ixn, jy0, jyn, nz, zlist, &
+                                  gni, gnj, ox, nox, oy, noy, ltok)
+    endif
+    write(*, '(A,I0,A,I0,A,I0,A,*(I4))') 'pe ', me, ' grid_redist ', ltok, ' : ', st, ' zlist', zlist
+    do k = 1, nz
+      if (zlist(k) < 0) cycle
+      do j = jy0, jyn
+        write(*, '(A,I0,A,I0,A,2I3,A,*(I8))') 'pe ', me, ' grid_redist ', ltok, ' plane, row', k, j, ' :', zout(:, :, j, k)
+      enddo
+    enddo
+  end subroutine redist
 end program distributions_side_by_side
 
 subroutine distributions_side_grid(px, py)
