@@ -50,6 +50,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/windows/windows_binding.F90 \
                 fortran/utils/utils_binding.F90 \
                 fortran/options/options_binding.F90 \
+                fortran/distributions/distributions_binding.F90 \
                 fortran/process/output_flush.F90 \
                 fortran/grid/grid_globals.F90 \
                 fortran/process/process_routines.F90 \
@@ -62,6 +63,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/p2p/comm_helpers.F90 \
                 fortran/collectives/collectives_routines.F90 \
                 fortran/collectives/distribution.F90 \
+                fortran/distributions/distributions_routines.F90 \
                 fortran/halo/halo_routines.F90 \
                 fortran/halo/halo_generic.F90 \
                 fortran/windows/windows_routines.F90 \

@@ -327,6 +327,157 @@ int rpncomm_transpose(void *za,
                       int size);
 
 /**
+ * RPN_COMM_io_dist_coll_check: 1 when a gni x gnj field with halos halo_x, halo_y can be cut
+ * over the PE grid for the I/O distributions, else 0 after the original's "CFG: ERROR" lines.
+ * Before RPN_COMM_init: -1 and the library's line.
+ */
+int rpncomm_io_dist_coll_check(int gni, int gnj, int halo_x, int halo_y);
+
+/**
+ * RPN_COMM_fast_dist: grid PE 0's garr(size, gmini:gmaxi, gminj:gmaxj, nk) (an nig x njg field)
+ * cut into every PE's larr(size, mini:maxi, minj:maxj, nk); a periodic axis takes its halo from
+ * garr's (at least as wide as larr's), a non-periodic edge gets none.
+ */
+int rpncomm_fast_dist(const void *garr,
+                      int gmini,
+                      int gmaxi,
+                      int gminj,
+                      int gmaxj,
+                      int nig,
+                      int njg,
+                      int nk,
+                      int ghalox,
+                      int ghaloy,
+                      int size,
+                      void *larr,
+                      int mini,
+                      int maxi,
+                      int minj,
+                      int maxj,
+                      int halox,
+                      int haloy,
+                      int periodx,
+                      int periody);
+
+/**
+ * RPN_COMM_grid_redist (`points` 0: `ltok` words per point are already in the x dimensions,
+ * gni must be a multiple of it) or RPN_COMM_grid_redist_n (`points` non-zero: zin(ltok,
+ * mini:maxi, minj:maxj, nk), zout(ltok, ix0:ixn, jy0:jyn, nz), x in points): every PE's part
+ * zin(i0:in, j0:jn, :) of the window ix0:ixn x jy0:jyn of nk levels reassembled on the output
+ * PEs (columns outpe_x, rows outpe_y); `zlist(1:nz)` -1 but on those PEs, where it is the level
+ * of each plane of zout. 0 on success (the Fortran function returns 1), -1 after the library's
+ * line.
+ */
+int rpncomm_grid_redist(const void *zin,
+                        int mini,
+                        int maxi,
+                        int i0,
+                        int in_,
+                        int minj,
+                        int maxj,
+                        int j0,
+                        int jn,
+                        int nk,
+                        void *zout,
+                        int ix0,
+                        int ixn,
+                        int jy0,
+                        int jyn,
+                        int nz,
+                        int *zlist,
+                        int gni,
+                        int gnj,
+                        const int *outpe_x,
+                        int noutpe_x,
+                        const int *outpe_y,
+                        int noutpe_y,
+                        int ltok,
+                        int points);
+
+/**
+ * RPN_COMM_move: `sendcount` elements of datatype `mtyp` to the grid neighbour in direction
+ * `dest` ('N', 'S', 'E' or 'W'), `recvcount` received from the opposite neighbour; the grid
+ * wraps around when `periodicity` is non-zero, else the edge PEs skip the missing side.
+ */
+int rpncomm_move(const void *sendbuf,
+                 int sendcount,
+                 const char *mtyp,
+                 size_t mtyp_len,
+                 const char *dest,
+                 size_t dest_len,
+                 void *recvbuf,
+                 int recvcount,
+                 int periodicity);
+
+/**
+ * RPN_COMM_shuf_dist: levels `liste_i(1:dnk)` of each I/O PE's global(gni, gnj, dnk) into
+ * every PE's local(mini:maxi, minj:maxj, lnk), the tiles as the caller's tables say (start_x,
+ * count_x of each column of PEs, start_y, count_y of each row; gni, gnj the field's or with a
+ * halo as wide on each side); `liste_o(l)` becomes 1 where level l came. Periodic
+ * distributions are refused, as the original refuses them.
+ */
+int rpncomm_shuf_dist(int setno,
+                      const void *global,
+                      int gni,
+                      int gnj,
+                      int dnk,
+                      void *local,
+                      int mini,
+                      int maxi,
+                      int minj,
+                      int maxj,
+                      int lnk,
+                      const int *liste_i,
+                      int *liste_o,
+                      const int *start_x,
+                      const int *count_x,
+                      int nx,
+                      const int *start_y,
+                      const int *count_y,
+                      int ny,
+                      int periodx,
+                      int periody);
+
+/**
+ * RPN_COMM_shuf_coll: every PE's local(mini:maxi, minj:maxj, nk) levels gathered on the I/O
+ * PEs of set `setno` (level k on member (k-1) mod npe, in its global(:, :, (k-1)/npe + 1), the
+ * field at the origin of global(gni, gnj, dnk)), the tiles as the caller's tables say; on the
+ * members `liste_o(1:dnk)` receives the level of each plane of global, 0 for none.
+ */
+int rpncomm_shuf_coll(int setno,
+                      void *global,
+                      int gni,
+                      int gnj,
+                      int dnk,
+                      const void *local,
+                      int mini,
+                      int maxi,
+                      int minj,
+                      int maxj,
+                      int nk,
+                      int *liste_o,
+                      const int *start_x,
+                      const int *count_x,
+                      int nx,
+                      const int *start_y,
+                      const int *count_y,
+                      int ny);
+
+/**
+ * RPN_COMM_shuf_ezdist_h: RPN_COMM_shuf_ezdist from a global array that has the local halo
+ * (1 - mini, 1 - minj of grid descriptor `grid_id`) on each side: the tiles at the field's
+ * edges receive their outer halo from it too.
+ */
+int rpncomm_shuf_ezdist_h(int setno,
+                          int grid_id,
+                          const void *global,
+                          int dnk,
+                          void *local,
+                          int lnk,
+                          const int *liste_i,
+                          int *liste_o);
+
+/**
  * RPN_COMM_create_2dgrid: `*grid_id` receives the id of a descriptor of a `gni` x `gnj` field
  * stored `mini:maxi` x `minj:maxj` on every PE of the grid (-1 and a message when refused).
  */

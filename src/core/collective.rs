@@ -88,6 +88,12 @@ collectives! {
     AdjHalo = 42 => "RPN_COMM_adj_halo",
     SpreadContext = 43 => "RPN_COMM_spread_context",
     Spread = 44 => "RPN_COMM_spread",
+    FastDist = 60 => "RPN_COMM_fast_dist",
+    ShufDist = 61 => "RPN_COMM_shuf_dist",
+    ShufColl = 62 => "RPN_COMM_shuf_coll",
+    ShufEzdistH = 63 => "RPN_COMM_shuf_ezdist_h",
+    GridRedist = 64 => "RPN_COMM_grid_redist",
+    GridRedistN = 65 => "RPN_COMM_grid_redist_n",
 }
 
 impl CollectiveId {

@@ -13,6 +13,7 @@
 //! A folder per concern, the same as the runtime's:
 //! - `grid`: init, blocks, the topology queries, 2D grid descriptors, I/O PE sets;
 //! - `collectives`: barrier, reductions, gathers, broadcast, distributions, transposes;
+//! - `distributions`: the original's older distributions (fast_dist, move);
 //! - `p2p`: point-to-point messages and the MPI handles a program passes to MPI;
 //! - `halo`: the halo exchange and the rest of its family;
 //! - `windows`: the window calls, sub-array and request-based operations;
@@ -28,6 +29,7 @@
 
 mod args;
 pub mod collectives;
+pub mod distributions;
 pub mod grid;
 pub mod halo;
 mod names;
@@ -39,6 +41,7 @@ pub mod windows;
 
 // Every entry point at `ffi::` as well, where the crate's examples and tests find them.
 pub use self::collectives::*;
+pub use self::distributions::*;
 pub use self::grid::*;
 pub use self::halo::*;
 pub use self::names::*;

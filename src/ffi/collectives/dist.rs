@@ -5,8 +5,9 @@
 use std::ffi::{c_int, c_void};
 
 use super::super::{args, call};
+use crate::core::CollectiveId;
 use crate::error::{Error, Result};
-use crate::runtime::collectives::dist::{Array4, DistArgs};
+use crate::runtime::collectives::dist::{Array4, DistArgs, Layout};
 use crate::runtime::with_runtime;
 
 fn count(what: &'static str, v: c_int) -> Result<usize> {
@@ -14,7 +15,7 @@ fn count(what: &'static str, v: c_int) -> Result<usize> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn dist_args(
+pub(crate) fn dist_args(
     g: [c_int; 4],
     nig: c_int,
     njg: c_int,
@@ -144,7 +145,25 @@ pub extern "C" fn rpncomm_shuf_ezdist(
     liste_i: *const c_int,
     liste_o: *mut c_int,
 ) -> c_int {
-    call("RPN_COMM_shuf_ezdist", || {
+    let layout = || Ok(Layout::Grid { grid_id, halo: false });
+    shuf_dist_call(CollectiveId::ShufEzdist, setno, layout, global, dnk, local, lnk, liste_i, liste_o)
+}
+
+/// The distributions of levels from an I/O PE set (RPN_COMM_shuf_ezdist and its kin): the
+/// arguments read, the layout made, the call timed and its error reported under `id`'s name.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn shuf_dist_call(
+    id: CollectiveId,
+    setno: c_int,
+    layout: impl FnOnce() -> Result<Layout>,
+    global: *const c_void,
+    dnk: c_int,
+    local: *mut c_void,
+    lnk: c_int,
+    liste_i: *const c_int,
+    liste_o: *mut c_int,
+) -> c_int {
+    call(id.name(), || {
         let dnk_ = count("dnk", dnk)?;
         let lnk_ = count("lnk", lnk)?;
         // SAFETY: liste_i holds dnk integers (read on the set's members only, by the original's
@@ -154,8 +173,10 @@ pub extern "C" fn rpncomm_shuf_ezdist(
         let lo = unsafe { args::ints(liste_o, lnk, "liste_o") }?;
         let mut flags: Vec<bool> = lo.iter().map(|&v| v != 0).collect();
         debug_assert_eq!(flags.len(), lnk_);
-        // SAFETY: the caller's arrays have the shapes the grid descriptor and counts say.
-        let outcome = with_runtime(|rt| unsafe { rt.shuf_ezdist(setno, grid_id, global as usize, dnk_, local as usize, li, &mut flags) });
+        let layout = layout()?;
+        // SAFETY: the caller's arrays have the shapes the layout and counts say.
+        let outcome =
+            with_runtime(|rt| unsafe { rt.shuf_ezdist(id, setno, &layout, global as usize, dnk_, local as usize, li, &mut flags) });
         for (i, f) in flags.iter().enumerate() {
             // SAFETY: i < lnk, inside liste_o.
             unsafe { args::put(liste_o.add(i), c_int::from(*f)) };
@@ -178,15 +199,33 @@ pub extern "C" fn rpncomm_shuf_ezcoll(
     lnk: c_int,
     liste_o: *mut c_int,
 ) -> c_int {
-    call("RPN_COMM_shuf_ezcoll", || {
+    let layout = || Ok(Layout::Grid { grid_id, halo: false });
+    shuf_coll_call(CollectiveId::ShufEzcoll, setno, layout, global, dnk, local, lnk, liste_o)
+}
+
+/// The collections of levels on an I/O PE set (RPN_COMM_shuf_ezcoll and its kin), as
+/// `shuf_dist_call`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn shuf_coll_call(
+    id: CollectiveId,
+    setno: c_int,
+    layout: impl FnOnce() -> Result<Layout>,
+    global: *mut c_void,
+    dnk: c_int,
+    local: *const c_void,
+    lnk: c_int,
+    liste_o: *mut c_int,
+) -> c_int {
+    call(id.name(), || {
         let dnk_ = count("dnk", dnk)?;
         let lnk_ = count("lnk", lnk)?;
         // SAFETY: liste_o holds dnk integers, readable and writable.
         let lo = unsafe { args::ints(liste_o, dnk, "liste_o") }?;
         let mut levels = lo.to_vec();
         debug_assert_eq!(levels.len(), dnk_);
-        // SAFETY: the caller's arrays have the shapes the grid descriptor and counts say.
-        let outcome = with_runtime(|rt| unsafe { rt.shuf_ezcoll(setno, grid_id, global as usize, local as usize, lnk_, &mut levels) });
+        let layout = layout()?;
+        // SAFETY: the caller's arrays have the shapes the layout and counts say.
+        let outcome = with_runtime(|rt| unsafe { rt.shuf_ezcoll(id, setno, &layout, global as usize, local as usize, lnk_, &mut levels) });
         for (i, v) in levels.iter().enumerate() {
             // SAFETY: i < dnk, inside liste_o.
             unsafe { args::put(liste_o.add(i), *v) };

@@ -8,7 +8,7 @@
 //! - `spread`: RPN_COMM_spread_context and RPN_COMM_spread.
 
 mod by_block;
-mod dist;
+pub(crate) mod dist;
 mod spread;
 mod to_all;
 mod to_root;

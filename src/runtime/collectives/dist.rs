@@ -1,7 +1,8 @@
 //! The distribution routines GEM calls beside RPN_COMM_transpose, with the original's layouts and
 //! results (docs/gem.md has the rules):
 //! - RPN_COMM_dist / RPN_COMM_coll: a global field on grid PE 0 cut into every PE's tile (with
-//!   halos, periodic or not) and back;
+//!   halos, periodic or not) and back; RPN_COMM_fast_dist: the same cut, periodic halos taken
+//!   from the global array's own halo;
 //! - RPN_COMM_shuf_ezdist / RPN_COMM_shuf_ezcoll: whole levels held by the members of an I/O PE
 //!   set, spread to / gathered from every PE of a 2D grid descriptor;
 //! - RPN_MPI_transpose_setup / RPN_MPI_ez_transpose_xz: the "stacked" x-z transpose of GEM's FFT
@@ -57,19 +58,19 @@ fn span(r: (i64, i64)) -> usize {
 ///
 /// # Safety
 /// `addr` holds `words` 4-byte words (when `words` > 0), readable.
-unsafe fn words_of<'a>(addr: usize, words: usize) -> &'a [u32] {
+pub(super) unsafe fn words_of<'a>(addr: usize, words: usize) -> &'a [u32] {
     // SAFETY: the caller's promise.
     if words == 0 { &[] } else { unsafe { std::slice::from_raw_parts(addr as *const u32, words) } }
 }
 
 /// # Safety
 /// `addr` holds `words` 4-byte words (when `words` > 0), writable, used by nothing else meanwhile.
-unsafe fn words_of_mut<'a>(addr: usize, words: usize) -> &'a mut [u32] {
+pub(super) unsafe fn words_of_mut<'a>(addr: usize, words: usize) -> &'a mut [u32] {
     // SAFETY: the caller's promise.
     if words == 0 { &mut [] } else { unsafe { std::slice::from_raw_parts_mut(addr as *mut u32, words) } }
 }
 
-fn check_addr(addr: usize, words: usize, what: &'static str) -> Result<()> {
+pub(super) fn check_addr(addr: usize, words: usize, what: &'static str) -> Result<()> {
     if words > 0 && addr == 0 {
         return Err(Error::NullBuffer { what, nelem: words as i64 });
     }
@@ -79,7 +80,7 @@ fn check_addr(addr: usize, words: usize, what: &'static str) -> Result<()> {
     Ok(())
 }
 
-fn as_bytes(w: &[u32]) -> &[u8] {
+pub(super) fn as_bytes(w: &[u32]) -> &[u8] {
     // SAFETY: the same memory, 4 bytes per word, u8 aligned everywhere.
     unsafe { std::slice::from_raw_parts(w.as_ptr() as *const u8, w.len() * 4) }
 }
@@ -91,7 +92,7 @@ fn copy_words(from: &[u8], to: &mut [u32]) {
     unsafe { std::ptr::copy_nonoverlapping(from.as_ptr(), to.as_mut_ptr() as *mut u8, from.len()) };
 }
 
-fn to_words(b: &[u8]) -> Vec<u32> {
+pub(super) fn to_words(b: &[u8]) -> Vec<u32> {
     b.chunks_exact(4).map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
 
@@ -169,6 +170,15 @@ impl Tiles {
         (lo, hi)
     }
 
+    /// RPN_COMM_fast_dist: the part of larr PE p receives along one axis: its tile and halos, none
+    /// beyond a non-periodic edge (periodic halos come from the global array's halo, unwrapped).
+    fn fast_range(count: &[i64], p: usize, halo: i64, period: bool) -> (i64, i64) {
+        let n = count.len();
+        let lo = if !period && p == 0 { 1 } else { 1 - halo };
+        let hi = if !period && p == n - 1 { count[p] } else { count[p] + halo };
+        (lo, hi)
+    }
+
     /// RPN_COMM_coll: the part of PE p's larr that lands in garr along one axis: its interior,
     /// with min(halo, ghalo) more at the global array's edges.
     fn coll_range(count: &[i64], p: usize, halo: i64, ghalo: i64) -> (i64, i64) {
@@ -192,8 +202,11 @@ fn global(origin: i64, i: i64, n: i32, period: bool) -> i64 {
 
 /// The I/O set rounds of RPN_COMM_shuf_ezdist and the grid descriptor's tiles.
 struct Ez {
+    /// The global array's dimensions: the field's and a halo of (ghx, ghy) on each side.
     gni: i64,
     gnj: i64,
+    ghx: i64,
+    ghy: i64,
     local: Array4,
     sx: Vec<i64>,
     cx: Vec<i64>,
@@ -201,13 +214,99 @@ struct Ez {
     cy: Vec<i64>,
 }
 
+/// Where the distributions of the I/O PE sets find the layout of the field: a 2D grid
+/// descriptor (RPN_COMM_shuf_ezdist, _ezcoll; `halo`: the global array has the local halos too,
+/// RPN_COMM_shuf_ezdist_h), or the caller's tables (RPN_COMM_shuf_dist, _coll: the global array's
+/// dimensions, the local ones, start and count of every column and row of tiles; `centred`: the
+/// field sits in the middle of a larger global array, with a halo as wide on each side, as
+/// RPN_COMM_shuf_dist takes it, else at its origin, as RPN_COMM_shuf_coll writes it).
+pub enum Layout {
+    Grid {
+        grid_id: i32,
+        halo: bool,
+    },
+    Tables {
+        gni: i32,
+        gnj: i32,
+        local: [i32; 4],
+        start_x: Vec<i32>,
+        count_x: Vec<i32>,
+        start_y: Vec<i32>,
+        count_y: Vec<i32>,
+        centred: bool,
+    },
+}
+
+impl Layout {
+    /// The Grid2d of the field (its own dimensions, without the global halo) and the global
+    /// array's halo.
+    fn resolve(&self, rt: &Runtime, nx: usize, ny: usize) -> Result<(super::super::grid::Grid2d, (i64, i64))> {
+        match self {
+            Layout::Grid { grid_id, halo } => {
+                let g = rt.get_2dgrid(*grid_id, nx as i32, ny as i32)?;
+                let gh = if *halo { (i64::from(1 - g.dims[2]), i64::from(1 - g.dims[4])) } else { (0, 0) };
+                Ok((g, gh))
+            }
+            Layout::Tables { gni, gnj, local, start_x, count_x, start_y, count_y, centred } => {
+                if start_x.len() != nx || count_x.len() != nx || start_y.len() != ny || count_y.len() != ny {
+                    return Err(Error::BadArgument(format!(
+                        "the tables are for a {} x {} grid of PEs, the grid is {nx} x {ny}",
+                        start_x.len(),
+                        start_y.len()
+                    )));
+                }
+                // the field ends where the last tile does; the rest of gni (gnj) is the global
+                // array's halo, as much on each side
+                let field = |s: &[i32], c: &[i32]| s.last().zip(c.last()).map_or(0, |(s, c)| i64::from(*s) + i64::from(*c) - 1);
+                let (fi, fj) = (field(start_x, count_x), field(start_y, count_y));
+                if !centred {
+                    if fi > i64::from(*gni) || fj > i64::from(*gnj) {
+                        return Err(Error::BadArgument(format!(
+                            "the tiles cover {fi} x {fj} points, more than the {gni} x {gnj} global array"
+                        )));
+                    }
+                    let g = super::super::grid::Grid2d {
+                        dims: [*gni, *gnj, local[0], local[1], local[2], local[3]],
+                        start_i: start_x.clone(),
+                        count_i: count_x.clone(),
+                        start_j: start_y.clone(),
+                        count_j: count_y.clone(),
+                    };
+                    return Ok((g, (0, 0)));
+                }
+                let halo = |g: i32, f: i64, axis: &str| {
+                    let extra = i64::from(g) - f;
+                    if extra < 0 || extra % 2 != 0 {
+                        return Err(Error::BadArgument(format!(
+                            "a global array {g} long along {axis} holds neither the {f} points of the tiles nor them and an equal halo on each side"
+                        )));
+                    }
+                    Ok(extra / 2)
+                };
+                let gh = (halo(*gni, fi, "x")?, halo(*gnj, fj, "y")?);
+                let dims = [fi as i32, fj as i32, local[0], local[1], local[2], local[3]];
+                let g = super::super::grid::Grid2d {
+                    dims,
+                    start_i: start_x.clone(),
+                    count_i: count_x.clone(),
+                    start_j: start_y.clone(),
+                    count_j: count_y.clone(),
+                };
+                Ok((g, gh))
+            }
+        }
+    }
+}
+
 impl Ez {
-    fn new(g: &super::super::grid::Grid2d, nk: usize) -> Ez {
+    fn new(g: &super::super::grid::Grid2d, nk: usize, (ghx, ghy): (i64, i64)) -> Ez {
         let [gni, gnj, mini, maxi, minj, maxj] = g.dims.map(i64::from);
         let v = |x: &Vec<i32>| x.iter().map(|&c| i64::from(c)).collect();
         Ez {
-            gni,
-            gnj,
+            gni: gni + 2 * ghx,
+            gnj: gnj + 2 * ghy,
+            ghx,
+            ghy,
             local: Array4 { size: 1, lo1: mini, hi1: maxi, lo2: minj, hi2: maxj, nk },
             sx: v(&g.start_i),
             cx: v(&g.count_i),
@@ -216,28 +315,34 @@ impl Ez {
         }
     }
     /// RPN_COMM_shuf_ezdist: the local indices of tile (x, y) that receive a level along one axis
-    /// (the rest of the plane is zeroed): the tile with its halo, none at the grid's outer edges.
-    fn recv_range(count: &[i64], p: usize, lo: i64, hi: i64, halo: i64) -> (i64, i64) {
+    /// (the rest of the plane is zeroed): the tile with its halo, at the grid's outer edges only
+    /// as much of it as the global array's halo `ghalo` holds.
+    fn recv_range(count: &[i64], p: usize, lo: i64, hi: i64, halo: i64, ghalo: i64) -> (i64, i64) {
         let n = count.len();
-        let first = if p == 0 { 1 } else { lo.max(1 - halo) };
-        let last = if p == n - 1 { count[p] } else { hi.min(count[p] + halo) };
+        let first = if p == 0 { lo.max(1 - halo.min(ghalo)) } else { lo.max(1 - halo) };
+        let last = if p == n - 1 { hi.min(count[p] + halo.min(ghalo)) } else { hi.min(count[p] + halo) };
         (first, last)
     }
     fn xr(&self, x: usize) -> (i64, i64) {
         // along x the original sends the whole stored row between the edges (mini:maxi)
-        Self::recv_range(&self.cx, x, self.local.lo1, self.local.hi1, i64::from(i32::MAX))
+        Self::recv_range(&self.cx, x, self.local.lo1, self.local.hi1, i64::from(i32::MAX), self.ghx)
     }
     fn yr(&self, y: usize) -> (i64, i64) {
         // the original's halo along y is 1 - minj, none on a grid one PE high
         let halo = if self.cy.len() == 1 { 0 } else { 1 - self.local.lo2 };
-        Self::recv_range(&self.cy, y, self.local.lo2, self.local.hi2, halo)
+        Self::recv_range(&self.cy, y, self.local.lo2, self.local.hi2, halo, self.ghy)
     }
-    /// Why tile (x, y)'s part cannot be taken from a gni x gnj global array (None when it can).
+    /// Word offset in the global array of level `k`, field point (i, j) (i, j from 1 - halo).
+    fn global_at(&self, k: usize, i: i64, j: i64) -> usize {
+        ((k as i64 * self.gnj + j - 1 + self.ghy) * self.gni + i - 1 + self.ghx) as usize
+    }
+    /// Why tile (x, y)'s part cannot be taken from the global array (None when it can).
     fn check(&self, x: usize, y: usize) -> Result<()> {
         let (xr, yr) = (self.xr(x), self.yr(y));
         let (g1, g2) = (self.sx[x] + xr.0 - 1, self.sx[x] + xr.1 - 1);
         let (h1, h2) = (self.sy[y] + yr.0 - 1, self.sy[y] + yr.1 - 1);
-        if (xr.0 <= xr.1 && (g1 < 1 || g2 > self.gni)) || (yr.0 <= yr.1 && (h1 < 1 || h2 > self.gnj)) {
+        let (fi, fj) = (self.gni - self.ghx, self.gnj - self.ghy);
+        if (xr.0 <= xr.1 && (g1 < 1 - self.ghx || g2 > fi)) || (yr.0 <= yr.1 && (h1 < 1 - self.ghy || h2 > fj)) {
             return Err(Error::BadArgument(format!(
                 "the halo of the grid's tile ({x}, {y}) reaches outside the {} x {} global field",
                 self.gni, self.gnj
@@ -245,6 +350,43 @@ impl Ez {
         }
         Ok(())
     }
+}
+
+/// RPN_COMM_io_dist_coll_check: why a gni x gnj field with halos halo_x, halo_y cannot be cut
+/// over a pex x pey grid for the I/O distributions (the last tile along an axis, ceiling(n/np)
+/// points before it, must have at least max(1, halo) points): the original's lines, none when it
+/// can.
+pub fn io_dist_coll_check(gni: i32, gnj: i32, halo_x: i32, halo_y: i32, pex: i32, pey: i32) -> Vec<String> {
+    // the original's format (A,20I5)
+    let line = |text: &str, values: &[i64]| {
+        let mut l = text.to_string();
+        for v in values {
+            let f = format!("{v:5}");
+            l.push_str(if f.len() > 5 { "*****" } else { &f });
+        }
+        l
+    };
+    let mut lines = Vec::new();
+    for (axis, g, halo, np) in [("x", gni, halo_x, pex), ("y", gnj, halo_y, pey)] {
+        let (g, halo, np) = (i64::from(g), i64::from(halo), i64::from(np.max(1)));
+        let ln = (g + np - 1) / np;
+        let last = g - (np - 1) * ln;
+        if last < halo.max(1) {
+            lines.push(line(
+                &format!("CFG: ERROR: size of last tile along {axis}, halo_{axis}, gn{}, ln{} ", axis_index(axis), axis_index(axis)),
+                &[last, halo, g, ln],
+            ));
+            lines.push(line(
+                &format!("CFG: ERROR: not enough points along {axis} for problem, need gn{} >= ", axis_index(axis)),
+                &[ln.max(halo) * (np - 1) + halo.max(1)],
+            ));
+        }
+    }
+    lines
+}
+
+fn axis_index(axis: &str) -> &'static str {
+    if axis == "x" { "i" } else { "j" }
 }
 
 /// RPN_MPI_transpose_setup's state: the row communicator and every PE's levels, the column's
@@ -282,14 +424,42 @@ impl Runtime {
     /// # Safety
     /// `garr` (on grid PE 0) and `larr` are the caller's arrays of the shapes in `a`.
     pub unsafe fn dist(&mut self, garr: usize, larr: usize, a: &DistArgs) -> Result<()> {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { self.dist_as(garr, larr, a, false) }
+    }
+
+    /// RPN_COMM_fast_dist: RPN_COMM_dist's cut, but a periodic axis needs garr's halo (read as
+    /// it is, not wrapped) and larr's full halo, and no halo is written beyond a non-periodic edge.
+    ///
+    /// # Safety
+    /// As `dist`.
+    pub unsafe fn fast_dist(&mut self, garr: usize, larr: usize, a: &DistArgs) -> Result<()> {
+        // SAFETY: the caller's contract, passed on.
+        unsafe { self.dist_as(garr, larr, a, true) }
+    }
+
+    /// RPN_COMM_dist (`fast` false) or RPN_COMM_fast_dist (`fast` true).
+    ///
+    /// # Safety
+    /// As `dist`.
+    unsafe fn dist_as(&mut self, garr: usize, larr: usize, a: &DistArgs, fast: bool) -> Result<()> {
         let (comm, grid, nx, ny) = self.grid_comm()?;
         let (n, me) = (comm.size(), comm.rank());
         let tiles = Tiles::new(a, nx, ny);
         let boxes = |t: &Tiles, p: usize| {
             let (x, y) = grid.grid_coords(p);
-            (Tiles::dist_range(&t.cx, x, a.halox, a.ghalox, a.periodx), Tiles::dist_range(&t.cy, y, a.haloy, a.ghaloy, a.periody))
+            if fast {
+                (Tiles::fast_range(&t.cx, x, a.halox, a.periodx), Tiles::fast_range(&t.cy, y, a.haloy, a.periody))
+            } else {
+                (Tiles::dist_range(&t.cx, x, a.halox, a.ghalox, a.periodx), Tiles::dist_range(&t.cy, y, a.haloy, a.ghaloy, a.periody))
+            }
         };
+        // fast_dist reads a periodic halo from garr's own
+        let (wrapx, wrapy) = (a.periodx && !fast, a.periody && !fast);
         let local = tiles.as_ref().map_err(Clone::clone).and_then(|t| {
+            if fast {
+                Self::fast_dist_check(a, t, grid.grid_coords(me))?;
+            }
             check_addr(larr, a.larr.words(), "larr")?;
             let (bx, by) = boxes(t, me);
             if !a.larr.holds(bx, by) {
@@ -306,11 +476,11 @@ impl Runtime {
                         let (px, py) = grid.grid_coords(p);
                         (t.cx[0] * px as i64, t.cy[0] * py as i64)
                     };
-                    let gx = (global(ox, bx.0, a.nig, a.periodx), global(ox, bx.1, a.nig, a.periodx));
-                    let gy = (global(oy, by.0, a.njg, a.periody), global(oy, by.1, a.njg, a.periody));
+                    let gx = (global(ox, bx.0, a.nig, wrapx), global(ox, bx.1, a.nig, wrapx));
+                    let gy = (global(oy, by.0, a.njg, wrapy), global(oy, by.1, a.njg, wrapy));
                     let inside = |g: (i64, i64), lo: i64, hi: i64, wrapped: bool| wrapped || (lo <= g.0 && g.1 <= hi);
-                    let wx = a.periodx && (ox + bx.0 < 1 || ox + bx.1 > i64::from(a.nig));
-                    let wy = a.periody && (oy + by.0 < 1 || oy + by.1 > i64::from(a.njg));
+                    let wx = wrapx && (ox + bx.0 < 1 || ox + bx.1 > i64::from(a.nig));
+                    let wy = wrapy && (oy + by.0 < 1 || oy + by.1 > i64::from(a.njg));
                     if span(bx) > 0 && span(by) > 0 && !(inside(gx, a.garr.lo1, a.garr.hi1, wx) && inside(gy, a.garr.lo2, a.garr.hi2, wy)) {
                         return Err(Error::BadArgument(format!(
                             "garr({}:{}, {}:{}) does not hold PE {p}'s part",
@@ -326,7 +496,7 @@ impl Runtime {
         });
         self.agree_same(
             &comm,
-            CollectiveId::Dist,
+            if fast { CollectiveId::FastDist } else { CollectiveId::Dist },
             &local.map(|_| ()),
             &a.payload(),
             "(nig, njg, nk, size, halox, haloy, ghalox, ghaloy, periodx, periody)",
@@ -350,9 +520,9 @@ impl Runtime {
                 };
                 for k in 0..a.larr.nk {
                     for j in by.0..=by.1 {
-                        let gj = global(oy, j, a.njg, a.periody);
+                        let gj = global(oy, j, a.njg, wrapy);
                         for i in bx.0..=bx.1 {
-                            let at = a.garr.at(global(ox, i, a.nig, a.periodx), gj, k);
+                            let at = a.garr.at(global(ox, i, a.nig, wrapx), gj, k);
                             send.extend_from_slice(&g[at..at + a.garr.size]);
                         }
                     }
@@ -373,6 +543,34 @@ impl Runtime {
                     let at = a.larr.at(i, j, k);
                     l[at..at + a.larr.size].copy_from_slice(from.next().unwrap_or_default());
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// The PE grid's shape (pex, pey).
+    pub fn grid_shape(&self) -> Result<(i32, i32)> {
+        let (grid, _) = self.grid_and_blocks()?;
+        Ok((grid.pex as i32, grid.pey as i32))
+    }
+
+    /// RPN_COMM_fast_dist's refusals: a periodic axis whose global halo is narrower than the local
+    /// one, a larr without room for this PE's tile and its full halos.
+    fn fast_dist_check(a: &DistArgs, t: &Tiles, (x, y): (usize, usize)) -> Result<()> {
+        let axes = [
+            ("x", a.periodx, a.garr.lo1, a.garr.hi1, a.nig, a.ghalox, a.halox, a.larr.lo1, a.larr.hi1, t.cx[x]),
+            ("y", a.periody, a.garr.lo2, a.garr.hi2, a.njg, a.ghaloy, a.haloy, a.larr.lo2, a.larr.hi2, t.cy[y]),
+        ];
+        for (axis, period, glo, ghi, ng, ghalo, halo, lo, hi, count) in axes {
+            if period && (glo > 1 - halo || ghi < i64::from(ng) + halo || ghalo < halo) {
+                return Err(Error::BadArgument(format!(
+                    "periodic along {axis}: garr({glo}:{ghi}) with global halo {ghalo} cannot give the local halo {halo}"
+                )));
+            }
+            if lo > 1 - halo || hi < count + halo {
+                return Err(Error::BadArgument(format!(
+                    "larr({lo}:{hi}) along {axis} cannot hold this PE's {count} points and its halo {halo}"
+                )));
             }
         }
         Ok(())
@@ -470,8 +668,9 @@ impl Runtime {
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn shuf_ezdist(
         &mut self,
+        id: CollectiveId,
         setno: i32,
-        grid_id: i32,
+        layout: &Layout,
         global: usize,
         dnk: usize,
         local: usize,
@@ -482,9 +681,9 @@ impl Runtime {
         let (n, me) = (comm.size(), comm.rank());
         let lnk = liste_o.len();
         let setup = (|| {
-            let g = self.get_2dgrid(grid_id, nx as i32, ny as i32)?;
+            let (g, gh) = layout.resolve(self, nx, ny)?;
             let members = io_sets::members(setno)?;
-            let ez = Ez::new(&g, lnk);
+            let ez = Ez::new(&g, lnk, gh);
             for p in 0..n {
                 let (px, py) = grid.grid_coords(p);
                 ez.check(px, py)?;
@@ -502,10 +701,10 @@ impl Runtime {
             levels.iter_mut().zip(liste_i).for_each(|(l, &v)| *l = v.max(0) as u32);
         }
         payload.extend_from_slice(&levels);
-        let rows = self.agree(&comm, CollectiveId::ShufEzdist, &setup.as_ref().map(|_| ()).map_err(Clone::clone), &payload)?;
+        let rows = self.agree(&comm, id, &setup.as_ref().map(|_| ()).map_err(Clone::clone), &payload)?;
         let (ez, members, me_in) = setup?;
         if let Some(pe) = rows.iter().position(|r| r[0] != rows[0][0]) {
-            return Err(Error::Collective(format!("RPN_COMM_shuf_ezdist: PE {pe} passes dnk = {}, PE 0 {}", rows[pe][0], rows[0][0])));
+            return Err(Error::Collective(format!("{}: PE {pe} passes dnk = {}, PE 0 {}", id.name(), rows[pe][0], rows[0][0])));
         }
         let _ = me_in;
         let group = nx.min(ny).min(members.len()).max(1);
@@ -546,8 +745,11 @@ impl Runtime {
                 let (xr, yr) = (ez.xr(x), ez.yr(y));
                 for &(k, _) in &my_rounds {
                     for j in yr.0..=yr.1 {
-                        let row = (k as i64 * ez.gnj + ez.sy[y] + j - 2) * ez.gni + ez.sx[x] - 1;
-                        send.extend_from_slice(&g[(row + xr.0 - 1) as usize..(row + xr.1) as usize]);
+                        let (first, last) = (
+                            ez.global_at(k, ez.sx[x] + xr.0 - 1, ez.sy[y] + j - 1),
+                            ez.global_at(k, ez.sx[x] + xr.1 - 1, ez.sy[y] + j - 1),
+                        );
+                        send.extend_from_slice(&g[first..=last]);
                     }
                 }
                 *count = my_rounds.len() * plane(p) * 4;
@@ -595,10 +797,12 @@ impl Runtime {
     /// # Safety
     /// `global` holds gni*gnj*dnk words on the set's members, `local` the grid's local shape
     /// times `lnk` levels.
+    #[allow(clippy::too_many_arguments)]
     pub unsafe fn shuf_ezcoll(
         &mut self,
+        id: CollectiveId,
         setno: i32,
-        grid_id: i32,
+        layout: &Layout,
         global: usize,
         local: usize,
         lnk: usize,
@@ -608,9 +812,9 @@ impl Runtime {
         let (n, me) = (comm.size(), comm.rank());
         let dnk = liste_o.len();
         let setup = (|| {
-            let g = self.get_2dgrid(grid_id, nx as i32, ny as i32)?;
+            let (g, gh) = layout.resolve(self, nx, ny)?;
             let members = io_sets::members(setno)?;
-            let ez = Ez::new(&g, lnk);
+            let ez = Ez::new(&g, lnk, gh);
             let me_in = members.iter().position(|&(x, y)| grid.grid_rank(x, y) == me);
             if me_in.is_some() {
                 liste_o.fill(0);
@@ -626,7 +830,7 @@ impl Runtime {
             check_addr(local, ez.local.words(), "local")?;
             Ok((ez, members, me_in))
         })();
-        self.agree_same(&comm, CollectiveId::ShufEzcoll, &setup.as_ref().map(|_| ()).map_err(Clone::clone), &[lnk as u32], "lnk")?;
+        self.agree_same(&comm, id, &setup.as_ref().map(|_| ()).map_err(Clone::clone), &[lnk as u32], "lnk")?;
         let (ez, members, me_in) = setup?;
         let npe = members.len();
         let tile = |p: usize| {
@@ -663,7 +867,7 @@ impl Runtime {
             for &k in &mine {
                 let plane = (k / npe) as i64;
                 for j in 0..ez.cy[y] {
-                    let row = ((plane * ez.gnj + ez.sy[y] - 1 + j) * ez.gni + ez.sx[x] - 1) as usize;
+                    let row = ez.global_at(plane as usize, ez.sx[x], ez.sy[y] + j);
                     for w in &mut g[row..row + ez.cx[x] as usize] {
                         *w = *from.next().unwrap_or(&0);
                     }
@@ -767,14 +971,32 @@ mod tests {
         assert_eq!(global(8, 3, 10, true), 1);
         assert_eq!(global(0, -1, 10, true), 9);
         assert_eq!(Tiles::coll_range(&c, 0, 2, 1), (0, 4));
+        // fast_dist: nothing beyond a non-periodic edge, full halos when periodic
+        assert_eq!(Tiles::fast_range(&c, 0, 2, false), (1, 6));
+        assert_eq!(Tiles::fast_range(&c, 2, 2, false), (-1, 2));
+        assert_eq!(Tiles::fast_range(&[6], 0, 2, false), (1, 6));
+        assert_eq!(Tiles::fast_range(&c, 2, 2, true), (-1, 4));
         assert_eq!(Tiles::coll_range(&c, 2, 2, 1), (1, 3));
+    }
+
+    #[test]
+    fn io_dist_coll_check_names_a_short_last_tile() {
+        assert!(io_dist_coll_check(10, 7, 1, 1, 3, 2).is_empty());
+        // 10 over 4: tiles of 3, the last has 1 point, less than halo 2
+        let l = io_dist_coll_check(10, 7, 2, 1, 4, 1);
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0], "CFG: ERROR: size of last tile along x, halo_x, gni, lni     1    2   10    3");
+        assert_eq!(l[1], "CFG: ERROR: not enough points along x for problem, need gni >=    11");
     }
 
     #[test]
     fn ezdist_ranges_follow_the_original() {
         // 3 tiles of 4, 4, 2 stored in 0:5 (halo 1): west gets no west halo, east only its points
-        assert_eq!(Ez::recv_range(&[4, 4, 2], 0, 0, 5, 1), (1, 5));
-        assert_eq!(Ez::recv_range(&[4, 4, 2], 1, 0, 5, 1), (0, 5));
-        assert_eq!(Ez::recv_range(&[4, 4, 2], 2, 0, 5, 1), (0, 2));
+        assert_eq!(Ez::recv_range(&[4, 4, 2], 0, 0, 5, 1, 0), (1, 5));
+        assert_eq!(Ez::recv_range(&[4, 4, 2], 1, 0, 5, 1, 0), (0, 5));
+        assert_eq!(Ez::recv_range(&[4, 4, 2], 2, 0, 5, 1, 0), (0, 2));
+        // a global array with the halo (shuf_ezdist_h): the outer edges get it too
+        assert_eq!(Ez::recv_range(&[4, 4, 2], 0, 0, 5, 1, 1), (0, 5));
+        assert_eq!(Ez::recv_range(&[4, 4, 2], 2, 0, 5, 1, 1), (0, 3));
     }
 }

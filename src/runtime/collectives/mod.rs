@@ -10,6 +10,7 @@
 //! - `by_block`: alltoall, gatherv and scatterv, a block of its own from each PE to each PE, or
 //!   between every PE and the root;
 //! - `dist`: the distributions (dist, coll, shuf_ezdist, shuf_ezcoll, the x-z transpose);
+//! - `redist`: RPN_COMM_grid_redist(_n), a window of levels reassembled on output PEs;
 //! - `transpose`: RPN_COMM_transpose;
 //! - `spread`: RPN_COMM_spread_context and RPN_COMM_spread (their contexts).
 
@@ -17,6 +18,7 @@ mod agreement;
 mod by_block;
 pub mod check;
 pub mod dist;
+pub mod redist;
 pub(super) mod spread;
 mod to_all;
 mod to_root;

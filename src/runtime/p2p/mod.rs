@@ -2,6 +2,7 @@
 //!
 //! - `messages`: RPN_COMM_send, recv, isend, irecv and waitall_nostat;
 //! - `sendrecv`: RPN_COMM_sendrecv (on both transports);
+//! - `shift`: RPN_COMM_move, a shift of buffers between grid neighbours (on both transports);
 //! - `mpi_handles`: the Fortran MPI communicator and datatype of a name (RPN_COMM_comm,
 //!   RPN_COMM_datyp) and RPN_COMM_split_by_socket;
 //! - `comm_helpers`: the original's helpers around handles, datatypes and communicators
@@ -11,3 +12,4 @@ pub mod comm_helpers;
 pub mod messages;
 pub mod mpi_handles;
 pub mod sendrecv;
+pub mod shift;

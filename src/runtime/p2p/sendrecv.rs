@@ -63,20 +63,35 @@ impl Side<'_> {
 /// # Safety
 /// `out.buf` holds `out.count` elements of its datatype, `into.buf` has room for `into.count`.
 pub unsafe fn sendrecv(out: Side, into: Side, com: &str) -> Result<i32> {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { exchange(Some(out), Some(into), com) }.map(|n| n.unwrap_or(0))
+}
+
+/// `sendrecv` where either side may be missing (a PE at the edge of a non-periodic grid sends or
+/// receives only, as RPN_COMM_move); returns the number of elements received, if any.
+///
+/// # Safety
+/// As `sendrecv`'s, for the sides given.
+pub unsafe fn exchange(out: Option<Side>, into: Option<Side>, com: &str) -> Result<Option<i32>> {
     #[cfg(feature = "mpi")]
     {
         use super::super::with_runtime;
         use super::mpi_handles::mpi_type_code;
         use crate::transport::mpi::p2p as mpi;
-        out.checked("sendcount")?;
-        into.checked("recvcount")?;
-        let (scode, rcode) = (mpi_type_code(out.dtype)?, mpi_type_code(into.dtype)?);
+        let scode = out.map(|o| o.checked("sendcount").and_then(|_| mpi_type_code(o.dtype))).transpose()?;
+        let rcode = into.map(|i| i.checked("recvcount").and_then(|_| mpi_type_code(i.dtype))).transpose()?;
         let fcomm = with_runtime(|rt| rt.member_fortran_comm(com))?
             .ok_or_else(|| Error::BadArgument(format!("this PE is not a member of communicator '{}'", com.trim())))?;
-        // SAFETY: the caller's contract; the send buffer stays valid until the wait below.
-        let mut req = [unsafe { mpi::isend(out.buf, out.count, scode, out.peer, out.tag, fcomm) }?];
-        // SAFETY: the caller's contract.
-        let received = unsafe { mpi::recv(into.buf, into.count, rcode, into.peer, into.tag, fcomm) };
+        let mut req = Vec::new();
+        if let (Some(o), Some(code)) = (out, scode) {
+            // SAFETY: the caller's contract; the send buffer stays valid until the wait below.
+            req.push(unsafe { mpi::isend(o.buf, o.count, code, o.peer, o.tag, fcomm) }?);
+        }
+        let received = match (into, rcode) {
+            // SAFETY: the caller's contract.
+            (Some(i), Some(code)) => unsafe { mpi::recv(i.buf, i.count, code, i.peer, i.tag, fcomm) }.map(Some),
+            _ => Ok(None),
+        };
         let sent = mpi::wait_all(&mut req);
         let received = received?;
         sent?;
@@ -85,30 +100,36 @@ pub unsafe fn sendrecv(out: Side, into: Side, com: &str) -> Result<i32> {
     #[cfg(not(feature = "mpi"))]
     {
         // SAFETY: the caller's contract, passed on.
-        super::super::with_runtime(|rt| unsafe { rt.sendrecv_channels(out, into, com) })
+        super::super::with_runtime(|rt| unsafe { rt.exchange_channels(out, into, com) })
     }
 }
 
 #[cfg(not(feature = "mpi"))]
 impl Runtime {
-    /// `sendrecv` through the transport's channels (shared memory).
+    /// `exchange` through the transport's channels (shared memory).
     ///
     /// # Safety
-    /// As `sendrecv`'s.
-    unsafe fn sendrecv_channels(&mut self, out: Side, into: Side, com: &str) -> Result<i32> {
+    /// As `exchange`'s.
+    unsafe fn exchange_channels(&mut self, out: Option<Side>, into: Option<Side>, com: &str) -> Result<Option<i32>> {
         let comm =
             self.named(com)?.ok_or_else(|| Error::BadArgument(format!("this PE is not a member of communicator '{}'", com.trim())))?;
-        let (st, sbytes) = out.checked("sendcount")?;
-        let (rt, rbytes) = into.checked("recvcount")?;
-        let (dest, source) = (out.job_peer(&comm)?, into.job_peer(&comm)?);
+        let sent = out.map(|o| o.checked("sendcount")).transpose()?;
+        let expected = into.map(|i| i.checked("recvcount")).transpose()?;
         let channels = self.transport.channels().ok_or(Error::Unsupported("RPN_COMM_sendrecv needs point-to-point channels"))?;
-        let mut message = Envelope { tag: out.tag, dtype: st.code(), bytes: sbytes as u64 }.encode().to_vec();
-        // SAFETY: the caller's contract: out.buf holds sbytes bytes.
-        message.extend_from_slice(&unsafe { read_caller_bytes(out.buf, sbytes) });
-        let room = channels.reserve(dest, message.len())?;
-        // SAFETY: reserve gave room for the message, writable until post.
-        unsafe { std::ptr::copy_nonoverlapping(message.as_ptr(), room, message.len()) };
-        channels.post(dest, message.len())?;
+        if let (Some(out), Some((st, sbytes))) = (out, sent) {
+            let dest = out.job_peer(&comm)?;
+            let mut message = Envelope { tag: out.tag, dtype: st.code(), bytes: sbytes as u64 }.encode().to_vec();
+            // SAFETY: the caller's contract: out.buf holds sbytes bytes.
+            message.extend_from_slice(&unsafe { read_caller_bytes(out.buf, sbytes) });
+            let room = channels.reserve(dest, message.len())?;
+            // SAFETY: reserve gave room for the message, writable until post.
+            unsafe { std::ptr::copy_nonoverlapping(message.as_ptr(), room, message.len()) };
+            channels.post(dest, message.len())?;
+        }
+        let (Some(into), Some((rt, rbytes))) = (into, expected) else {
+            return Ok(None);
+        };
+        let source = into.job_peer(&comm)?;
         let m = loop {
             if let Some(m) = channels.poll(source)? {
                 break m;
@@ -136,6 +157,6 @@ impl Runtime {
         // SAFETY: the caller's contract: into.buf has room for rbytes >= e.bytes bytes.
         unsafe { write_caller_bytes(&bytes[ENVELOPE_BYTES..], into.buf) };
         channels.release(source)?;
-        Ok((e.bytes as usize / rt.size().max(1)) as i32)
+        Ok(Some((e.bytes as usize / rt.size().max(1)) as i32))
     }
 }
