@@ -13,7 +13,8 @@
 !   PE, the local part through RPN_COMM_ezwin_ptr, get from the right neighbour, put to the left
 !   one, fetch_add from every PE to PE 0 (no update lost, every fetched value distinct), bounds
 !   refused, RPN_COMM_i_win_get_size on the same handle; RPN_COMM_win_allocate_shared (both forms):
-!   every PE sees and writes rank 0's area;
+!   every PE sees and writes rank 0's area; RPNCOMM_Shmget likewise; RPNCOMM_Numa_split by node
+!   (the same communicator twice) and by socket;
 ! - on shared memory the MPI-only ones are refused with their values (NULL, -1, null handle).
 program test_onesided
   use ISO_C_BINDING
@@ -68,13 +69,24 @@ program test_onesided
       integer(C_INT), intent(IN), value :: f, what
       type(C_PTR) :: c
     end function any_f2c
+    function rpn_comm_shmget(comm, size) result(where) bind(C, name='RPNCOMM_Shmget')
+      import :: C_INT, C_PTR
+      integer(C_INT), intent(IN), value :: comm, size
+      type(C_PTR) :: where
+    end function rpn_comm_shmget
+    function rpn_comm_numasplit(comm, mode, numacomm, numarank) result(size) bind(C, name='RPNCOMM_Numa_split')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: comm, mode
+      integer(C_INT), intent(OUT) :: numacomm, numarank
+      integer(C_INT) :: size
+    end function rpn_comm_numasplit
   end interface
   real(kind=8), external :: rpn_comm_timeofday, rpn_comm_tsc
   external :: rpn_comm_wtime_set, save_openmp_state, restore_openmp_state
   integer, external :: f_omp_get_max_threads
   external :: f_omp_set_num_threads
   integer :: me, npes, nerr
-  integer :: pex, pey, ierr, i, fcomm, f, n0, right, left, fetch, sz, id, wnull
+  integer :: pex, pey, ierr, i, fcomm, f, n0, right, left, fetch, sz, id, wnull, nc, nr, nc2, nr2, ns
   integer(C_INTPTR_T) :: msize2
   logical :: mpi
   real(kind=8) :: a, b, t0, t1, s0, s1, x
@@ -171,6 +183,9 @@ program test_onesided
     call RPN_COMM_ezwin_create(10, 0, win, ierr)
     call check(ierr == RPN_COMM_ERROR .and. .not. c_associated(win%p), 'RPN_COMM_ezwin_create refused')
     call check(RPN_COMM_ezwin_id(win) == -1, 'RPN_COMM_ezwin_id refused')
+    call check(.not. c_associated(rpn_comm_shmget(0, 400)), 'RPNCOMM_Shmget refused')
+    ns = rpn_comm_numasplit(0, 0, nc, nr)
+    call check(ns == -1 .and. nc == -1 .and. nr == -1, 'RPNCOMM_Numa_split refused')
     call RPN_COMM_win_allocate_shared(0, 100, id, p, ierr)
     call check(ierr == RPN_COMM_ERROR .and. .not. c_associated(p) .and. id == -1, 'RPN_COMM_win_allocate_shared refused')
   else
@@ -230,6 +245,21 @@ program test_onesided
     if (me == npes - 1) shared(60) = 77
     call RPN_COMM_barrier('GRID', ierr)
     call check(shared(60) == 77, 'the second area')
+
+    call section('RPNCOMM_Shmget, RPNCOMM_Numa_split')
+    p = rpn_comm_shmget(fcomm, 401)
+    call check(c_associated(p), 'RPNCOMM_Shmget')
+    call c_f_pointer(p, shared, [101])
+    if (me == 0) shared = 5
+    call RPN_COMM_barrier('GRID', ierr)
+    call check(all(shared == 5), 'RPNCOMM_Shmget: every PE sees rank 0''s 401 bytes')
+    call RPN_COMM_barrier('GRID', ierr)
+    ns = rpn_comm_numasplit(fcomm, 0, nc, nr)
+    call check(ns == npes .and. nr == me, 'RPNCOMM_Numa_split by node: one node, '//str(ns))
+    call check(rpn_comm_numasplit(fcomm, 0, nc2, nr2) == ns .and. nc2 == nc .and. nr2 == nr, &
+               'RPNCOMM_Numa_split by node again: the same communicator')
+    ns = rpn_comm_numasplit(fcomm, 1, nc, nr)
+    call check(ns >= 1 .and. ns <= npes .and. nr >= 0 .and. nr < ns .and. nc /= nc2, 'RPNCOMM_Numa_split by socket')
     call RPN_COMM_barrier('GRID', ierr)
   endif
 

@@ -8,7 +8,9 @@
 ! the null handle; both shared areas as every PE sees them after every PE wrote its element; the
 ! conversions f2c then c2f of GRID's communicator, of MPI_REAL8 and MPI_MAX (each gives the Fortran
 ! handle back, t2 set); the dummy clock's step, the time of day through Rpn_comm_wtime after
-! rpn_comm_wtime_set, rpn_comm_tsc advancing; save_openmp_state and restore_openmp_state.
+! rpn_comm_wtime_set, rpn_comm_tsc advancing; save_openmp_state and restore_openmp_state;
+! RPNCOMM_Shmget's area after every PE wrote its element, RPNCOMM_Numa_split by node (the
+! socket split of 4.6.3 depends on the CPU a PE runs on at the call: not compared).
 ! Accesses that 4.6.3 refuses although they fit (ending at the last element) are not made.
 program onesided_side_by_side
   use ISO_C_BINDING
@@ -64,13 +66,24 @@ program onesided_side_by_side
       integer(C_INT), intent(IN), value :: f, what
       type(C_PTR) :: c
     end function sbs_any_f2c
+    function rpn_comm_shmget(comm, size) result(where) bind(C, name='RPNCOMM_Shmget')
+      import :: C_INT, C_PTR
+      integer(C_INT), intent(IN), value :: comm, size
+      type(C_PTR) :: where
+    end function rpn_comm_shmget
+    function rpn_comm_numasplit(comm, mode, numacomm, numarank) result(size) bind(C, name='RPNCOMM_Numa_split')
+      import :: C_INT
+      integer(C_INT), intent(IN), value :: comm, mode
+      integer(C_INT), intent(OUT) :: numacomm, numarank
+      integer(C_INT) :: size
+    end function rpn_comm_numasplit
   end interface
   real(kind=8), external :: rpn_comm_timeofday, rpn_comm_tsc
   external :: rpn_comm_wtime_set, save_openmp_state, restore_openmp_state
   integer, external :: f_omp_get_max_threads
   external :: f_omp_set_num_threads
   integer :: me, npes, pex, pey, ierr, i, fcomm, f, n0, n1, n2, right, left, fetch, sz, id1, id2
-  integer :: e1, e2, e3
+  integer :: e1, e2, e3, nc, nr, nc2, nr2, ns
   integer(C_INTPTR_T) :: msize2
   real(kind=8) :: a, b, t0, t1, s0, s1, x
   type(rpncomm_communicator) :: hc, hc2
@@ -134,6 +147,19 @@ program onesided_side_by_side
   call RPN_COMM_barrier('GRID', ierr)
   print '(A,I0,A,60I4)', 'pe ', me, ' second area ', shared
   call RPN_COMM_barrier('GRID', ierr)
+
+  ! -------------------------------------------------------- RPNCOMM_Shmget, RPNCOMM_Numa_split
+  p = rpn_comm_shmget(fcomm, 401)
+  call c_f_pointer(p, shared, [101])
+  if (me == 0) shared = 5
+  call RPN_COMM_barrier('GRID', ierr)
+  shared(2 + me) = 10 * me
+  call RPN_COMM_barrier('GRID', ierr)
+  print '(A,I0,A,L1,A,101I4)', 'pe ', me, ' shmget ', c_associated(p), ' area ', shared
+  call RPN_COMM_barrier('GRID', ierr)
+  ns = rpn_comm_numasplit(fcomm, 0, nc, nr)
+  print '(A,I0,A,2I4,A,L1)', 'pe ', me, ' numa_split by node: size, rank ', ns, nr, ' again the same ', &
+      rpn_comm_numasplit(fcomm, 0, nc2, nr2) == ns .and. nc2 == nc .and. nr2 == nr
 
   ! ---------------------------------------------------------------- conversions of MPI handles
   hc = NULL_rpncomm_communicator

@@ -131,3 +131,18 @@ pub extern "C" fn rpncomm_win_allocate_shared(comm: c_int, msize: i64, win: *mut
         Ok(())
     })
 }
+
+/// The original's RPNCOMM_Shmget (its C name; Fortran callers bind it as `rpn_comm_shmget`):
+/// collective over the Fortran MPI communicator `comm`, whose PEs share a node: the address in
+/// this process of `shm_size` bytes that every PE of `comm` addresses (rank 0's), NULL when
+/// refused. The memory is a window of the library's, as RPN_COMM_win_allocate_shared's.
+#[unsafe(export_name = "RPNCOMM_Shmget")]
+pub extern "C" fn rpncomm_shmget_c(comm: c_int, shm_size: u32) -> *mut c_void {
+    let mut base = std::ptr::null_mut();
+    call("RPNCOMM_Shmget", || {
+        let integers = (i64::from(shm_size) + 3) / 4;
+        base = with_runtime(|rt| rt.win_allocate_shared(comm, integers))? as *mut c_void;
+        Ok(())
+    });
+    base
+}
