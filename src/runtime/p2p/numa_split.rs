@@ -6,9 +6,12 @@
 
 use crate::error::Result;
 
-/// The splits made so far: (communicator, mode) -> (new communicator, rank in it, its size).
+/// A split made: (communicator, mode) -> (new communicator, rank in it, its size).
+type KeptSplit = ((i32, i32), (i32, i32, i32));
+
+/// The splits made so far.
 #[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "MPI communicators exist in the MPI build only"))]
-static KEPT: std::sync::Mutex<Vec<((i32, i32), (i32, i32, i32))>> = std::sync::Mutex::new(Vec::new());
+static KEPT: std::sync::Mutex<Vec<KeptSplit>> = std::sync::Mutex::new(Vec::new());
 #[cfg_attr(not(feature = "mpi"), allow(dead_code, reason = "MPI communicators exist in the MPI build only"))]
 const KEPT_MAX: usize = 16;
 
