@@ -3,7 +3,7 @@
 ! OUTPUT_LACKS: TEST ERROR
 ! OUTPUT_HAS@2: TEST INFO: ACC passive mode test end
 ! OUTPUT_HAS@2: TEST INFO: GET/PUT active group mode test end
-! OUTPUT_HAS@4: TEST INFO: freed window2, PE=           3
+! OUTPUT_HAS@4: TEST INFO: ACC passive mode test end
 ! OUTPUT_LACKS: CHECK FAILED
 !
 ! RPN_COMM_i_win_test, the original's self-test of the windows package, driving this library's
