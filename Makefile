@@ -67,6 +67,8 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/halo/halo_routines.F90 \
                 fortran/halo/halo_generic.F90 \
                 fortran/windows/windows_routines.F90 \
+                fortran/windows/mpi_comm_windows.F90 \
+                fortran/windows/win_test_driver.F90 \
                 fortran/options/options_routines.F90 \
                 fortran/options/options_pointers.F90 \
                 fortran/grid/grid_direct.F90 \

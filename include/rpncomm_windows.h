@@ -1544,6 +1544,60 @@ int rpncomm_win_post(const struct rpncomm_handle *win,
                      int nreq);
 
 /**
+ * Collective over the Fortran MPI communicator `comm`: a window of `sz` integers on this PE,
+ * open for passive access from then on; `*win` its handle (the null handle when refused).
+ */
+int rpncomm_ezwin_create(int sz, int comm, struct rpncomm_handle *win);
+
+/**
+ * `*id` = MPI_WIN_NULL's Fortran handle: the window is the library's and has no MPI window of
+ * its own to hand out (refused with a line; -1 on shared memory, which has no MPI handles).
+ */
+int rpncomm_ezwin_id(const struct rpncomm_handle *win, int *id);
+
+/**
+ * `*ptr` = this PE's part of the window (NULL when refused).
+ */
+int rpncomm_ezwin_ptr(const struct rpncomm_handle *win, void **ptr);
+
+/**
+ * `*siz` = this PE's number of integers in the window (-1 when refused).
+ */
+int rpncomm_ezwin_size(const struct rpncomm_handle *win, int *siz);
+
+/**
+ * Adds `add` to element `offset` of PE `rank`'s part of the window, atomically; `*fetch`
+ * receives the element's value from before.
+ */
+int rpncomm_ezwin_fetch_add(const struct rpncomm_handle *win,
+                            int add,
+                            int *fetch,
+                            int rank,
+                            int offset);
+
+/**
+ * Reads `nw` integers at `offset` of PE `rank`'s part of the window into `pz`.
+ */
+int rpncomm_ezwin_get(const struct rpncomm_handle *win, void *pz, int nw, int rank, int offset);
+
+/**
+ * Writes `nw` integers of `pz` at `offset` of PE `rank`'s part of the window.
+ */
+int rpncomm_ezwin_put(const struct rpncomm_handle *win,
+                      const void *pz,
+                      int nw,
+                      int rank,
+                      int offset);
+
+/**
+ * Collective over the Fortran MPI communicator `comm` (PEs of one node): `*baseptr` = the
+ * address in this process of an area of `msize` integers (rank 0's `msize`) that every PE of
+ * `comm` addresses; `*win` = MPI_WIN_NULL's Fortran handle (the memory is a window of the
+ * library's, kept until RPN_COMM_finalize). Refused: NULL, -1.
+ */
+int rpncomm_win_allocate_shared(int comm, int64_t msize, int *win, void **baseptr);
+
+/**
  * Starts a put of `nelem` elements from `larray` at `offset` of PE `target`'s window; `*req`
  * receives its request. `larray` must stay unchanged until the request completes.
  */

@@ -183,8 +183,15 @@ int rpnmpi_comm_group_f(int fcomm, int *fgroup);
 int rpnmpi_group_member_f(int fgroup, int *member);
 int rpnmpi_group_null_f(void);
 int rpnmpi_info_null_f(void);
+int rpnmpi_win_null_f(void);
 int rpnmpi_status_size_f(void);
 int rpnmpi_type_extent_f(int ftype, long long *extent);
+/* Conversions between the Fortran and C handles of an MPI object of kind `kind` (0 datatype,
+ * 1 file, 2 group, 3 info, 4 operator, 5 request, 6 window, 7 communicator): *c receives the C
+ * handle of the Fortran handle `f`, its bits in an integer (a pointer, or MPICH's int,
+ * zero-extended); *f the Fortran handle of such bits. RPNMPI_E_BAD_ARG for another kind. */
+int rpnmpi_handle_f2c(int kind, int f, long long *c);
+int rpnmpi_handle_c2f(int kind, long long c, int *f);
 /* *ftype = the Fortran handle of the MPI datatype of `code` (RPNMPI_E_BAD_ARG for no such code) */
 int rpnmpi_type_f(int code, int *ftype);
 /* the Fortran handle of the operator of `code` (rpnmpi_rma's codes, 0: MPI_OP_NULL) */

@@ -822,6 +822,10 @@ int rpnmpi_info_null_f(void) {
     return (int)MPI_Info_c2f(MPI_INFO_NULL);
 }
 
+int rpnmpi_win_null_f(void) {
+    return (int)MPI_Win_c2f(MPI_WIN_NULL);
+}
+
 /* MPI_STATUS_SIZE of the Fortran bindings: MPI_F_STATUS_SIZE where mpi.h has it (MPI-3), else the
  * size of a C status in Fortran integers, as Open MPI 4 lays out its Fortran status. */
 int rpnmpi_status_size_f(void) {
@@ -1056,5 +1060,53 @@ int rpnmpi_ialltoall(const rpnmpi_comm *c, const void *send, void *recv, int byt
     rc = MPI_Ialltoall(send, bytes, MPI_BYTE, recv, bytes, MPI_BYTE, c->comm, &q->request);
     if (rc != MPI_SUCCESS) { free(q); return rc; }
     *out = q;
+    return MPI_SUCCESS;
+}
+
+/* The bits of a C handle of any kind in one integer, as RPN_COMM_f2c hands them over. */
+typedef union {
+    long long bits;
+    MPI_Datatype type;
+    MPI_File file;
+    MPI_Group group;
+    MPI_Info info;
+    MPI_Op op;
+    MPI_Request request;
+    MPI_Win win;
+    MPI_Comm comm;
+} rpnmpi_any_handle;
+
+int rpnmpi_handle_f2c(int kind, int f, long long *c) {
+    rpnmpi_any_handle h;
+    h.bits = 0;
+    switch (kind) {
+    case 0: h.type = MPI_Type_f2c((MPI_Fint)f); break;
+    case 1: h.file = MPI_File_f2c((MPI_Fint)f); break;
+    case 2: h.group = MPI_Group_f2c((MPI_Fint)f); break;
+    case 3: h.info = MPI_Info_f2c((MPI_Fint)f); break;
+    case 4: h.op = MPI_Op_f2c((MPI_Fint)f); break;
+    case 5: h.request = MPI_Request_f2c((MPI_Fint)f); break;
+    case 6: h.win = MPI_Win_f2c((MPI_Fint)f); break;
+    case 7: h.comm = MPI_Comm_f2c((MPI_Fint)f); break;
+    default: return RPNMPI_E_BAD_ARG;
+    }
+    *c = h.bits;
+    return MPI_SUCCESS;
+}
+
+int rpnmpi_handle_c2f(int kind, long long c, int *f) {
+    rpnmpi_any_handle h;
+    h.bits = c;
+    switch (kind) {
+    case 0: *f = (int)MPI_Type_c2f(h.type); break;
+    case 1: *f = (int)MPI_File_c2f(h.file); break;
+    case 2: *f = (int)MPI_Group_c2f(h.group); break;
+    case 3: *f = (int)MPI_Info_c2f(h.info); break;
+    case 4: *f = (int)MPI_Op_c2f(h.op); break;
+    case 5: *f = (int)MPI_Request_c2f(h.request); break;
+    case 6: *f = (int)MPI_Win_c2f(h.win); break;
+    case 7: *f = (int)MPI_Comm_c2f(h.comm); break;
+    default: return RPNMPI_E_BAD_ARG;
+    }
     return MPI_SUCCESS;
 }

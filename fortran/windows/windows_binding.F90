@@ -319,6 +319,81 @@ module rpn_comm_windows_binding
       integer(C_INT) :: status
     end function rpncomm_win_getacc_r_box
 
+    function rpncomm_ezwin_create(sz, comm, win) result(status) &
+                                  bind(C, name='rpncomm_ezwin_create')
+      import :: C_INT, rpncomm_window
+      implicit none
+      integer(C_INT), intent(IN), value :: sz, comm
+      type(rpncomm_window), intent(OUT) :: win
+      integer(C_INT) :: status
+    end function rpncomm_ezwin_create
+
+    function rpncomm_ezwin_id(win, id) result(status) bind(C, name='rpncomm_ezwin_id')
+      import :: C_INT, rpncomm_window
+      implicit none
+      type(rpncomm_window), intent(IN) :: win
+      integer(C_INT), intent(OUT) :: id
+      integer(C_INT) :: status
+    end function rpncomm_ezwin_id
+
+    function rpncomm_ezwin_ptr(win, ptr) result(status) bind(C, name='rpncomm_ezwin_ptr')
+      import :: C_PTR, C_INT, rpncomm_window
+      implicit none
+      type(rpncomm_window), intent(IN) :: win
+      type(C_PTR), intent(OUT) :: ptr
+      integer(C_INT) :: status
+    end function rpncomm_ezwin_ptr
+
+    function rpncomm_ezwin_size(win, siz) result(status) bind(C, name='rpncomm_ezwin_size')
+      import :: C_INT, rpncomm_window
+      implicit none
+      type(rpncomm_window), intent(IN) :: win
+      integer(C_INT), intent(OUT) :: siz
+      integer(C_INT) :: status
+    end function rpncomm_ezwin_size
+
+    function rpncomm_ezwin_fetch_add(win, add, fetch, rank, offset) result(status) &
+                                     bind(C, name='rpncomm_ezwin_fetch_add')
+      import :: C_INT, rpncomm_window
+      implicit none
+      type(rpncomm_window), intent(IN) :: win
+      integer(C_INT), intent(IN), value :: add
+      integer(C_INT), intent(OUT) :: fetch
+      integer(C_INT), intent(IN), value :: rank, offset
+      integer(C_INT) :: status
+    end function rpncomm_ezwin_fetch_add
+
+    function rpncomm_ezwin_get(win, pz, nw, rank, offset) result(status) &
+                               bind(C, name='rpncomm_ezwin_get')
+      import :: C_PTR, C_INT, rpncomm_window
+      implicit none
+      type(rpncomm_window), intent(IN) :: win
+      type(C_PTR), intent(IN), value :: pz
+      integer(C_INT), intent(IN), value :: nw, rank, offset
+      integer(C_INT) :: status
+    end function rpncomm_ezwin_get
+
+    function rpncomm_ezwin_put(win, pz, nw, rank, offset) result(status) &
+                               bind(C, name='rpncomm_ezwin_put')
+      import :: C_PTR, C_INT, rpncomm_window
+      implicit none
+      type(rpncomm_window), intent(IN) :: win
+      type(C_PTR), intent(IN), value :: pz
+      integer(C_INT), intent(IN), value :: nw, rank, offset
+      integer(C_INT) :: status
+    end function rpncomm_ezwin_put
+
+    function rpncomm_win_allocate_shared(comm, msize, win, baseptr) result(status) &
+                                         bind(C, name='rpncomm_win_allocate_shared')
+      import :: C_INT, C_INT64_T, C_PTR
+      implicit none
+      integer(C_INT), intent(IN), value :: comm
+      integer(C_INT64_T), intent(IN), value :: msize
+      integer(C_INT), intent(OUT) :: win
+      type(C_PTR), intent(OUT) :: baseptr
+      integer(C_INT) :: status
+    end function rpncomm_win_allocate_shared
+
   end interface
 
 end module rpn_comm_windows_binding

@@ -301,3 +301,52 @@ subroutine RPN_COMM_i_win_flush_all(window, ierr)
   integer, intent(OUT) :: ierr
   ierr = rpncomm_win_flush_all(window)
 end subroutine RPN_COMM_i_win_flush_all
+
+subroutine RPN_COMM_ezwin_create(sz, comm, mywin, ierr)
+  use ISO_C_BINDING, only: C_INT
+  use rpn_comm_windows_types, only: rpncomm_window
+  use rpn_comm_windows_binding, only: rpncomm_ezwin_create
+  implicit none
+  integer, intent(IN) :: sz, comm
+  type(rpncomm_window), intent(OUT) :: mywin
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_ezwin_create(int(sz, C_INT), int(comm, C_INT), mywin)
+end subroutine RPN_COMM_ezwin_create
+
+subroutine RPN_COMM_ezwin_fetch_add(mywin, add, fetch, rank, offset, ierr)
+  use ISO_C_BINDING, only: C_INT
+  use rpn_comm_windows_types, only: rpncomm_window
+  use rpn_comm_windows_binding, only: rpncomm_ezwin_fetch_add
+  implicit none
+  type(rpncomm_window), intent(IN) :: mywin
+  integer, intent(IN) :: add
+  integer, intent(OUT) :: fetch
+  integer, intent(IN) :: rank, offset
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_ezwin_fetch_add(mywin, int(add, C_INT), fetch, int(rank, C_INT), &
+                                 int(offset, C_INT))
+end subroutine RPN_COMM_ezwin_fetch_add
+
+subroutine RPN_COMM_ezwin_get(mywin, pz, nw, rank, offset, ierr)
+  use ISO_C_BINDING, only: C_PTR, C_INT
+  use rpn_comm_windows_types, only: rpncomm_window
+  use rpn_comm_windows_binding, only: rpncomm_ezwin_get
+  implicit none
+  type(rpncomm_window), intent(IN) :: mywin
+  type(C_PTR), intent(IN), value :: pz
+  integer, intent(IN) :: nw, rank, offset
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_ezwin_get(mywin, pz, int(nw, C_INT), int(rank, C_INT), int(offset, C_INT))
+end subroutine RPN_COMM_ezwin_get
+
+subroutine RPN_COMM_ezwin_put(mywin, pz, nw, rank, offset, ierr)
+  use ISO_C_BINDING, only: C_PTR, C_INT
+  use rpn_comm_windows_types, only: rpncomm_window
+  use rpn_comm_windows_binding, only: rpncomm_ezwin_put
+  implicit none
+  type(rpncomm_window), intent(IN) :: mywin
+  type(C_PTR), intent(IN), value :: pz
+  integer, intent(IN) :: nw, rank, offset
+  integer, intent(OUT) :: ierr
+  ierr = rpncomm_ezwin_put(mywin, pz, int(nw, C_INT), int(rank, C_INT), int(offset, C_INT))
+end subroutine RPN_COMM_ezwin_put

@@ -325,6 +325,11 @@ pub trait TransportWindow: Send + Sync {
     }
     /// Address of this PE's elements as the caller sees them while the window is closed.
     fn local_base(&self) -> *mut u8;
+    /// Address, in this process, of PE `target`'s elements of an internal window when they are
+    /// memory this process maps (a PE of this node); None where only the transport reaches them.
+    fn shared_base(&self, _target: usize) -> Option<*mut u8> {
+        None
+    }
     fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()>;
     fn close(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()>;
     /// # Safety

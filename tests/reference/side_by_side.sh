@@ -18,9 +18,12 @@
 # the case conversions, a free unit, RPN_COMM_ptr, topo_xy, get_pe, bcst_x, bcst_world, the table
 # of block distributions; one grid on 1, 2, 4 and 6 PEs, Yin-Yang on 2, 4 and 6) and
 # utils_side_by_side.F90 (the environment, file, OpenMP, CPU and debug utilities, with the
-# environment below, each run in an empty directory; 1, 2 and 4 PEs), and
-# distributions_side_by_side.F90 (the original's older distributions: fast_dist, dist2, coll2,
-# move, the edge gathers, io_dist_coll_check; 1, 2, 4 and 6 PEs).
+# environment below, each run in an empty directory; 1, 2 and 4 PEs). Then, one family each, on 1, 2, 4
+# and 6 PEs:
+# - distributions_side_by_side.F90: the original's older distributions (fast_dist, dist2, coll2, move,
+#   the edge gathers, io_dist_coll_check, shuf_dist/shuf_coll, grid_redist);
+# - onesided_side_by_side.F90: easy and shared-memory windows, the C conversions of MPI handles, the
+#   C clocks, the OpenMP state.
 # Every program is built with -fopenmp (the original's f_omp_* call the OpenMP runtime).
 # SBS_ONLY="prog ..." runs only the cases of those programs.
 # Prints one verdict line; exit status 0 when every run is identical.
@@ -42,7 +45,8 @@ cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_
        "adj_halo_side_by_side - 1 2 4 6" "spread_side_by_side - 1 2 4 6" "comm_helpers_side_by_side - 1 2 4 6"
        "module_side_by_side - 1 2 4 6" "module_side_by_side columns 1 2 4 6" "module_side_by_side yinyang 2 4 8"
        "options_side_by_side - 1 2 4 6" "options_side_by_side yinyang 2 4 6" "utils_side_by_side - 1 2 4"
-       "distributions_side_by_side - 1 2 4 6")
+       "distributions_side_by_side - 1 2 4 6"
+       "onesided_side_by_side - 1 2 4 6")
 for c in "${cases[@]}"; do
     read -r prog arg pes <<< "$c"
     [[ -n ${SBS_ONLY:-} && " $SBS_ONLY " != *" $prog "* ]] && continue

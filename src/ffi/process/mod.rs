@@ -2,7 +2,7 @@
 //!
 //! - `end`: RPN_COMM_finalize and the quiet exit after a refused call;
 //! - `flush`: the flush that runs when a PE is stopped;
-//! - `clock`: RPN_COMM_wtime.
+//! - `clock`: RPN_COMM_wtime, the original's C clocks, save/restore_openmp_state.
 
 mod clock;
 mod end;

@@ -6,10 +6,15 @@
 //! - `mpi_handles`: the Fortran MPI communicator and datatype of a name (RPN_COMM_comm,
 //!   RPN_COMM_datyp) and RPN_COMM_split_by_socket;
 //! - `comm_helpers`: the original's helpers around handles, datatypes and communicators
-//!   (RPN_COMM_split, grank, colors, datyp_indx, world_set, group, custom_comm, ...).
+//!   (RPN_COMM_split, grank, colors, datyp_indx, world_set, group, custom_comm, ...);
+//! - `handle_conversions`: the original's conversions between Fortran and C MPI handles
+//!   (RPN_COMM_comm_c2f, _f2c, ..., RPN_COMM_c2f, RPN_COMM_f2c);
+//! - `numa_split`: the original's RPNCOMM_Numa_split, by node or socket.
 
 pub mod comm_helpers;
+pub mod handle_conversions;
 pub mod messages;
 pub mod mpi_handles;
+pub mod numa_split;
 pub mod sendrecv;
 pub mod shift;

@@ -24,6 +24,9 @@ unsafe extern "C" {
     fn rpnmpi_info_null_f() -> c_int;
     fn rpnmpi_status_size_f() -> c_int;
     fn rpnmpi_type_extent_f(ftype: c_int, extent: *mut i64) -> c_int;
+    fn rpnmpi_win_null_f() -> c_int;
+    fn rpnmpi_handle_f2c(kind: c_int, f: c_int, c: *mut i64) -> c_int;
+    fn rpnmpi_handle_c2f(kind: c_int, c: i64, f: *mut c_int) -> c_int;
 }
 
 /// The Fortran handle of a communicator of the shim.
@@ -172,4 +175,38 @@ pub fn type_extent(ftype: i32) -> Result<i64> {
     };
     shim::check(rc, "MPI_Type_get_extent")?;
     Ok(extent)
+}
+
+/// The C handle (its bits) of the Fortran handle `f` of an MPI object of `kind` (the shim's
+/// codes: 0 datatype .. 7 communicator).
+pub fn handle_f2c(kind: i32, f: i32) -> Result<i64> {
+    let mut c = 0;
+    let rc = {
+        let _mpi = shim::serial();
+        // SAFETY: out-parameter; MPI's f2c functions accept any integer.
+        unsafe { rpnmpi_handle_f2c(kind, f, &mut c) }
+    };
+    shim::check(rc, "MPI_*_f2c")?;
+    Ok(c)
+}
+
+/// The Fortran handle of the C handle `c` (its bits) of an MPI object of `kind`.
+///
+/// `c` must be a C handle MPI gave (`handle_f2c`'s): MPI's c2f functions may read through it.
+pub fn handle_c2f(kind: i32, c: i64) -> Result<i32> {
+    let mut f = 0;
+    let rc = {
+        let _mpi = shim::serial();
+        // SAFETY: out-parameter; `c` is a C handle of `kind` that MPI gave (the caller's check).
+        unsafe { rpnmpi_handle_c2f(kind, c, &mut f) }
+    };
+    shim::check(rc, "MPI_*_c2f")?;
+    Ok(f)
+}
+
+/// MPI_WIN_NULL's Fortran handle.
+pub fn win_null() -> i32 {
+    let _mpi = shim::serial();
+    // SAFETY: no argument.
+    unsafe { rpnmpi_win_null_f() }
 }

@@ -361,6 +361,14 @@ impl TransportWindow for ShmWindow {
         &self.label
     }
 
+    fn shared_base(&self, target: usize) -> Option<*mut u8> {
+        // a staged or remapped caller's array: its other PEs' parts are theirs, not ours to hand out
+        match self.local {
+            LocalMemory::Internal if target < self.sizes.len() => Some(self.element(target, 0)),
+            _ => None,
+        }
+    }
+
     fn local_base(&self) -> *mut u8 {
         match self.local {
             LocalMemory::Staged(addr) | LocalMemory::Shared { addr, .. } => addr as *mut u8,

@@ -78,6 +78,10 @@ impl TransportWindow for HybridWindow {
         self.node.local_base()
     }
 
+    fn shared_base(&self, target: usize) -> Option<*mut u8> {
+        self.node_rank.get(target).copied().flatten().and_then(|r| self.node.shared_base(r))
+    }
+
     fn open(&mut self, epoch: u32, mode: Mode, group: Option<&GroupSets>) -> Result<()> {
         // The node window first: it copies a staged array in before any PE can reach it.
         match (mode, group) {
