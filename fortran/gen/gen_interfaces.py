@@ -37,7 +37,7 @@ ALL_HF = "fortran/RPN_COMM_interfaces.hf"
 ASSUMED_TYPE = "RPN_COMM_HF_ASSUMED_TYPE_"
 # the routines of the original 4.6.12's RPN_COMM_interfaces.hf taking buffers of any type that the
 # library does not provide (not in the table), named in ALL_HF's header
-HF_OMITTED = ("RPN_COMM_Xpose1", "RPN_COMM_Xpose2", "RPN_COMM_coll2", "RPN_COMM_dist2", "RPN_COMM_fast_dist",
+HF_OMITTED = ("RPN_COMM_coll2", "RPN_COMM_dist2", "RPN_COMM_fast_dist",
               "RPN_COMM_haloflip", "RPN_COMM_move", "RPN_COMM_shuf_ezdist_h")
 WIDTH = 100  # longest generated line; longer statements are continued with '&'
 

@@ -88,6 +88,9 @@ collectives! {
     AdjHalo = 42 => "RPN_COMM_adj_halo",
     SpreadContext = 43 => "RPN_COMM_spread_context",
     Spread = 44 => "RPN_COMM_spread",
+    Transpose48 = 60 => "RPN_COMM_transpose48",
+    GlobalSum = 61 => "RPN_COMM_globalsum",
+    MpiTransposeXy = 62 => "RPN_MPI_transpose_xy",
 }
 
 impl CollectiveId {
