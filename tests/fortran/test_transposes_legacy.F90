@@ -45,6 +45,22 @@ program test_transposes_legacy
       type(*), dimension(*), intent(INOUT) :: za, zb
       integer, intent(IN) :: n3partiel, npe, pecomm, n1partiel, min1, max1, n1g, n2, min3, max3, n3g, size
     end subroutine RPN_COMM_Xpose2
+    subroutine RPN_COMM_transpose48(za, min1, max1, n1g, min2, max2, n2l, min3, max3, n3g, zb_8, type, a_8, b_8)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: za, zb_8
+      type(*), dimension(*), intent(INOUT) :: za, zb_8
+      integer, intent(IN) :: min1, max1, n1g, min2, max2, n2l, min3, max3, n3g, type
+      real(kind=8), intent(IN) :: a_8, b_8
+    end subroutine RPN_COMM_transpose48
+    subroutine RPN_COMM_compress(array, minx, maxx, miny, maxy, nil, njl, nk)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: array
+      type(*), dimension(*), intent(INOUT) :: array
+      integer, intent(IN) :: minx, maxx, miny, maxy, nil, njl, nk
+    end subroutine RPN_COMM_compress
+    subroutine RPN_COMM_expand(array, minx, maxx, miny, maxy, nil, njl, nk)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: array
+      type(*), dimension(*), intent(INOUT) :: array
+      integer, intent(IN) :: minx, maxx, miny, maxy, nil, njl, nk
+    end subroutine RPN_COMM_expand
     subroutine RPN_COMM_compress8(array, minx, maxx, miny, maxy, nil, njl, nk)
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: array
       type(*), dimension(*), intent(INOUT) :: array

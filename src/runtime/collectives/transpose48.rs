@@ -2,14 +2,14 @@
 //! (backward): the transpose of real za(min1:max1, min2:max2, n3g) to real*8
 //! zb(min2:max2, min3:max3, n1g), converted on the way (zb = a*za + b forward; za = a*zb + b,
 //! rounded to real, backward). The line's PEs cut both the first dimension (n1g) and the
-//! levels (n3g) as RPN_COMM_limit does; a PE holds its columns at za's indices 1.. and its
-//! levels at zb's third indices 1.., rows j = 1..n2l in both. The exchange is the transport's
+//! levels (n3g) as RPN_COMM_limit does (tiles of ceiling(n / np), the last ones shorter or
+//! empty); a PE holds its columns at za's indices 1.. and its levels at zb's third indices 1..,
+//! rows j = 1..n2l in both. The exchange is the transport's
 //! alltoallv (MPI_Alltoallv in the MPI build) of reals, as the original's.
 
 use super::super::Runtime;
 use super::transpose::Line;
 use crate::core::CollectiveId;
-use crate::core::halos::halo::limit;
 use crate::error::{Error, Result};
 
 /// The arguments of one call.
@@ -35,19 +35,21 @@ struct Cut {
     kdispl: Vec<usize>,
 }
 
-fn cut(me: usize, np: usize, n: usize, what: &str) -> Result<(Vec<usize>, Vec<usize>)> {
-    if np == 1 {
-        return Ok((vec![n], vec![0]));
-    }
-    let (_, _, count, displ) = limit(me as i32, np as i32, 1, n as i32).map_err(|e| Error::BadArgument(format!("{what}: {e}")))?;
-    Ok((count.iter().map(|&c| c as usize).collect(), displ.iter().map(|&d| d as usize).collect()))
+/// Every PE's count and first index of `n` points: tiles of ceiling(n / np), the last ones
+/// shorter or empty. RPN_COMM_limit's cut, also where its strict mode refuses an empty last tile:
+/// the original's transposes take the counts it leaves then, these.
+fn cut(np: usize, n: usize) -> (Vec<usize>, Vec<usize>) {
+    let tile = n.div_ceil(np);
+    let count: Vec<usize> = (0..np).map(|p| n.saturating_sub(p * tile).min(tile)).collect();
+    let displ = (0..np).map(|p| (p * tile).min(n)).collect();
+    (count, displ)
 }
 
 impl Cut {
-    fn new(s: &Shape48, me: usize, np: usize) -> Result<Cut> {
-        let (icount, idispl) = cut(me, np, s.n1g, "n1g")?;
-        let (kcount, kdispl) = cut(me, np, s.n3g, "n3g")?;
-        Ok(Cut { icount, idispl, kcount, kdispl })
+    fn new(s: &Shape48, np: usize) -> Cut {
+        let (icount, idispl) = cut(np, s.n1g);
+        let (kcount, kdispl) = cut(np, s.n3g);
+        Cut { icount, idispl, kcount, kdispl }
     }
 }
 
@@ -181,7 +183,7 @@ impl Runtime {
             if let Some(n) = npe.filter(|&n| n != np) {
                 return Err(Error::BadArgument(format!("npe = {n} but the communicator has {np} PEs")));
             }
-            let c = Cut::new(&s, me, np)?;
+            let c = Cut::new(&s, np);
             s.check(&c, me)?;
             if (s.za_len() > 0 && (za == 0 || !za.is_multiple_of(4))) || (s.zb_len() > 0 && (zb == 0 || !zb.is_multiple_of(8))) {
                 return Err(Error::BadArgument("za and zb must be arrays of reals and of real*8".into()));
@@ -240,13 +242,21 @@ impl Runtime {
 mod tests {
     use super::*;
 
+    #[test]
+    fn cut_as_rpn_comm_limit_leaves_it() {
+        assert_eq!(cut(3, 7), (vec![3, 3, 1], vec![0, 3, 6]));
+        // 4 over 3: RPN_COMM_limit refuses (an empty last tile) but leaves these counts
+        assert_eq!(cut(3, 4), (vec![2, 2, 0], vec![0, 2, 4]));
+        assert_eq!(cut(1, 5), (vec![5], vec![0]));
+    }
+
     /// Forward then backward over a simulated line (the exchange by hand) brings za back, and
     /// zb holds a*za + b where the layout says.
     #[test]
     fn forward_and_back_by_hand() {
-        for (np, n1g, n3g) in [(1, 5, 3), (3, 7, 5), (2, 4, 7), (4, 9, 6)] {
+        for (np, n1g, n3g) in [(1, 5, 3), (3, 7, 5), (2, 4, 7), (4, 9, 6), (3, 6, 4)] {
             let s = Shape48 { min1: 0, max1: 4, n1g, min2: 0, max2: 3, n2l: 2, min3: 1, max3: 4, n3g };
-            let cuts: Vec<Cut> = (0..np).map(|me| Cut::new(&s, me, np).unwrap()).collect();
+            let cuts: Vec<Cut> = (0..np).map(|_| Cut::new(&s, np)).collect();
             let val = |g: usize, j: usize, k: usize| (100 * g + 10 * j + k) as f32;
             let za: Vec<Vec<f32>> = (0..np)
                 .map(|p| {
