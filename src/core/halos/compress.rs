@@ -43,7 +43,11 @@ impl Squeeze {
     }
     /// Refused when the points (1:nil, 1:njl) are not inside the array.
     pub fn check(&self) -> Result<()> {
-        if self.nil > 0 && self.njl > 0 && self.nk > 0 && (self.minx > 1 || self.maxx < self.nil as i64 || self.miny > 1 || self.maxy < self.njl as i64) {
+        if self.nil > 0
+            && self.njl > 0
+            && self.nk > 0
+            && (self.minx > 1 || self.maxx < self.nil as i64 || self.miny > 1 || self.maxy < self.njl as i64)
+        {
             return Err(Error::BadArgument(format!(
                 "array({}:{}, {}:{}, nk) must hold the points (1:{}, 1:{})",
                 self.minx, self.maxx, self.miny, self.maxy, self.nil, self.njl

@@ -56,7 +56,11 @@ pub extern "C" fn rpncomm_mpi_transpose_xy(
         let (z, zt, fw) = (z as usize, zt as usize, forward != 0);
         // SAFETY: z and zt hold lniy*lnjy*lnkx*npey words each (the caller's promise).
         with_runtime(|rt| unsafe {
-            if ez != 0 { rt.mpi_ez_transpose_xy(z, zt, fw, lniy, lnjy, lnkx) } else { rt.mpi_transpose_xy(z, zt, fw, lniy, lnjy, lnkx, col_comm) }
+            if ez != 0 {
+                rt.mpi_ez_transpose_xy(z, zt, fw, lniy, lnjy, lnkx)
+            } else {
+                rt.mpi_transpose_xy(z, zt, fw, lniy, lnjy, lnkx, col_comm)
+            }
         })
     })
 }

@@ -691,7 +691,8 @@ impl Runtime {
         if counts.iter().sum::<usize>() as i64 != i64::from(gnk) {
             return Err(Error::BadArgument(format!("the row's levels {counts:?} do not add up to gnk = {gnk}")));
         }
-        *XZ.lock().unwrap_or_else(|p| p.into_inner()) = Some(XzSetup { handle: col_comm, row_handle: row_comm, row, nk: gnk as usize, counts });
+        *XZ.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some(XzSetup { handle: col_comm, row_handle: row_comm, row, nk: gnk as usize, counts });
         Ok(())
     }
 

@@ -19,10 +19,10 @@
 
 mod agreement;
 mod by_block;
-pub mod global_sum;
-pub mod mpi_transpose;
 pub mod check;
 pub mod dist;
+pub mod global_sum;
+pub mod mpi_transpose;
 pub(super) mod spread;
 mod to_all;
 mod to_root;

@@ -120,7 +120,16 @@ impl Runtime {
     /// # Safety
     /// `z` and `zt` hold lniy*lnjy*lnkx*npey words each.
     #[allow(clippy::too_many_arguments)]
-    pub unsafe fn mpi_transpose_xy(&mut self, z: usize, zt: usize, forward: bool, lniy: i32, lnjy: i32, lnkx: i32, col_comm: i32) -> Result<()> {
+    pub unsafe fn mpi_transpose_xy(
+        &mut self,
+        z: usize,
+        zt: usize,
+        forward: bool,
+        lniy: i32,
+        lnjy: i32,
+        lnkx: i32,
+        col_comm: i32,
+    ) -> Result<()> {
         let col = self.transport.wrap_mpi_communicator(col_comm)?;
         let np = col.size();
         let local = (|| {
@@ -148,9 +157,8 @@ impl Runtime {
         let started = Timing::start();
         if bytes > 0 {
             // SAFETY: the caller's arrays of block*np words each, distinct (checked above).
-            let (send, recv) = unsafe {
-                (std::slice::from_raw_parts(from as *const u8, bytes), std::slice::from_raw_parts_mut(to as *mut u8, bytes))
-            };
+            let (send, recv) =
+                unsafe { (std::slice::from_raw_parts(from as *const u8, bytes), std::slice::from_raw_parts_mut(to as *mut u8, bytes)) };
             self.transport.alltoall(&col, send, block * 4, recv)?;
         }
         started.stop(if forward { 2 } else { 3 });

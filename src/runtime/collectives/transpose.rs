@@ -308,7 +308,15 @@ impl Runtime {
     ///
     /// # Safety
     /// As `transpose`.
-    pub unsafe fn xpose_given(&mut self, za: usize, zb: usize, shape: Result<Shape>, forward: bool, pecomm: i32, parts: Parts) -> Result<()> {
+    pub unsafe fn xpose_given(
+        &mut self,
+        za: usize,
+        zb: usize,
+        shape: Result<Shape>,
+        forward: bool,
+        pecomm: i32,
+        parts: Parts,
+    ) -> Result<()> {
         let routine = if forward { "RPN_COMM_Xpose1" } else { "RPN_COMM_Xpose2" };
         let kind = if forward { 1 } else { -1 };
         // SAFETY: the caller's promise, passed on.
@@ -384,7 +392,9 @@ impl Runtime {
             };
             local.clone()?;
             if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
-                let d = |r: &[u32]| format!("type {} with n1g={} n2={} n3g={} size={} split {}x{}", r[0] as i32, r[1], r[2], r[3], r[4], r[5], r[6]);
+                let d = |r: &[u32]| {
+                    format!("type {} with n1g={} n2={} n3g={} size={} split {}x{}", r[0] as i32, r[1], r[2], r[3], r[4], r[5], r[6])
+                };
                 return Err(Error::Collective(format!("{routine}: PE {pe} calls {}, PE 0 {}", d(&rows[pe]), d(&rows[0]))));
             }
         }

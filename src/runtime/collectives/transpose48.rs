@@ -78,13 +78,19 @@ impl Shape48 {
         let holds = |lo: i64, hi: i64, n: usize| n == 0 || (lo <= 1 && hi >= n as i64);
         let (nil, nkl) = (c.icount[me], c.kcount[me]);
         if !holds(self.min1, self.max1, nil) {
-            return Err(Error::BadArgument(format!("za's first dimension {}:{} must hold this PE's columns 1:{nil}", self.min1, self.max1)));
+            return Err(Error::BadArgument(format!(
+                "za's first dimension {}:{} must hold this PE's columns 1:{nil}",
+                self.min1, self.max1
+            )));
         }
         if !holds(self.min2, self.max2, self.n2l) {
             return Err(Error::BadArgument(format!("the dimension {}:{} must hold n2l = {} rows from 1", self.min2, self.max2, self.n2l)));
         }
         if !holds(self.min3, self.max3, nkl) {
-            return Err(Error::BadArgument(format!("zb's second dimension {}:{} must hold this PE's levels 1:{nkl}", self.min3, self.max3)));
+            return Err(Error::BadArgument(format!(
+                "zb's second dimension {}:{} must hold this PE's levels 1:{nkl}",
+                self.min3, self.max3
+            )));
         }
         Ok(())
     }
@@ -199,10 +205,7 @@ impl Runtime {
             let rows = self.agree(comm, CollectiveId::Transpose48, &local, &payload)?;
             local?;
             if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
-                return Err(Error::Collective(format!(
-                    "PE {pe} passes (forward, n1g, n2l, n3g) {:?}, PE 0 {:?}",
-                    rows[pe], rows[0]
-                )));
+                return Err(Error::Collective(format!("PE {pe} passes (forward, n1g, n2l, n3g) {:?}, PE 0 {:?}", rows[pe], rows[0])));
             }
         }
         let (s, c) = checked?;
