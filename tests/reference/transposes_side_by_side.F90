@@ -94,7 +94,7 @@ contains
   end subroutine along48
 
   subroutine xpose48()
-    integer, parameter :: n1g = 6, n3g = 4, n2l = 3
+    integer, parameter :: n1g = 6, n3g = 6, n2l = 3
     integer :: i0, i1, k0, k1, nil, nkl, idx, icnt(pex), ioff(pex), kcnt(pex), koff(pex)
     real, allocatable :: za(:,:,:)
     real(kind=8), allocatable :: zb(:,:,:)
