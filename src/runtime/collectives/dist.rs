@@ -737,7 +737,6 @@ impl Runtime {
         let (zw, ztw) = (slab * nk, slab * lnk * np);
         let theirs: Vec<usize> = counts.iter().map(|&c| c * slab * 4).collect();
         let mine = vec![lnk * slab * 4; np];
-        let started = super::mpi_transpose::Timing::start();
         if forward {
             // SAFETY: sizes checked against the setup; the caller's promise for the memory.
             let src = unsafe { words_of(z, zw) };
@@ -753,7 +752,6 @@ impl Runtime {
             let dst = unsafe { words_of_mut(z, zw) };
             copy_words(&recv, dst);
         }
-        started.stop(if forward { 0 } else { 1 });
         Ok(())
     }
 }

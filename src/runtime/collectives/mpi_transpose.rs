@@ -22,14 +22,14 @@ struct Times {
 static TIMES: Mutex<Times> = Mutex::new(Times { seconds: [[0.0; KEPT]; 4], calls: [0; 4] });
 
 /// A transpose being timed.
-pub(super) struct Timing(f64);
+struct Timing(f64);
 
 impl Timing {
-    pub(super) fn start() -> Timing {
+    fn start() -> Timing {
         Timing(crate::runtime::wtime())
     }
     /// Kept in slot `kind` (0 forward xz, 1 inverse xz, 2 forward xy, 3 inverse xy), in turn.
-    pub(super) fn stop(self, kind: usize) {
+    fn stop(self, kind: usize) {
         let mut t = TIMES.lock().unwrap_or_else(|p| p.into_inner());
         let at = t.calls[kind] % KEPT;
         t.seconds[kind][at] = crate::runtime::wtime() - self.0;
@@ -59,6 +59,18 @@ fn check_addr(addr: usize, words: usize, what: &'static str) -> Result<()> {
 }
 
 impl Runtime {
+    /// RPN_MPI_ez_transpose_xz (`dist`), timed for RPN_MPI_print_transpose_times.
+    ///
+    /// # Safety
+    /// As `mpi_ez_transpose_xz`.
+    pub unsafe fn mpi_ez_transpose_xz_timed(&mut self, z: usize, zt: usize, forward: bool, lnix: i32, lnjy: i32, lnkx: i32) -> Result<()> {
+        let started = Timing::start();
+        // SAFETY: the caller's promise, passed on.
+        unsafe { self.mpi_ez_transpose_xz(z, zt, forward, lnix, lnjy, lnkx) }?;
+        started.stop(if forward { 0 } else { 1 });
+        Ok(())
+    }
+
     /// RPN_MPI_transpose_xz(_s): RPN_MPI_ez_transpose_xz over `row_comm` (a Fortran MPI handle)
     /// with `gnk` levels; the row's levels are gathered again when the row or gnk differ from
     /// the last setup's.
@@ -97,7 +109,7 @@ impl Runtime {
                 Some(XzSetup { handle: col, row_handle: row_comm, row, nk: gnk.max(0) as usize, counts });
         }
         // SAFETY: the caller's promise, passed on.
-        unsafe { self.mpi_ez_transpose_xz(z, zt, forward, lnix, lnjy, lnkx) }
+        unsafe { self.mpi_ez_transpose_xz_timed(z, zt, forward, lnix, lnjy, lnkx) }
     }
 
     /// RPN_MPI_ez_transpose_xy: RPN_MPI_transpose_xy over the column communicator of
