@@ -64,6 +64,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/collectives/collectives_routines.F90 \
                 fortran/collectives/distribution.F90 \
                 fortran/distributions/distributions_routines.F90 \
+                fortran/collectives/transposes.F90 \
                 fortran/halo/halo_routines.F90 \
                 fortran/halo/halo_generic.F90 \
                 fortran/windows/windows_routines.F90 \

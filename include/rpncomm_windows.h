@@ -180,6 +180,72 @@ int rpncomm_mpi_transpose_setup(int gnk, int lnkx, int row_comm, int col_comm);
 int rpncomm_mpi_ez_transpose_xz(void *z, void *zt, int forward, int lnix, int lnjy, int lnkx);
 
 /**
+ * RPN_COMM_globalsum: sum(k), k = 1..nptsz, the sum over the grid of every PE's
+ * array(1:nil, 1:njl, k) of reals (array(minx:maxx, miny:maxy, nptsz)), the same on every PE.
+ * `njlmax` and `gnj` are the original's sizes of its buffers, not needed here.
+ */
+int rpncomm_globalsum(const void *array,
+                      int minx,
+                      int maxx,
+                      int miny,
+                      int maxy,
+                      int nptsz,
+                      int nil,
+                      int njl,
+                      void *sum);
+
+/**
+ * RPN_COMM_compress / _compress8 (`expand` 0) and _expand / _expand8: array(minx:maxx,
+ * miny:maxy, nk) of `words` (1 or 2) 4-byte words per element squeezed in place to its points
+ * (nil, njl, nk), or spread back.
+ */
+int rpncomm_compress(void *array,
+                     int minx,
+                     int maxx,
+                     int miny,
+                     int maxy,
+                     int nil,
+                     int njl,
+                     int nk,
+                     int words,
+                     int expand);
+
+/**
+ * RPN_MPI_transpose_xz(_s) (`routine`): z(lnix, lnjy, gnk) <-> zt(lnix, lnjy, lnkx, npex) of
+ * 4-byte words over `row_comm`, forward when `forward` is non-zero.
+ */
+int rpncomm_mpi_transpose_xz(void *z,
+                             void *zt,
+                             int forward,
+                             int lnix,
+                             int lnjy,
+                             int gnk,
+                             int lnkx,
+                             int row_comm,
+                             int staggered);
+
+/**
+ * RPN_MPI_transpose_xy(_s) (`routine`; `col_comm` a Fortran MPI handle) and
+ * RPN_MPI_ez_transpose_xy (`ez` non-zero: the column of RPN_MPI_transpose_setup):
+ * z(lniy, lnjy, lnkx, npey) <-> zt(lniy, lnjy, lnkx, npey), block p to the column's PE p.
+ */
+int rpncomm_mpi_transpose_xy(void *z,
+                             void *zt,
+                             int forward,
+                             int lniy,
+                             int lnjy,
+                             int lnkx,
+                             int col_comm,
+                             int ez,
+                             int staggered);
+
+/**
+ * RPN_MPI_print_transpose_times: the times of the last 8 transposes of each kind (forward and
+ * inverse, x-z and x-y), in seconds, on standard error.
+ */
+int rpncomm_mpi_print_transpose_times(void);
+
+/**
  * RPN_COMM_spread_context: a context over communicator `com` (a Fortran string of `com_len`
  * bytes, RPN_COMM's names) with root `rootpe`: point i of the tables the root spreads goes to
  * the PE of rank `pe[i]` (negative: to none). `pe` is read on the root only (`npts` points).
@@ -325,6 +391,65 @@ int rpncomm_transpose(void *za,
                       void *zb,
                       int kind,
                       int size);
+
+/**
+ * RPN_COMM_Xpose1 (`forward` non-zero) and _Xpose2: RPN_COMM_transpose's exchange over the
+ * caller's MPI communicator `pecomm` of `npe` PEs, `n1partiel` columns and `n3partiel` levels
+ * each (on one PE a copy that never looks at `pecomm`).
+ */
+int rpncomm_xpose(int n3partiel,
+                  int npe,
+                  int pecomm,
+                  int n1partiel,
+                  void *za,
+                  int min1,
+                  int max1,
+                  int n1g,
+                  int n2,
+                  int min3,
+                  int max3,
+                  int n3g,
+                  void *zb,
+                  int size,
+                  int forward);
+
+/**
+ * RPN_COMM_transpose_44: RPN_COMM_transpose of 4-byte elements, `direction` ±1 along x, ±2
+ * along y (RPN_COMM_FORWARD_X ...); any other direction does nothing, as the original's.
+ */
+int rpncomm_transpose_44(void *za,
+                         int min1,
+                         int max1,
+                         int n1g,
+                         int n2,
+                         int min3,
+                         int max3,
+                         int n3g,
+                         void *zb,
+                         int direction);
+
+/**
+ * RPN_COMM_transpose48 (`pecomm` None: along x for `kind` ±1 ('EW'), along y else ('NS'),
+ * forward when `kind` > 0) and RPN_COMM_Xpose148 / _Xpose248 (`pecomm` the caller's MPI
+ * communicator of `npe` PEs): real za(min1:max1, min2:max2, n3g) <-> real*8
+ * zb(min2:max2, min3:max3, n1g), converted as a*x + b.
+ */
+int rpncomm_transpose48(void *za,
+                        int min1,
+                        int max1,
+                        int n1g,
+                        int min2,
+                        int max2,
+                        int n2l,
+                        int min3,
+                        int max3,
+                        int n3g,
+                        void *zb,
+                        int kind,
+                        double a,
+                        double b,
+                        int npe,
+                        int pecomm);
 
 /**
  * RPN_COMM_io_dist_coll_check: 1 when a gni x gnj field with halos halo_x, halo_y can be cut

@@ -278,6 +278,81 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_spread
 
+    function rpncomm_xpose(n3partiel, npe, pecomm, n1partiel, za, min1, max1, n1g, n2, min3, max3, &
+                           n3g, zb, size, forward) result(status) bind(C, name='rpncomm_xpose')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: za, zb
+      integer(C_INT), intent(IN), value :: n3partiel, npe, pecomm, n1partiel, min1, max1, n1g, n2, &
+          min3, max3, n3g, size, forward
+      integer(C_INT) :: status
+    end function rpncomm_xpose
+
+    function rpncomm_transpose_44(za, min1, max1, n1g, n2, min3, max3, n3g, zb, direction) &
+                                  result(status) bind(C, name='rpncomm_transpose_44')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: za, zb
+      integer(C_INT), intent(IN), value :: min1, max1, n1g, n2, min3, max3, n3g, direction
+      integer(C_INT) :: status
+    end function rpncomm_transpose_44
+
+    function rpncomm_transpose48(za, min1, max1, n1g, min2, max2, n2l, min3, max3, n3g, zb, kind, &
+                                 a, b, npe, pecomm) result(status) &
+                                 bind(C, name='rpncomm_transpose48')
+      import :: C_INT, C_DOUBLE
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: za, zb
+      integer(C_INT), intent(IN), value :: min1, max1, n1g, min2, max2, n2l, min3, max3, n3g, &
+          kind, npe, pecomm
+      real(C_DOUBLE), intent(IN), value :: a, b
+      integer(C_INT) :: status
+    end function rpncomm_transpose48
+
+    function rpncomm_mpi_transpose_xz(z, zt, forward, lnix, lnjy, gnk, lnkx, row_comm, staggered) &
+                                      result(status) bind(C, name='rpncomm_mpi_transpose_xz')
+      import :: C_PTR, C_INT
+      implicit none
+      type(C_PTR), intent(IN), value :: z, zt
+      integer(C_INT), intent(IN), value :: forward, lnix, lnjy, gnk, lnkx, row_comm, staggered
+      integer(C_INT) :: status
+    end function rpncomm_mpi_transpose_xz
+
+    function rpncomm_mpi_transpose_xy(z, zt, forward, lniy, lnjy, lnkx, col_comm, ez, staggered) &
+                                      result(status) bind(C, name='rpncomm_mpi_transpose_xy')
+      import :: C_PTR, C_INT
+      implicit none
+      type(C_PTR), intent(IN), value :: z, zt
+      integer(C_INT), intent(IN), value :: forward, lniy, lnjy, lnkx, col_comm, ez, staggered
+      integer(C_INT) :: status
+    end function rpncomm_mpi_transpose_xy
+
+    function rpncomm_mpi_print_transpose_times() result(status) &
+                                               bind(C, name='rpncomm_mpi_print_transpose_times')
+      import :: C_INT
+      implicit none
+      integer(C_INT) :: status
+    end function rpncomm_mpi_print_transpose_times
+
+    function rpncomm_globalsum(array, minx, maxx, miny, maxy, nptsz, nil, njl, sum) result(status) &
+                               bind(C, name='rpncomm_globalsum')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(IN) :: array
+      type(*), dimension(*), intent(INOUT) :: sum
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, nptsz, nil, njl
+      integer(C_INT) :: status
+    end function rpncomm_globalsum
+
+    function rpncomm_compress(array, minx, maxx, miny, maxy, nil, njl, nk, words, expand) &
+                              result(status) bind(C, name='rpncomm_compress')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: array
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, nil, njl, nk, words, expand
+      integer(C_INT) :: status
+    end function rpncomm_compress
+
   end interface
 
 end module rpn_comm_collectives_binding

@@ -37,7 +37,7 @@ ALL_HF = "fortran/RPN_COMM_interfaces.hf"
 ASSUMED_TYPE = "RPN_COMM_HF_ASSUMED_TYPE_"
 # the routines of the original 4.6.12's RPN_COMM_interfaces.hf taking buffers of any type that the
 # library does not provide (not in the table), named in ALL_HF's header
-HF_OMITTED = ("RPN_COMM_Xpose1", "RPN_COMM_Xpose2", "RPN_COMM_haloflip")
+HF_OMITTED = ("RPN_COMM_haloflip",)
 WIDTH = 100  # longest generated line; longer statements are continued with '&'
 
 C_NAME = re.compile(r"\bC_[A-Z0-9_]+\b", re.IGNORECASE)

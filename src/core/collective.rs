@@ -94,6 +94,9 @@ collectives! {
     ShufEzdistH = 63 => "RPN_COMM_shuf_ezdist_h",
     GridRedist = 64 => "RPN_COMM_grid_redist",
     GridRedistN = 65 => "RPN_COMM_grid_redist_n",
+    Transpose48 = 66 => "RPN_COMM_transpose48",
+    GlobalSum = 67 => "RPN_COMM_globalsum",
+    MpiTransposeXy = 68 => "RPN_MPI_transpose_xy",
 }
 
 impl CollectiveId {

@@ -23,7 +23,11 @@
 # - distributions_side_by_side.F90: the original's older distributions (fast_dist, dist2, coll2, move,
 #   the edge gathers, io_dist_coll_check, shuf_dist/shuf_coll, grid_redist);
 # - onesided_side_by_side.F90: easy and shared-memory windows, the C conversions of MPI handles, the
-#   C clocks, the OpenMP state.
+#   C clocks, the OpenMP state;
+# - transposes_side_by_side.F90: Xpose1/2, transpose_44, transpose48, Xpose148/248, globalsum,
+#   compress8/expand8, the RPN_MPI x-z and x-y transposes;
+# - halo_variants_side_by_side.F90: the halo variants (xch_haloew/ns/sl/xn, adj_halox, haloflip,
+#   propagate_boundary(_circular), swapns, the short entries), every point as bits.
 # Every program is built with -fopenmp (the original's f_omp_* call the OpenMP runtime).
 # SBS_ONLY="prog ..." runs only the cases of those programs.
 # Prints one verdict line; exit status 0 when every run is identical.
@@ -46,7 +50,9 @@ cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_
        "module_side_by_side - 1 2 4 6" "module_side_by_side columns 1 2 4 6" "module_side_by_side yinyang 2 4 8"
        "options_side_by_side - 1 2 4 6" "options_side_by_side yinyang 2 4 6" "utils_side_by_side - 1 2 4"
        "distributions_side_by_side - 1 2 4 6"
-       "onesided_side_by_side - 1 2 4 6")
+       "onesided_side_by_side - 1 2 4 6"
+       "transposes_side_by_side - 1 2 4 6"
+       "halo_variants_side_by_side - 1 2 4 6")
 for c in "${cases[@]}"; do
     read -r prog arg pes <<< "$c"
     [[ -n ${SBS_ONLY:-} && " $SBS_ONLY " != *" $prog "* ]] && continue

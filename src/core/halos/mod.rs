@@ -4,8 +4,11 @@
 //! - `halo_family`: the rest of the family built on it (the pole flip, the pilot zone's points,
 //!   the checks of RPN_COMM_xch_halox);
 //! - `adj_halo`: the adjoint of the exchange (RPN_COMM_adj_halo8, adj_halo4, adj_halo): what it
-//!   sends and how the receiver sums it.
+//!   sends and how the receiver sums it;
+//! - `compress`: RPN_COMM_compress and _expand, an array with halos squeezed to its points in
+//!   place and back.
 
 pub mod adj_halo;
+pub mod compress;
 pub mod halo;
 pub mod halo_family;

@@ -254,6 +254,6 @@ pub extern "C" fn rpncomm_mpi_ez_transpose_xz(
 ) -> c_int {
     call("RPN_MPI_ez_transpose_xz", || {
         // SAFETY: z and zt have the shapes the setup and counts say (the caller's promise).
-        with_runtime(|rt| unsafe { rt.mpi_ez_transpose_xz(z as usize, zt as usize, forward != 0, lnix, lnjy, lnkx) })
+        with_runtime(|rt| unsafe { rt.mpi_ez_transpose_xz_timed(z as usize, zt as usize, forward != 0, lnix, lnjy, lnkx) })
     })
 }

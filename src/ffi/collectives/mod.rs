@@ -4,11 +4,16 @@
 //! - `to_root`: reduce and gather;
 //! - `by_block`: alltoall, gatherv and scatterv;
 //! - `dist`: the distributions (dist, coll, shuf_ezdist, shuf_ezcoll, the MPI x-z transpose);
-//! - `transpose`: RPN_COMM_transpose;
+//! - `transpose`: RPN_COMM_transpose and the other transposes of RPN_COMM (_transpose_44,
+//!   _Xpose1/2, _transpose48, _Xpose148/248);
+//! - `mpi_transpose`: the RPN_MPI layer's x-z (row given) and x-y transposes, their timings;
+//! - `global_sum`: RPN_COMM_globalsum, and RPN_COMM_compress / _expand;
 //! - `spread`: RPN_COMM_spread_context and RPN_COMM_spread.
 
 mod by_block;
 pub(crate) mod dist;
+mod global_sum;
+mod mpi_transpose;
 mod spread;
 mod to_all;
 mod to_root;
@@ -16,6 +21,8 @@ mod transpose;
 
 pub use self::by_block::*;
 pub use self::dist::*;
+pub use self::global_sum::*;
+pub use self::mpi_transpose::*;
 pub use self::spread::*;
 pub use self::to_all::*;
 pub use self::to_root::*;

@@ -391,14 +391,17 @@ fn axis_index(axis: &str) -> &'static str {
 
 /// RPN_MPI_transpose_setup's state: the row communicator and every PE's levels, the column's
 /// handle (kept as the original keeps it).
-struct XzSetup {
-    handle: i32,
-    row: Communicator,
-    nk: usize,
-    counts: Vec<usize>,
+pub(super) struct XzSetup {
+    /// The column communicator's Fortran handle (-1 before RPN_MPI_transpose_setup gives one).
+    pub(super) handle: i32,
+    /// The row communicator's Fortran handle, and the row.
+    pub(super) row_handle: i32,
+    pub(super) row: Communicator,
+    pub(super) nk: usize,
+    pub(super) counts: Vec<usize>,
 }
 
-static XZ: Mutex<Option<XzSetup>> = Mutex::new(None);
+pub(super) static XZ: Mutex<Option<XzSetup>> = Mutex::new(None);
 
 impl Runtime {
     /// 'GRID' and the placement of its PEs (RPN_COMM_set_petopo's blocks: a PE's rank there is
@@ -892,7 +895,8 @@ impl Runtime {
         if counts.iter().sum::<usize>() as i64 != i64::from(gnk) {
             return Err(Error::BadArgument(format!("the row's levels {counts:?} do not add up to gnk = {gnk}")));
         }
-        *XZ.lock().unwrap_or_else(|p| p.into_inner()) = Some(XzSetup { handle: col_comm, row, nk: gnk as usize, counts });
+        *XZ.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some(XzSetup { handle: col_comm, row_handle: row_comm, row, nk: gnk as usize, counts });
         Ok(())
     }
 

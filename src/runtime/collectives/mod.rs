@@ -11,7 +11,11 @@
 //!   between every PE and the root;
 //! - `dist`: the distributions (dist, coll, shuf_ezdist, shuf_ezcoll, the x-z transpose);
 //! - `redist`: RPN_COMM_grid_redist(_n), a window of levels reassembled on output PEs;
-//! - `transpose`: RPN_COMM_transpose;
+//! - `mpi_transpose`: the RPN_MPI layer's other transposes (x-z with its row, x-y) and their
+//!   timings;
+//! - `transpose`: RPN_COMM_transpose, RPN_COMM_Xpose1 and _Xpose2;
+//! - `transpose48`: RPN_COMM_transpose48, RPN_COMM_Xpose148 and _Xpose248 (real to real*8);
+//! - `global_sum`: RPN_COMM_globalsum, added in the original's order;
 //! - `spread`: RPN_COMM_spread_context and RPN_COMM_spread (their contexts).
 
 mod agreement;
@@ -19,7 +23,10 @@ mod by_block;
 pub mod check;
 pub mod dist;
 pub mod redist;
+pub mod global_sum;
+pub mod mpi_transpose;
 pub(super) mod spread;
 mod to_all;
 mod to_root;
 pub mod transpose;
+pub mod transpose48;

@@ -17,6 +17,7 @@
 
 use super::super::Runtime;
 use crate::core::CollectiveId;
+use crate::core::Communicator;
 use crate::core::collectives::call_log::CallEntry;
 use crate::error::{Error, Result};
 
@@ -44,6 +45,11 @@ struct Split {
 impl Split {
     fn new(s: &Shape, np: usize) -> Split {
         Split { np, n1p: s.n1g.div_ceil(np), n3p: s.n3g.div_ceil(np) }
+    }
+    /// The caller's own split (RPN_COMM_Xpose1/2): `n1p` columns and `n3p` levels per PE. On
+    /// one PE every column and level, whatever was given, as the original copies then.
+    fn given(s: &Shape, np: usize, n1p: usize, n3p: usize) -> Split {
+        if np == 1 { Split { np, n1p: s.n1g, n3p: s.n3g } } else { Split { np, n1p, n3p } }
     }
     /// Columns of the first dimension PE `p` holds (the last PEs may hold fewer, or none).
     fn cols(&self, s: &Shape, p: usize) -> usize {
@@ -246,7 +252,40 @@ fn as_bytes_mut(words: &mut [u32]) -> &mut [u8] {
     unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, words.len() * 4) }
 }
 
+/// The PEs a transpose runs over: a communicator of the grid by name ('EW', 'NS'), or the
+/// caller's Fortran MPI communicator (RPN_COMM_Xpose1/2 and _Xpose148/248 take pe_myrow or
+/// pe_mycol; MPI build only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Line {
+    Named(&'static str),
+    Mpi(i32),
+}
+
+impl Line {
+    /// The line of a transpose's `type`: ±1 along x ('EW'), anything else along y ('NS'), as
+    /// the original's RPN_COMM_transpose and _transpose48 choose.
+    pub fn of_type(kind: i32) -> Line {
+        if kind.abs() == 1 { Line::Named("EW") } else { Line::Named("NS") }
+    }
+}
+
+/// How the PEs of a line split the transpose (RPN_COMM_Xpose1/2 give theirs).
+#[derive(Debug, Clone, Copy)]
+pub struct Parts {
+    pub npe: usize,
+    pub n1p: usize,
+    pub n3p: usize,
+}
+
 impl Runtime {
+    /// The communicator of a transpose's line (None: this PE is in no such line).
+    pub(super) fn line(&mut self, line: Line) -> Result<Option<Communicator>> {
+        match line {
+            Line::Named(name) => self.named(name),
+            Line::Mpi(h) => self.transport.wrap_mpi_communicator(h).map(Some),
+        }
+    }
+
     /// RPN_COMM_transpose (see the module's notes): `kind` ±1 along x, ±2 along y, forward
     /// when positive.
     ///
@@ -256,18 +295,70 @@ impl Runtime {
     /// A `shape` refused by the caller (a negative count) fails every PE of the line after the
     /// agreement, as any bad argument does.
     pub unsafe fn transpose(&mut self, za: usize, zb: usize, shape: Result<Shape>, kind: i32) -> Result<()> {
-        let com = match kind.abs() {
-            1 => "EW",
-            2 => "NS",
-            _ => return Err(Error::BadArgument(format!("type {kind}: RPN_COMM_transpose takes 1, -1 (along x) or 2, -2 (along y)"))),
+        if !matches!(kind.abs(), 1 | 2) {
+            return Err(Error::BadArgument(format!("type {kind}: RPN_COMM_transpose takes 1, -1 (along x) or 2, -2 (along y)")));
+        }
+        // SAFETY: the caller's promise, passed on.
+        unsafe { self.xpose("RPN_COMM_transpose", Line::of_type(kind), None, za, zb, shape, kind) }
+    }
+
+    /// RPN_COMM_Xpose1 (forward) and _Xpose2 (backward): RPN_COMM_transpose's exchange over
+    /// the caller's communicator `pecomm` of `parts.npe` PEs with its split. On one PE a copy
+    /// that never looks at `pecomm`, as the original's.
+    ///
+    /// # Safety
+    /// As `transpose`.
+    pub unsafe fn xpose_given(
+        &mut self,
+        za: usize,
+        zb: usize,
+        shape: Result<Shape>,
+        forward: bool,
+        pecomm: i32,
+        parts: Parts,
+    ) -> Result<()> {
+        let routine = if forward { "RPN_COMM_Xpose1" } else { "RPN_COMM_Xpose2" };
+        let kind = if forward { 1 } else { -1 };
+        // SAFETY: the caller's promise, passed on.
+        unsafe { self.xpose(routine, Line::Mpi(pecomm), Some(parts), za, zb, shape, kind) }
+    }
+
+    /// The transpose over `line` (forward when `kind` > 0), split as `parts` says or in
+    /// ceil(n/np) pieces.
+    ///
+    /// # Safety
+    /// As `transpose`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn xpose(
+        &mut self,
+        routine: &'static str,
+        line: Line,
+        parts: Option<Parts>,
+        za: usize,
+        zb: usize,
+        shape: Result<Shape>,
+        kind: i32,
+    ) -> Result<()> {
+        let comm = match parts {
+            Some(p) if p.npe == 1 => None,
+            _ => match self.line(line)? {
+                Some(c) => Some(c),
+                None => return Ok(()),
+            },
         };
-        let Some(comm) = self.named(com)? else { return Ok(()) };
-        let (np, me) = (comm.size(), comm.rank());
+        let (np, me) = comm.as_ref().map_or((1, 0), |c| (c.size(), c.rank()));
         let (shape, given) = match shape {
             Ok(s) => (s, Ok(())),
             Err(e) => (Shape { min1: 1, max1: 0, n1g: 0, n2: 0, min3: 1, max3: 0, n3g: 0, size: 1 }, Err(e)),
         };
-        let split = Split::new(&shape, np);
+        let split = match parts {
+            Some(p) => Split::given(&shape, np, p.n1p, p.n3p),
+            None => Split::new(&shape, np),
+        };
+        let given = given.and_then(|()| match parts {
+            Some(p) if p.npe != np => Err(Error::BadArgument(format!("npe = {} but the communicator has {np} PEs", p.npe))),
+            _ => Ok(()),
+        });
         let local = given.and_then(|()| shape.check(&split, me)).and_then(|()| {
             let (na, nb) = (shape.za_words() * 4, shape.zb_words() * 4);
             if (na > 0 && za == 0) || (nb > 0 && zb == 0) {
@@ -281,27 +372,33 @@ impl Runtime {
             }
             Ok(())
         });
-        let payload = [kind as u32, shape.n1g as u32, shape.n2 as u32, shape.n3g as u32, shape.size as u32];
         let block_bytes = split.block(&shape) * 4;
-        let id = CollectiveId::Transpose;
-        let rows = if self.checks_each_call() {
-            self.agree(&comm, id, &local, &payload)?
-        } else if self.logs_calls(&comm) {
-            // (MPI across nodes: MPI_Alltoall as the original; a PE whose blocks differ is
-            // named by MPI's error, or at the next meeting)
-            self.log_call(&comm, CallEntry::new(id, block_bytes, None, None, None), &local)?;
-            vec![payload.to_vec(); np]
-        } else {
-            // the shape travels in the exchange of the calls: every PE compares every PE's
-            let words: Vec<u8> = payload.iter().flat_map(|w| w.to_ne_bytes()).collect();
-            let all = self.exchange(&comm, CallEntry::new(id, block_bytes, None, None, None), &local, &words)?;
-            all.each().map(|b| b.chunks_exact(4).map(|w| u32::from_ne_bytes(w.try_into().expect("4 bytes"))).collect()).collect()
-        };
-        local?;
-        if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
-            let d = |r: &[u32]| format!("type {} with n1g={} n2={} n3g={} size={}", r[0] as i32, r[1], r[2], r[3], r[4]);
-            return Err(Error::Collective(format!("RPN_COMM_transpose: PE {pe} calls {}, PE 0 {}", d(&rows[pe]), d(&rows[0]))));
+        if let Some(comm) = &comm {
+            let payload =
+                [kind as u32, shape.n1g as u32, shape.n2 as u32, shape.n3g as u32, shape.size as u32, split.n1p as u32, split.n3p as u32];
+            let id = CollectiveId::Transpose;
+            let rows = if self.checks_each_call() || matches!(line, Line::Mpi(_)) {
+                self.agree(comm, id, &local, &payload)?
+            } else if self.logs_calls(comm) {
+                // (MPI across nodes: MPI_Alltoall as the original; a PE whose blocks differ is
+                // named by MPI's error, or at the next meeting)
+                self.log_call(comm, CallEntry::new(id, block_bytes, None, None, None), &local)?;
+                vec![payload.to_vec(); np]
+            } else {
+                // the shape travels in the exchange of the calls: every PE compares every PE's
+                let words: Vec<u8> = payload.iter().flat_map(|w| w.to_ne_bytes()).collect();
+                let all = self.exchange(comm, CallEntry::new(id, block_bytes, None, None, None), &local, &words)?;
+                all.each().map(|b| b.chunks_exact(4).map(|w| u32::from_ne_bytes(w.try_into().expect("4 bytes"))).collect()).collect()
+            };
+            local.clone()?;
+            if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
+                let d = |r: &[u32]| {
+                    format!("type {} with n1g={} n2={} n3g={} size={} split {}x{}", r[0] as i32, r[1], r[2], r[3], r[4], r[5], r[6])
+                };
+                return Err(Error::Collective(format!("{routine}: PE {pe} calls {}, PE 0 {}", d(&rows[pe]), d(&rows[0]))));
+            }
         }
+        local?;
         // Forward reads za and updates zb; backward the other way round.
         let (from, from_words, to, to_words) =
             if kind > 0 { (za, shape.za_words(), zb, shape.zb_words()) } else { (zb, shape.zb_words(), za, shape.za_words()) };
@@ -313,6 +410,18 @@ impl Runtime {
         // SAFETY: as above; written in place, so that what no global index stands for keeps its value.
         let target: &mut [u32] = if to_words == 0 { &mut [] } else { unsafe { std::slice::from_raw_parts_mut(to as *mut u32, to_words) } };
         let buffers = &mut self.transposes;
+        let Some(comm) = comm else {
+            // one PE: what it would send itself is what it receives
+            let send = room(&mut buffers.send, words);
+            if kind > 0 {
+                pack_forward(&shape, &split, me, source, send);
+                unpack_forward(&shape, &split, me, send, target);
+            } else {
+                pack_backward(&shape, &split, me, source, send);
+                unpack_backward(&shape, &split, me, send, target);
+            }
+            return Ok(());
+        };
         if kind > 0 {
             let send = room(&mut buffers.send, words);
             pack_forward(&shape, &split, me, source, send);
