@@ -64,6 +64,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/collectives/distribution.F90 \
                 fortran/halo/halo_routines.F90 \
                 fortran/halo/halo_generic.F90 \
+                fortran/halo/halo_variants.F90 \
                 fortran/windows/windows_routines.F90 \
                 fortran/options/options_routines.F90 \
                 fortran/options/options_pointers.F90 \

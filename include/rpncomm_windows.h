@@ -731,6 +731,127 @@ int rpncomm_propagate_pilot_circular(void *f,
                                      int hy);
 
 /**
+ * `int rpn_comm_get_valid_halo(void *array, int *hx, int *hy, int *hz)`: the widths recorded
+ * for `array`, or -1 in each (status -1) when it has none.
+ */
+int rpn_comm_get_valid_halo(const void *array, int *hx, int *hy, int *hz);
+
+/**
+ * `int rpn_comm_set_valid_halo(void *array, int *hx, int *hy, int *hz)`: records the widths
+ * for `array`; a negative width forgets the array.
+ */
+int rpn_comm_set_valid_halo(const void *array, const int *hx, const int *hy, const int *hz);
+
+/**
+ * `int rpn_comm_inc_valid_halo(void *array, int *hx, int *hy, int *hz)`: adds to the widths of
+ * `array` (negative: less; none below 0).
+ */
+int rpn_comm_inc_valid_halo(const void *array, const int *hx, const int *hy, const int *hz);
+
+/**
+ * RPN_COMM_xch_haloew: the east/west halos (`halox` wide) of rows `jmin..jmax` of
+ * `g(minx:maxx, miny:maxy, nk)` (4-byte elements) from the neighbours of this PE's row of the
+ * grid, wrapping with `periodx`; nothing else is written (`haloy`, `periody` are not used).
+ * Collective over the grid, neighbours only.
+ */
+int rpncomm_xch_haloew(void *g,
+                       int minx,
+                       int maxx,
+                       int miny,
+                       int maxy,
+                       int ni,
+                       int jmin,
+                       int jmax,
+                       int nk,
+                       int halox,
+                       int haloy,
+                       int periodx,
+                       int periody);
+
+/**
+ * RPN_COMM_xch_halons: the north/south halos (`haloy` rows) of `g(minx:maxx, miny:maxy, nk)`
+ * (4-byte elements) over columns 1-halox..ni+halox (the x halos travel as they are: no corner
+ * from a diagonal neighbour), wrapping with `periody`. Collective over the grid, neighbours only.
+ */
+int rpncomm_xch_halons(void *g,
+                       int minx,
+                       int maxx,
+                       int miny,
+                       int maxy,
+                       int ni,
+                       int nj,
+                       int nk,
+                       int halox,
+                       int haloy,
+                       int periodx,
+                       int periody);
+
+/**
+ * RPN_COMM_haloflip: the pole flip alone on `g(minx:maxx, miny:maxy, nk)` (4-byte elements):
+ * on the last row of PEs the halo rows nj+1..nj+haloy, on the first the rows 0..1-haloy, get
+ * the rows next to the pole of the columns half of `|ggni|` away, mirrored (a single row of
+ * PEs: the north halo only). Collective over each pole row; other rows do nothing.
+ */
+int rpncomm_haloflip(void *g,
+                     int minx,
+                     int maxx,
+                     int miny,
+                     int maxy,
+                     int ni,
+                     int nj,
+                     int nk,
+                     int halox,
+                     int haloy,
+                     int ggni);
+
+/**
+ * RPN_COMM_adj_halox: the adjoint of RPN_COMM_xch_halox. The adjoint exchange of
+ * `g2(minx2:maxx2, miny2:maxy2, nk)` (real*4 sums, as RPN_COMM_adj_halo), then its part
+ * 1..ni x 1..nj copied into `g(minx:maxx, miny:maxy, nk)`. `npol_row` > 0 is refused.
+ */
+int rpncomm_adj_halox(void *g,
+                      int minx,
+                      int maxx,
+                      int miny,
+                      int maxy,
+                      int ni,
+                      int nj,
+                      int nk,
+                      int halox,
+                      int haloy,
+                      int periodx,
+                      int periody,
+                      void *g2,
+                      int minx2,
+                      int maxx2,
+                      int miny2,
+                      int maxy2,
+                      int gni,
+                      int npol_row);
+
+/**
+ * RPN_COMM_xch_halosl: every PE of a row of the grid gets the part (columns 1..ni, rows
+ * miny..maxy) of every PE of the row, the PE at x of the row's at columns x*nimax+1.. of
+ * `g(minx:maxx, miny:maxy, nk)` (4-byte elements; RPN_COMM_limit's decomposition of `gni`);
+ * then with `periodx` the `halox` columns beyond 1..gni wrap around. Collective over the row.
+ */
+int rpncomm_xch_halosl(void *g,
+                       int minx,
+                       int maxx,
+                       int miny,
+                       int maxy,
+                       int ni,
+                       int nj,
+                       int nk,
+                       int halox,
+                       int haloy,
+                       int periodx,
+                       int periody,
+                       int gni,
+                       int npol_row,
+                       int nimax);
+
+/**
  * A communicator handle from its name ('GRID', 'WORLD', 'EW', 'NS', 'BLOC', ...).
  */
 int rpncomm_comm(const char *name, size_t name_len, struct rpncomm_handle *com);

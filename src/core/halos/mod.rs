@@ -4,8 +4,10 @@
 //! - `halo_family`: the rest of the family built on it (the pole flip, the pilot zone's points,
 //!   the checks of RPN_COMM_xch_halox);
 //! - `adj_halo`: the adjoint of the exchange (RPN_COMM_adj_halo8, adj_halo4, adj_halo): what it
-//!   sends and how the receiver sums it.
+//!   sends and how the receiver sums it;
+//! - `valid_halo`: the original's table of valid halo widths per array (no communication).
 
 pub mod adj_halo;
 pub mod halo;
 pub mod halo_family;
+pub mod valid_halo;

@@ -1,0 +1,183 @@
+! halo_variants.F90 -- the original's other halo variants, on the library's halo exchange
+!
+! External procedures with the original RPN_COMM's names and dummy arguments; each converts its
+! arguments for the C ABI of the Rust core (logical -> int), which checks them and reports
+! errors. Like RPN_COMM_xch_halo they have no status argument: a refused call ends the PE with
+! status 1 after the library's one-line message. Their signatures are rows of
+! fortran/routines.toml.
+
+! East/west halos only (halox wide), of rows jmin..jmax of g(minx:maxx, miny:maxy, nk), 4-byte
+! elements; haloy and periody are not used, as in the original.
+subroutine RPN_COMM_xch_haloew(g, minx, maxx, miny, maxy, ni, jmin, jmax, nk, halox, haloy, periodx, periody)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, jmin, jmax, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  if (rpncomm_xch_haloew(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                         int(ni, C_INT), int(jmin, C_INT), int(jmax, C_INT), int(nk, C_INT), &
+                         int(halox, C_INT), int(haloy, C_INT), &
+                         merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody)) /= RPN_COMM_OK) &
+    call rpn_comm_stop_refused()
+end subroutine RPN_COMM_xch_haloew
+
+! North/south halos only (haloy rows) of g(minx:maxx, miny:maxy, nk), 4-byte elements, over
+! columns 1-halox..ni+halox: the x halos travel as they are.
+subroutine RPN_COMM_xch_halons(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  if (rpncomm_xch_halons(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                         int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                         merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody)) /= RPN_COMM_OK) &
+    call rpn_comm_stop_refused()
+end subroutine RPN_COMM_xch_halons
+
+! The pole flip alone (4-byte elements): on the first and last rows of PEs, the halo rows
+! beyond the pole get the rows next to it of the columns half of abs(ggni) away, mirrored.
+subroutine RPN_COMM_haloflip(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, ggni)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, ggni
+  if (rpncomm_haloflip(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                       int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                       int(ggni, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_haloflip
+
+! Every PE of a row of the grid gets the parts of the row's PEs (PE x's at columns x*nimax+1..),
+! then with periodx the halox columns beyond 1..gni wrap around. 4-byte elements.
+subroutine RPN_COMM_xch_halosl(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, &
+                               gni, npol_row, nimax)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  integer, intent(IN) :: gni, npol_row, nimax
+  if (rpncomm_xch_halosl(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                         int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                         merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                         int(gni, C_INT), int(npol_row, C_INT), int(nimax, C_INT)) /= RPN_COMM_OK) &
+    call rpn_comm_stop_refused()
+end subroutine RPN_COMM_xch_halosl
+
+! RPN_COMM_xch_halox with elements of n 4-byte words (real*8: n = 2).
+subroutine RPN_COMM_xch_haloxn(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, &
+                               g2, minx2, maxx2, miny2, maxy2, gni, npol_row, n)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(IN) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g2
+  type(*), dimension(*), intent(INOUT) :: g2
+  integer, intent(IN) :: minx2, maxx2, miny2, maxy2, gni, npol_row, n
+  if (rpncomm_xch_halox(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                        int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                        merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                        g2, int(minx2, C_INT), int(maxx2, C_INT), int(miny2, C_INT), int(maxy2, C_INT), &
+                        int(gni, C_INT), int(npol_row, C_INT), int(n, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_xch_haloxn
+
+! The adjoint of RPN_COMM_xch_halox: the adjoint exchange of g2 (real*4 sums, as
+! RPN_COMM_adj_halo), then g2's part 1:ni x 1:nj copied into g.
+subroutine RPN_COMM_adj_halox(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody, &
+                              g2, minx2, maxx2, miny2, maxy2, gni, npol_row)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g2
+  type(*), dimension(*), intent(INOUT) :: g2
+  integer, intent(IN) :: minx2, maxx2, miny2, maxy2, gni, npol_row
+  if (rpncomm_adj_halox(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                        int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                        merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                        g2, int(minx2, C_INT), int(maxx2, C_INT), int(miny2, C_INT), int(maxy2, C_INT), &
+                        int(gni, C_INT), int(npol_row, C_INT)) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_adj_halox
+
+! The original's short entries, without gni and npol_row (gni = ni, npol_row = 0): xch_halo of
+! RPN_COMM_xch_halo, adj_halo of RPN_COMM_adj_halo, adj_halo4 and adj_halo8 of RPN_COMM_adj_halo4
+! and RPN_COMM_adj_halo8. A refusal names the routine they are entries of.
+subroutine xch_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  if (rpncomm_xch_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                       int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                       merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                       int(ni, C_INT), 0_C_INT, 1_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine xch_halo
+
+subroutine adj_halo(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  if (rpncomm_adj_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                       int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                       merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                       int(ni, C_INT), 0_C_INT, 0_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine adj_halo
+
+subroutine adj_halo4(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  if (rpncomm_adj_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                       int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                       merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                       int(ni, C_INT), 0_C_INT, 4_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine adj_halo4
+
+subroutine adj_halo8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, periody)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: g
+  type(*), dimension(*), intent(INOUT) :: g
+  integer, intent(IN) :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+  logical, intent(IN) :: periodx, periody
+  if (rpncomm_adj_halo(g, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                       int(ni, C_INT), int(nj, C_INT), int(nk, C_INT), int(halox, C_INT), int(haloy, C_INT), &
+                       merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
+                       int(ni, C_INT), 0_C_INT, 8_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine adj_halo8
