@@ -200,15 +200,17 @@ contains
     call print4(bits, tag + 10)
   end subroutine adj_halox
 
-  ! RPN_COMM_haloflip: parts of RPN_COMM_limit's decomposition of gni = 10, array as the
-  ! original's own test makes it (one more point than the halo on each side)
+  ! RPN_COMM_haloflip: parts of RPN_COMM_limit's decomposition of gni = 12, array as the
+  ! original's own test makes it (one more point than the halo on each side). Even parts: 4.6.3
+  ! passes each PE's whole rows round the pole row, its receive sized by the receiver's own
+  ! width (uneven parts end in MPI_ERR_TRUNCATE)
   subroutine haloflip(hx, hy, tag)
     integer, intent(IN) :: hx, hy, tag
     integer, allocatable :: g(:,:,:)
     integer :: ni, nj, i, j, k, lmin, lmax
     integer :: count(pex), offset(pex)
     integer, external :: RPN_COMM_limit
-    integer, parameter :: gni = 10
+    integer, parameter :: gni = 12
     status = RPN_COMM_limit(mex, pex, 1, gni, lmin, lmax, count, offset)
     ni = count(mex + 1)
     nj = 3
