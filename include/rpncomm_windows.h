@@ -852,6 +852,24 @@ int rpncomm_xch_halosl(void *g,
                        int nimax);
 
 /**
+ * RPN_COMM_propagate_boundary (`circular` 0) and RPN_COMM_propagate_boundary_circular (1, the
+ * same points): on the PEs at the edge of a limited-area grid, the outer corner boxes of the
+ * halo of `f(minx:maxx, miny:maxy, nk)` (4-byte elements, halos `hx`, `hy`) along the edge get
+ * the halo boxes beyond the edge of the neighbours along it. Collective over the grid.
+ */
+int rpncomm_propagate_boundary(void *f,
+                               int minx,
+                               int maxx,
+                               int miny,
+                               int maxy,
+                               int lni,
+                               int lnj,
+                               int nk,
+                               int hx,
+                               int hy,
+                               int circular);
+
+/**
  * A communicator handle from its name ('GRID', 'WORLD', 'EW', 'NS', 'BLOC', ...).
  */
 int rpncomm_comm(const char *name, size_t name_len, struct rpncomm_handle *com);

@@ -209,6 +209,15 @@ module rpn_comm_halo_binding
       integer(C_INT) :: status
     end function rpn_comm_inc_valid_halo
 
+    function rpncomm_propagate_boundary(f, minx, maxx, miny, maxy, lni, lnj, nk, hx, hy, circular) &
+                                        result(status) bind(C, name='rpncomm_propagate_boundary')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: f
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, lni, lnj, nk, hx, hy, circular
+      integer(C_INT) :: status
+    end function rpncomm_propagate_boundary
+
   end interface
 
 end module rpn_comm_halo_binding

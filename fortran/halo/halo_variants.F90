@@ -181,3 +181,32 @@ subroutine adj_halo8(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, period
                        merge(1_C_INT, 0_C_INT, periodx), merge(1_C_INT, 0_C_INT, periody), &
                        int(ni, C_INT), 0_C_INT, 8_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine adj_halo8
+
+! Limited-area grids (not periodic): on the PEs at the edge of the grid, the outer corner boxes of
+! the halo of f (hx x hy, 4-byte elements) along the edge get the halo boxes beyond the edge of the
+! neighbours along it; nothing else is written. The circular form fills the same points.
+subroutine RPN_COMM_propagate_boundary(f, minx, maxx, miny, maxy, lni, lnj, nk, hx, hy)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: f
+  type(*), dimension(*), intent(INOUT) :: f
+  integer, intent(IN) :: minx, maxx, miny, maxy, lni, lnj, nk, hx, hy
+  if (rpncomm_propagate_boundary(f, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                                 int(lni, C_INT), int(lnj, C_INT), int(nk, C_INT), int(hx, C_INT), int(hy, C_INT), &
+                                 0_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_propagate_boundary
+
+subroutine RPN_COMM_propagate_boundary_circular(f, minx, maxx, miny, maxy, lni, lnj, nk, hx, hy)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: f
+  type(*), dimension(*), intent(INOUT) :: f
+  integer, intent(IN) :: minx, maxx, miny, maxy, lni, lnj, nk, hx, hy
+  if (rpncomm_propagate_boundary(f, int(minx, C_INT), int(maxx, C_INT), int(miny, C_INT), int(maxy, C_INT), &
+                                 int(lni, C_INT), int(lnj, C_INT), int(nk, C_INT), int(hx, C_INT), int(hy, C_INT), &
+                                 1_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_propagate_boundary_circular

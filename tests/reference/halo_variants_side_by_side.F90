@@ -2,7 +2,8 @@
 ! RPN_COMM and against this library by side_by_side.sh, which compares what they print: the short
 ! entries xch_halo, adj_halo, adj_halo4, adj_halo8, then RPN_COMM_xch_haloew (some rows),
 ! RPN_COMM_xch_halons (the x halos travelling with the rows), RPN_COMM_haloflip (both poles),
-! RPN_COMM_xch_haloxn (real*8), RPN_COMM_adj_halox and RPN_COMM_xch_halosl (not the table of
+! RPN_COMM_xch_haloxn (real*8), RPN_COMM_adj_halox, RPN_COMM_xch_halosl, RPN_COMM_propagate_boundary
+! and _circular (not the table of
 ! valid halo widths, rpn_comm_get/set/inc_valid_halo: 4.6.3's reads one entry past the end of its
 ! table whenever it looks for an array it does not hold, and crashes there). Each PE prints every point of its arrays after
 ! each call, halos and padding included, as bits; periodic and not in each direction; uneven parts
@@ -28,6 +29,8 @@ program halo_variants_side_by_side
   call haloflip(2, 2, 501)
   call halosl(.true., 600)
   call halosl(.false., 601)
+  call boundary(.false., 800)
+  call boundary(.true., 801)
   call RPN_COMM_finalize(ierr)
 contains
   integer function value4(i, j, k)
@@ -252,6 +255,30 @@ contains
     call print4(g, tag)
   end subroutine halosl
 
+  ! RPN_COMM_propagate_boundary and _circular: halos 2 x 1, every point distinct
+  subroutine boundary(circular, tag)
+    logical, intent(IN) :: circular
+    integer, intent(IN) :: tag
+    integer, allocatable :: f(:,:,:)
+    integer :: ni, nj, i, j, k
+    integer, parameter :: hx = 2, hy = 1
+    ni = 4 + merge(1, 0, mex == 0)
+    nj = 3
+    allocate(f(-hx:ni + hx + 1, -hy:nj + hy + 1, 2))
+    do k = 1, 2
+      do j = -hy, nj + hy + 1
+        do i = -hx, ni + hx + 1
+          f(i, j, k) = value4(i, j, k)
+        enddo
+      enddo
+    enddo
+    if (circular) then
+      call RPN_COMM_propagate_boundary_circular(f, -hx, ni + hx + 1, -hy, nj + hy + 1, ni, nj, 2, hx, hy)
+    else
+      call RPN_COMM_propagate_boundary(f, -hx, ni + hx + 1, -hy, nj + hy + 1, ni, nj, 2, hx, hy)
+    endif
+    call print4(f, tag)
+  end subroutine boundary
 end program halo_variants_side_by_side
 
 ! 2 PEs: 2 x 1, 4: 2 x 2, 6: 3 x 2

@@ -1,6 +1,7 @@
 //! The C ABI of the original's halo variants: RPN_COMM_xch_haloew (east/west only, over some
 //! rows), RPN_COMM_xch_halons (north/south only, the x halos travelling with the rows),
-//! RPN_COMM_haloflip, RPN_COMM_adj_halox and RPN_COMM_xch_halosl.
+//! RPN_COMM_haloflip, RPN_COMM_adj_halox, RPN_COMM_xch_halosl and RPN_COMM_propagate_boundary
+//! (and _circular).
 //!
 //! The two one-direction exchanges are RPN_COMM_xch_halo's exchange of a relabelled array: the
 //! numbering of the same memory is shifted so that the rows (columns) to exchange are the part
@@ -203,5 +204,32 @@ pub extern "C" fn rpncomm_xch_halosl(
         let c = halo_call([minx, maxx, miny, maxy], ni, nj, nk, halox, haloy, periodx, periody, gni, npol_row, 1);
         // SAFETY: the caller's array as described; the runtime checks the columns it writes.
         with_runtime(|rt| unsafe { rt.xch_halosl(g as usize, &c, nimax) })
+    })
+}
+
+/// RPN_COMM_propagate_boundary (`circular` 0) and RPN_COMM_propagate_boundary_circular (1, the
+/// same points): on the PEs at the edge of a limited-area grid, the outer corner boxes of the
+/// halo of `f(minx:maxx, miny:maxy, nk)` (4-byte elements, halos `hx`, `hy`) along the edge get
+/// the halo boxes beyond the edge of the neighbours along it. Collective over the grid.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn rpncomm_propagate_boundary(
+    f: *mut c_void,
+    minx: c_int,
+    maxx: c_int,
+    miny: c_int,
+    maxy: c_int,
+    lni: c_int,
+    lnj: c_int,
+    nk: c_int,
+    hx: c_int,
+    hy: c_int,
+    circular: c_int,
+) -> c_int {
+    let name = if circular != 0 { "RPN_COMM_propagate_boundary_circular" } else { "RPN_COMM_propagate_boundary" };
+    call(name, || {
+        let c = halo_call([minx, maxx, miny, maxy], lni, lnj, nk, hx, hy, 0, 0, 0, 0, 1);
+        // SAFETY: the caller's array as described; the runtime checks the bounds first.
+        with_runtime(|rt| unsafe { rt.propagate_boundary(f as usize, &c) })
     })
 }

@@ -2,8 +2,10 @@
 //! family's own machinery: RPN_COMM_haloflip (the pole flip alone, `pole_flip`),
 //! RPN_COMM_adj_halox (the adjoint of RPN_COMM_xch_halox: `adj_halo`, then the part copied
 //! back) and RPN_COMM_xch_halosl (every PE of a row of the grid gets the whole row: one
-//! allgather over the row). RPN_COMM_xch_haloew and RPN_COMM_xch_halons are plain exchanges of
-//! a relabelled array (src/ffi/halo/variants.rs).
+//! allgather over the row) and RPN_COMM_propagate_boundary (the outer corners of a limited-area
+//! domain's halo from the neighbours along its edge: exchanges of relabelled arrays).
+//! RPN_COMM_xch_haloew and RPN_COMM_xch_halons are plain exchanges of a relabelled array too
+//! (src/ffi/halo/variants.rs).
 
 use super::super::Runtime;
 use super::super::caller_buffers::{read_caller_bytes, write_caller_bytes};
@@ -157,5 +159,104 @@ impl Runtime {
             }
         }
         Ok(())
+    }
+
+    /// RPN_COMM_propagate_boundary (and _circular, the same points): on the PEs at the edge of a
+    /// limited-area grid (not periodic), each outer corner box of the halo (`hx` x `hy`) along
+    /// the edge gets the neighbour's halo box beyond the edge next to it: along the north and
+    /// south edges from the west and east PEs, along the west and east edges from the south
+    /// and north PEs; nothing beyond the grid's corners, nothing else written. Collective over
+    /// the grid: one exchange of the halo rows beyond the edge along x (two with one row of
+    /// PEs), one of the halo columns along y, each a plain exchange of the array relabelled so
+    /// that those rows (columns) are the part (a PE away from that edge exchanges rows of its
+    /// own and puts its halo back). Nothing on a single PE.
+    ///
+    /// # Safety
+    /// `g` is the caller's array as `c` describes it (4-byte elements), readable and writable.
+    pub unsafe fn propagate_boundary(&mut self, g: usize, c: &HaloCall) -> Result<()> {
+        c.validate_local()?;
+        let grid = self.grid_comms()?.grid;
+        if (grid.pex == 1 && grid.pey == 1) || c.halox == 0 || c.haloy == 0 || c.nk == 0 {
+            return Ok(());
+        }
+        if g == 0 {
+            return Err(Error::NullBuffer { what: "halo array", nelem: c.level_points() as i64 * c.nk as i64 });
+        }
+        let (x, y) = grid.coords(self.rank());
+        let (hx, hy) = (c.halox, c.haloy);
+        // the first of the rows (columns) to exchange: beyond this PE's edges, else its own
+        let starts = |n: usize, at: usize, len: i32, h: i32| match (n, at) {
+            (1, _) => vec![len + 1, 1 - h],
+            _ if at + 1 == n => vec![len + 1],
+            (_, 0) => vec![1 - h],
+            _ => vec![1],
+        };
+        let plain = HaloCall { halox: 0, haloy: 0, periodx: false, periody: false, gni: 0, npol_row: 0, words: 1, ..*c };
+        if grid.pex > 1 {
+            for r0 in starts(grid.pey, y, c.nj, hy) {
+                let keep = [(1 - hx, 0, 1, hy), (c.ni + 1, c.ni + hx, 1, hy)];
+                // SAFETY: the halo boxes lie in the array (bounds validated).
+                let saved = if r0 == 1 { unsafe { save_boxes(g, c, &keep) } } else { Vec::new() };
+                let shift = r0 - 1;
+                let rows = HaloCall { miny: c.miny - shift, maxy: c.maxy - shift, nj: hy, halox: hx, ..plain };
+                // SAFETY: the same memory as `c` describes, renumbered (bounds validated).
+                unsafe { self.xch_halo(g, &rows) }?;
+                if r0 == 1 {
+                    // SAFETY: as above.
+                    unsafe { restore_boxes(g, c, &keep, &saved) };
+                }
+            }
+        }
+        if grid.pey > 1 {
+            for c0 in starts(grid.pex, x, c.ni, hx) {
+                let keep = [(1, hx, 1 - hy, 0), (1, hx, c.nj + 1, c.nj + hy)];
+                // SAFETY: the halo boxes lie in the array (bounds validated).
+                let saved = if c0 == 1 { unsafe { save_boxes(g, c, &keep) } } else { Vec::new() };
+                let shift = c0 - 1;
+                let cols = HaloCall { minx: c.minx - shift, maxx: c.maxx - shift, ni: hx, haloy: hy, ..plain };
+                // SAFETY: as above.
+                unsafe { self.xch_halo(g, &cols) }?;
+                if c0 == 1 {
+                    // SAFETY: as above.
+                    unsafe { restore_boxes(g, c, &keep, &saved) };
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The 4-byte points of the boxes (i0, i1, j0, j1) of every level of `g`.
+///
+/// # Safety
+/// The boxes lie in the array `c` describes at `g`.
+unsafe fn save_boxes(g: usize, c: &HaloCall, boxes: &[(i32, i32, i32, i32)]) -> Vec<u8> {
+    let mut saved = Vec::new();
+    for k in 1..=c.nk {
+        for &(i0, i1, j0, j1) in boxes {
+            for j in j0..=j1 {
+                // SAFETY: the caller's contract.
+                saved.extend(unsafe { read_caller_bytes(g + c.offset(i0, j, k) * 4, (i1 - i0 + 1) as usize * 4) });
+            }
+        }
+    }
+    saved
+}
+
+/// Puts back what `save_boxes` saved of the same boxes.
+///
+/// # Safety
+/// As `save_boxes`.
+unsafe fn restore_boxes(g: usize, c: &HaloCall, boxes: &[(i32, i32, i32, i32)], saved: &[u8]) {
+    let mut at = 0;
+    for k in 1..=c.nk {
+        for &(i0, i1, j0, j1) in boxes {
+            for j in j0..=j1 {
+                let n = (i1 - i0 + 1) as usize * 4;
+                // SAFETY: the caller's contract.
+                unsafe { write_caller_bytes(&saved[at..at + n], g + c.offset(i0, j, k) * 4) };
+                at += n;
+            }
+        }
     }
 }
