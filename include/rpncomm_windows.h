@@ -870,6 +870,27 @@ int rpncomm_propagate_boundary(void *f,
                                int circular);
 
 /**
+ * RPN_COMM_swapns: `nwen` words `wden` to the PE north of this one in its column of the grid,
+ * `nwes` words `wdes` to the one south; into `wdin` (room for `nwin`) the north PE's words,
+ * `*nwrn` of them, into `wdis` (room for `nwis`) the south PE's, `*nwrs` (0 where there is no
+ * neighbour: beyond a non-periodic edge). On a single row of PEs, as the original, a PE is its
+ * own neighbour whatever `periody`: `wdin` gets `wdes`, `wdis` gets `wden` (as many words as
+ * fit). Collective over each column of the grid, neighbours only; refused (the original
+ * aborts) when a neighbour sends more words than the room for them.
+ */
+int rpncomm_swapns(int nwen,
+                   const int *wden,
+                   int nwes,
+                   const int *wdes,
+                   int nwin,
+                   int *nwrn,
+                   int *wdin,
+                   int nwis,
+                   int *nwrs,
+                   int *wdis,
+                   int periody);
+
+/**
  * A communicator handle from its name ('GRID', 'WORLD', 'EW', 'NS', 'BLOC', ...).
  */
 int rpncomm_comm(const char *name, size_t name_len, struct rpncomm_handle *com);

@@ -218,6 +218,24 @@ module rpn_comm_halo_binding
       integer(C_INT) :: status
     end function rpncomm_propagate_boundary
 
+    function rpncomm_swapns(nwen, wden, nwes, wdes, nwin, nwrn, wdin, nwis, nwrs, wdis, periody) &
+                            result(status) bind(C, name='rpncomm_swapns')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: nwen
+      integer(C_INT), dimension(*), intent(IN) :: wden
+      integer(C_INT), intent(IN), value :: nwes
+      integer(C_INT), dimension(*), intent(IN) :: wdes
+      integer(C_INT), intent(IN), value :: nwin
+      integer(C_INT), intent(OUT) :: nwrn
+      integer(C_INT), dimension(*), intent(INOUT) :: wdin
+      integer(C_INT), intent(IN), value :: nwis
+      integer(C_INT), intent(OUT) :: nwrs
+      integer(C_INT), dimension(*), intent(INOUT) :: wdis
+      integer(C_INT), intent(IN), value :: periody
+      integer(C_INT) :: status
+    end function rpncomm_swapns
+
   end interface
 
 end module rpn_comm_halo_binding

@@ -210,3 +210,35 @@ subroutine RPN_COMM_propagate_boundary_circular(f, minx, maxx, miny, maxy, lni, 
                                  int(lni, C_INT), int(lnj, C_INT), int(nk, C_INT), int(hx, C_INT), int(hy, C_INT), &
                                  1_C_INT) /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_propagate_boundary_circular
+
+! nwen words wden to the PE north of this one in its column of the grid, nwes words wdes to the
+! one south; wdin (room for nwin) gets the north PE's words, nwrn of them, wdis (room for nwis)
+! the south PE's, nwrs (0 beyond a non-periodic edge). On a single row of PEs a PE is its own
+! neighbour whatever periody, as in the original. status: RPN_COMM_OK; a neighbour's words that
+! do not fit end the PE after the library's message, as the original aborts.
+subroutine RPN_COMM_swapns(nwen, wden, nwes, wdes, nwin, nwrn, wdin, nwis, nwrs, wdis, periody, status)
+  use rpn_comm_windows_types
+  use rpn_comm_halo_binding
+  use rpn_comm_output_flush, only: rpn_comm_stop_refused
+  implicit none
+  integer, intent(IN) :: nwen
+  integer, intent(IN) :: wden(nwen)
+  integer, intent(IN) :: nwes
+  integer, intent(IN) :: wdes(nwes)
+  integer, intent(IN) :: nwin
+  integer, intent(OUT) :: nwrn
+  integer, intent(INOUT) :: wdin(nwin)
+  integer, intent(IN) :: nwis
+  integer, intent(OUT) :: nwrs
+  integer, intent(INOUT) :: wdis(nwis)
+  logical, intent(IN) :: periody
+  integer, intent(OUT) :: status
+  integer(C_INT) :: got_n, got_s
+  got_n = 0
+  got_s = 0
+  status = rpncomm_swapns(int(nwen, C_INT), wden, int(nwes, C_INT), wdes, int(nwin, C_INT), got_n, wdin, &
+                          int(nwis, C_INT), got_s, wdis, merge(1_C_INT, 0_C_INT, periody))
+  nwrn = got_n
+  nwrs = got_s
+  if (status /= RPN_COMM_OK) call rpn_comm_stop_refused()
+end subroutine RPN_COMM_swapns

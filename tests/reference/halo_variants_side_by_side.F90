@@ -3,7 +3,7 @@
 ! entries xch_halo, adj_halo, adj_halo4, adj_halo8, then RPN_COMM_xch_haloew (some rows),
 ! RPN_COMM_xch_halons (the x halos travelling with the rows), RPN_COMM_haloflip (both poles),
 ! RPN_COMM_xch_haloxn (real*8), RPN_COMM_adj_halox, RPN_COMM_xch_halosl, RPN_COMM_propagate_boundary
-! and _circular (not the table of
+! and _circular, RPN_COMM_swapns (not the table of
 ! valid halo widths, rpn_comm_get/set/inc_valid_halo: 4.6.3's reads one entry past the end of its
 ! table whenever it looks for an array it does not hold, and crashes there). Each PE prints every point of its arrays after
 ! each call, halos and padding included, as bits; periodic and not in each direction; uneven parts
@@ -31,6 +31,8 @@ program halo_variants_side_by_side
   call halosl(.false., 601)
   call boundary(.false., 800)
   call boundary(.true., 801)
+  call swapns(.false., 900)
+  call swapns(.true., 901)
   call RPN_COMM_finalize(ierr)
 contains
   integer function value4(i, j, k)
@@ -279,6 +281,25 @@ contains
     endif
     call print4(f, tag)
   end subroutine boundary
+  ! RPN_COMM_swapns: a different number of words from each PE, each word naming its sender
+  subroutine swapns(py, tag)
+    logical, intent(IN) :: py
+    integer, intent(IN) :: tag
+    integer :: wden(8), wdes(8), wdin(10), wdis(10), nwen, nwes, nwrn, nwrs, st, i
+    nwen = 2 + mod(me, 5)
+    nwes = 7 - mod(me, 4)
+    do i = 1, 8
+      wden(i) = me * 1000 + 100 + i
+      wdes(i) = me * 1000 + 500 + i
+    enddo
+    wdin = -1
+    wdis = -1
+    nwrn = 0
+    nwrs = 0
+    call RPN_COMM_swapns(nwen, wden, nwes, wdes, 10, nwrn, wdin, 10, nwrs, wdis, py, st)
+    write(*, '(A,I0,A,I0,A,2(1X,I0),A,10(1X,I0),A,10(1X,I0))') 'pe ', me, ' case ', tag, ' counts', nwrn, nwrs, &
+      ' from north', wdin, ' from south', wdis
+  end subroutine swapns
 end program halo_variants_side_by_side
 
 ! 2 PEs: 2 x 1, 4: 2 x 2, 6: 3 x 2

@@ -1,7 +1,7 @@
 //! The C ABI of the original's halo variants: RPN_COMM_xch_haloew (east/west only, over some
 //! rows), RPN_COMM_xch_halons (north/south only, the x halos travelling with the rows),
-//! RPN_COMM_haloflip, RPN_COMM_adj_halox, RPN_COMM_xch_halosl and RPN_COMM_propagate_boundary
-//! (and _circular).
+//! RPN_COMM_haloflip, RPN_COMM_adj_halox, RPN_COMM_xch_halosl, RPN_COMM_propagate_boundary
+//! (and _circular) and RPN_COMM_swapns.
 //!
 //! The two one-direction exchanges are RPN_COMM_xch_halo's exchange of a relabelled array: the
 //! numbering of the same memory is shifted so that the rows (columns) to exchange are the part
@@ -231,5 +231,87 @@ pub extern "C" fn rpncomm_propagate_boundary(
         let c = halo_call([minx, maxx, miny, maxy], lni, lnj, nk, hx, hy, 0, 0, 0, 0, 1);
         // SAFETY: the caller's array as described; the runtime checks the bounds first.
         with_runtime(|rt| unsafe { rt.propagate_boundary(f as usize, &c) })
+    })
+}
+
+/// The pairs of neighbours of a column of `pey` PEs (`periodic`: the last and the first too),
+/// each (south PE, phase): PEs exchange pair by pair, a PE in at most one pair per phase, so
+/// that both PEs of a pair make one RPN_COMM_sendrecv with each other and no PE waits on a PE
+/// busy elsewhere.
+fn column_pairs(pey: usize, periodic: bool) -> Vec<(usize, usize)> {
+    let mut pairs: Vec<(usize, usize)> = (0..pey.saturating_sub(1)).map(|a| (a, a % 2)).collect();
+    if periodic && pey > 1 {
+        pairs.push((pey - 1, if pey % 2 == 0 { 1 } else { 2 }));
+    }
+    pairs.sort_by_key(|&(a, phase)| (phase, a));
+    pairs
+}
+
+/// Tag of the words a PE sends north in RPN_COMM_swapns (south: the next).
+const SWAPNS_TAG: i32 = 0x5357;
+
+/// RPN_COMM_swapns: `nwen` words `wden` to the PE north of this one in its column of the grid,
+/// `nwes` words `wdes` to the one south; into `wdin` (room for `nwin`) the north PE's words,
+/// `*nwrn` of them, into `wdis` (room for `nwis`) the south PE's, `*nwrs` (0 where there is no
+/// neighbour: beyond a non-periodic edge). On a single row of PEs, as the original, a PE is its
+/// own neighbour whatever `periody`: `wdin` gets `wdes`, `wdis` gets `wden` (as many words as
+/// fit). Collective over each column of the grid, neighbours only; refused (the original
+/// aborts) when a neighbour sends more words than the room for them.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn rpncomm_swapns(
+    nwen: c_int,
+    wden: *const c_int,
+    nwes: c_int,
+    wdes: *const c_int,
+    nwin: c_int,
+    nwrn: *mut c_int,
+    wdin: *mut c_int,
+    nwis: c_int,
+    nwrs: *mut c_int,
+    wdis: *mut c_int,
+    periody: c_int,
+) -> c_int {
+    use crate::runtime::p2p::sendrecv::{Side, sendrecv};
+    call("RPN_COMM_swapns", || {
+        for (name, v) in [("nwen", nwen), ("nwes", nwes), ("nwin", nwin), ("nwis", nwis)] {
+            if v < 0 {
+                return Err(Error::BadArgument(format!("{name} = {v}: must not be negative")));
+            }
+        }
+        let (y, pey) = with_runtime(|rt| rt.grid_row_of_column())?;
+        let (mut got_n, mut got_s) = (0, 0);
+        if pey == 1 {
+            got_n = nwes.min(nwin);
+            got_s = nwen.min(nwis);
+            if got_n > 0 {
+                // SAFETY: wdes holds nwes words, wdin has room for nwin (the routine's contract).
+                unsafe { std::ptr::copy(wdes, wdin, got_n as usize) };
+            }
+            if got_s > 0 {
+                // SAFETY: as above, wden and wdis.
+                unsafe { std::ptr::copy(wden, wdis, got_s as usize) };
+            }
+        } else {
+            for (a, _) in column_pairs(pey, periody != 0) {
+                let b = (a + 1) % pey;
+                let (peer, out, into, got) = match (a == y, b == y) {
+                    // the south PE of the pair: its north words go, its north neighbour's come
+                    (true, _) => (b, (wden as usize, nwen, SWAPNS_TAG), (wdin as usize, nwin, SWAPNS_TAG + 1), &mut got_n),
+                    (_, true) => (a, (wdes as usize, nwes, SWAPNS_TAG + 1), (wdis as usize, nwis, SWAPNS_TAG), &mut got_s),
+                    _ => continue,
+                };
+                let side = |(buf, count, tag): (usize, i32, i32)| Side { buf, count, dtype: "MPI_INTEGER", peer: peer as i32, tag };
+                // SAFETY: the caller's buffers hold (have room for) the counts given.
+                *got = unsafe { sendrecv(side(out), side(into), "NS") }?;
+            }
+        }
+        for (p, v) in [(nwrn, got_n), (nwrs, got_s)] {
+            if !p.is_null() {
+                // SAFETY: the caller's integer.
+                unsafe { *p = v };
+            }
+        }
+        Ok(())
     })
 }

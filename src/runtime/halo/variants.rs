@@ -161,6 +161,12 @@ impl Runtime {
         Ok(())
     }
 
+    /// This PE's row of the grid and the grid's rows (RPN_COMM_swapns pairs the PEs of a column).
+    pub fn grid_row_of_column(&self) -> Result<(usize, usize)> {
+        let grid = self.grid_comms()?.grid;
+        Ok((grid.coords(self.rank()).1, grid.pey))
+    }
+
     /// RPN_COMM_propagate_boundary (and _circular, the same points): on the PEs at the edge of a
     /// limited-area grid (not periodic), each outer corner box of the halo (`hx` x `hy`) along
     /// the edge gets the neighbour's halo box beyond the edge next to it: along the north and
