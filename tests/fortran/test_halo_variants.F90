@@ -16,6 +16,11 @@
 ! - the short entries xch_halo, adj_halo, adj_halo4, adj_halo8: the same array as the long forms
 !   with gni = ni and npol_row = 0; RPN_COMM_xch_haloxn (n = 2) as RPN_COMM_xch_halon after the
 !   copy of the part; RPN_COMM_adj_halox as RPN_COMM_adj_halo then the copy of the part;
+! - RPN_COMM_propagate_boundary and _circular: on the PEs at the edge of the grid, the outer
+!   corner boxes of the halo along the edge get the halo boxes beyond the edge of the neighbour
+!   along it; every other point unchanged;
+! - RPN_COMM_swapns: the words of the north and south PEs (each PE sends its own number of
+!   them), counts included; 0 beyond a non-periodic edge; one row of PEs: its own words;
 ! - rpn_comm_get/set/inc_valid_halo: unknown arrays, set, inc (not below 0), forget, a full table.
 ! Grids: 1 x 1, 2 x 1, 2 x 2, 3 x 2.
 program test_halo_variants
@@ -26,6 +31,7 @@ program test_halo_variants
   integer, parameter :: NI = 5, NJ = 4, NK = 2
   external :: RPN_COMM_xch_haloew, RPN_COMM_xch_halons, RPN_COMM_xch_halosl, RPN_COMM_xch_haloxn
   external :: RPN_COMM_adj_halox, xch_halo, adj_halo, adj_halo4, adj_halo8
+  external :: RPN_COMM_propagate_boundary, RPN_COMM_propagate_boundary_circular, RPN_COMM_swapns
   integer :: p
 
   nerr = 0
@@ -49,6 +55,12 @@ program test_halo_variants
   do p = 0, 3
     call entries(btest(p, 0), btest(p, 1))
   enddo
+  call section('RPN_COMM_propagate_boundary, _circular')
+  call boundary(.false.)
+  call boundary(.true.)
+  call section('RPN_COMM_swapns')
+  call swapns(.false.)
+  call swapns(.true.)
   call section('rpn_comm_get/set/inc_valid_halo')
   call valid_halos()
   call finish('test_halo_variants')
@@ -257,6 +269,72 @@ contains
     call check(all(transfer(r2, [0]) == transfer(s2, [0])), 'RPN_COMM_adj_halox: g2 as after RPN_COMM_adj_halo')
     call check(all(transfer(r1, [0]) == transfer(s1, [0])), 'RPN_COMM_adj_halox: the part of g2 copied into g, the rest unchanged')
   end subroutine entries
+
+  subroutine boundary(circular)
+    logical, intent(IN) :: circular
+    integer, parameter :: hx = 2, hy = 1
+    integer :: f(1 - hx:NI + hx, 1 - hy:NJ + hy, NK), i, j, k, want, q
+    logical :: cx, cy
+    call fill(f, 1 - hx, 1 - hy)
+    if (circular) then
+      call RPN_COMM_propagate_boundary_circular(f, 1 - hx, NI + hx, 1 - hy, NJ + hy, NI, NJ, NK, hx, hy)
+    else
+      call RPN_COMM_propagate_boundary(f, 1 - hx, NI + hx, 1 - hy, NJ + hy, NI, NJ, NK, hx, hy)
+    endif
+    do k = 1, NK
+      do j = 1 - hy, NJ + hy
+        do i = 1 - hx, NI + hx
+          want = init(mex, mey, i, j, k)
+          cx = i < 1 .or. i > NI
+          cy = j < 1 .or. j > NJ
+          if (cx .and. cy) then
+            ! a corner box beyond the north (south) edge: from the west or east PE
+            if ((j > NJ .and. mey == pey - 1) .or. (j < 1 .and. mey == 0)) then
+              q = step(mex, merge(-1, 1, i < 1), pex, .false.)
+              if (q >= 0) want = init(q, mey, merge(i + NI, i - NI, i < 1), j, k)
+            endif
+            ! beyond the west (east) edge: from the south or north PE
+            if ((i < 1 .and. mex == 0) .or. (i > NI .and. mex == pex - 1)) then
+              q = step(mey, merge(-1, 1, j < 1), pey, .false.)
+              if (q >= 0) want = init(mex, q, i, merge(j + NJ, j - NJ, j < 1), k)
+            endif
+          endif
+          call check(f(i, j, k) == want, 'RPN_COMM_propagate_boundary: a point is as expected')
+        enddo
+      enddo
+    enddo
+  end subroutine boundary
+
+  subroutine swapns(py)
+    logical, intent(IN) :: py
+    integer :: wden(9), wdes(9), wdin(9), wdis(9), nwrn, nwrs, st, i, qn, qs, n
+    do i = 1, 9
+      wden(i) = mey * 100 + i
+      wdes(i) = -(mey * 100 + i)
+    enddo
+    wdin = 0
+    wdis = 0
+    call RPN_COMM_swapns(3 + mey, wden, 5 + mey, wdes, 9, nwrn, wdin, 9, nwrs, wdis, py, st)
+    call check(st == RPN_COMM_OK, 'RPN_COMM_swapns: status')
+    if (pey == 1) then
+      qn = mey
+      qs = mey
+    else
+      qn = step(mey, 1, pey, py)
+      qs = step(mey, -1, pey, py)
+    endif
+    ! the north PE's words to the south, the south PE's to the north
+    n = merge(5 + qn, 0, qn >= 0)
+    call check(nwrn == n, 'RPN_COMM_swapns: the count from the north')
+    do i = 1, n
+      call check(wdin(i) == -(qn * 100 + i), 'RPN_COMM_swapns: a word from the north')
+    enddo
+    n = merge(3 + qs, 0, qs >= 0)
+    call check(nwrs == n, 'RPN_COMM_swapns: the count from the south')
+    do i = 1, n
+      call check(wdis(i) == qs * 100 + i, 'RPN_COMM_swapns: a word from the south')
+    enddo
+  end subroutine swapns
 
   subroutine valid_halos()
     integer, target :: a(4), b(4), many(300)
