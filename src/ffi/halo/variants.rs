@@ -234,19 +234,6 @@ pub extern "C" fn rpncomm_propagate_boundary(
     })
 }
 
-/// The pairs of neighbours of a column of `pey` PEs (`periodic`: the last and the first too),
-/// each (south PE, phase): PEs exchange pair by pair, a PE in at most one pair per phase, so
-/// that both PEs of a pair make one RPN_COMM_sendrecv with each other and no PE waits on a PE
-/// busy elsewhere.
-fn column_pairs(pey: usize, periodic: bool) -> Vec<(usize, usize)> {
-    let mut pairs: Vec<(usize, usize)> = (0..pey.saturating_sub(1)).map(|a| (a, a % 2)).collect();
-    if periodic && pey > 1 {
-        pairs.push((pey - 1, if pey % 2 == 0 { 1 } else { 2 }));
-    }
-    pairs.sort_by_key(|&(a, phase)| (phase, a));
-    pairs
-}
-
 /// Tag of the words a PE sends north in RPN_COMM_swapns (south: the next).
 const SWAPNS_TAG: i32 = 0x5357;
 
@@ -293,7 +280,7 @@ pub extern "C" fn rpncomm_swapns(
                 unsafe { std::ptr::copy(wden, wdis, got_s as usize) };
             }
         } else {
-            for (a, _) in column_pairs(pey, periody != 0) {
+            for (a, _) in crate::core::halo_family::column_pairs(pey, periody != 0) {
                 let b = (a + 1) % pey;
                 let (peer, out, into, got) = match (a == y, b == y) {
                     // the south PE of the pair: its north words go, its north neighbour's come
