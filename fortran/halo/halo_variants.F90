@@ -242,3 +242,94 @@ subroutine RPN_COMM_swapns(nwen, wden, nwes, wdes, nwin, nwrn, wdin, nwis, nwrs,
   nwrs = got_s
   if (status /= RPN_COMM_OK) call rpn_comm_stop_refused()
 end subroutine RPN_COMM_swapns
+
+! The original's self-test driver of the halo exchange: params = gni, gnj, nk, halox, haloy,
+! periodx, periody (0 or 1). The global grid is cut with RPN_COMM_limit, each point of the part
+! gets k + 10*j + 1000*i (global i, j), RPN_COMM_xch_halo fills the halos, and each PE prints its
+! number of halo points that differ from the global value (periodic directions wrapped; nothing
+! checked beyond a non-periodic edge) in the original's line "errors= n mex mey"; the last PE
+! prints the grid first, PE (0, 0) its array's first level. Returns 0, as the original.
+function RPN_COMM_xch_halo_test(nparams, params) result(status)
+  use ISO_FORTRAN_ENV, only: output_unit
+  implicit none
+  integer, intent(IN) :: nparams
+  integer, dimension(nparams), intent(IN) :: params
+  integer :: status
+  integer, external :: RPN_COMM_limit, RPN_COMM_mype
+  external :: RPN_COMM_xch_halo, RPN_COMM_allreduce, RPN_COMM_barrier
+  integer :: gni, gnj, nk, halox, haloy, me, mex, mey, pex, pey, ierr, errors, i, j, k, ii, jj
+  integer :: lminx, lmaxx, lminy, lmaxy, lni, lnj, here(2), dims(2)
+  integer, allocatable :: countx(:), offsetx(:), county(:), offsety(:), g(:,:,:)
+  logical :: periodx, periody
+  status = -1
+  if (nparams < 7) then
+    write(0, '(A,I0,A)') 'RPN_COMM_xch_halo_test: ', nparams, ' parameters, 7 needed (gni, gnj, nk, halox, haloy, periodx, periody)'
+    return
+  endif
+  gni = params(1)
+  gnj = params(2)
+  nk = params(3)
+  halox = params(4)
+  haloy = params(5)
+  periodx = params(6) /= 0
+  periody = params(7) /= 0
+  ierr = RPN_COMM_mype(me, mex, mey)
+  here = [mex + 1, mey + 1]
+  call RPN_COMM_allreduce(here, dims, 2, 'MPI_INTEGER', 'MPI_MAX', 'GRID', ierr)
+  pex = dims(1)
+  pey = dims(2)
+  allocate(countx(pex), offsetx(pex), county(pey), offsety(pey))
+  ierr = RPN_COMM_limit(mex, pex, 1, gni, lminx, lmaxx, countx, offsetx)
+  ierr = RPN_COMM_limit(mey, pey, 1, gnj, lminy, lmaxy, county, offsety)
+  lni = countx(mex + 1)
+  lnj = county(mey + 1)
+  if (mex == pex - 1 .and. mey == pey - 1) write(output_unit, '(A,25I5)') 'grid halo exchange test', &
+    pex * pey, pex, pey, lminx, lmaxx, lminy, lmaxy, countx, county, 1 - halox, lni + halox, 1 - haloy, lnj + haloy
+  allocate(g(lminx - halox:lmaxx + halox, lminy - haloy:lmaxy + haloy, nk))
+  g = 99999
+  do k = 1, nk
+    do j = lminy, lmaxy
+      do i = lminx, lmaxx
+        g(i, j, k) = k + 10 * j + 1000 * i
+      enddo
+    enddo
+  enddo
+  call RPN_COMM_barrier('GRID', ierr)
+  call RPN_COMM_xch_halo(g, 1 - halox, lni + halox, 1 - haloy, lnj + haloy, lni, lnj, nk, halox, haloy, &
+                         periodx, periody, gni, 0)
+  call RPN_COMM_barrier('GRID', ierr)
+  if (mex == 0 .and. mey == 0) then
+    do j = lmaxy + haloy, lminy - haloy, -1
+      write(output_unit, '(X,I5.4,20(X,I5.5))') j, g(:, j, 1)
+    enddo
+  endif
+  errors = 0
+  do k = 1, nk
+    do j = lminy - haloy, lmaxy + haloy
+      do i = lminx - halox, lmaxx + halox
+        ii = i
+        jj = j
+        if ((i > gni .or. i < 1) .and. .not. periodx) cycle
+        if ((j > gnj .or. j < 1) .and. .not. periody) cycle
+        if (i > gni) ii = i - gni
+        if (i < 1) ii = i + gni
+        if (j > gnj) jj = j - gnj
+        if (j < 1) jj = j + gnj
+        if (g(i, j, k) /= k + 10 * jj + 1000 * ii) errors = errors + 1
+      enddo
+    enddo
+  enddo
+  call RPN_COMM_barrier('GRID', ierr)
+  write(output_unit, '(A,25I5)') 'errors=', errors, mex, mey
+  status = 0
+end function RPN_COMM_xch_halo_test
+
+! The original's self-test of RPN_COMM_exchange_halo, which is empty there: returns 0.
+function RPN_COMM_exchange_halo_test(nparams, params) result(status)
+  implicit none
+  integer, intent(IN) :: nparams
+  integer, dimension(nparams), intent(IN) :: params
+  integer :: status
+  if (nparams < 0) status = params(1)
+  status = 0
+end function RPN_COMM_exchange_halo_test
