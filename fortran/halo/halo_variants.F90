@@ -300,7 +300,7 @@ function RPN_COMM_xch_halo_test(nparams, params) result(status)
   call RPN_COMM_barrier('GRID', ierr)
   if (mex == 0 .and. mey == 0) then
     do j = lmaxy + haloy, lminy - haloy, -1
-      write(output_unit, '(X,I5.4,20(X,I5.5))') j, g(:, j, 1)
+      write(output_unit, '(1X,I5.4,20(1X,I5.5))') j, g(:, j, 1)
     enddo
   endif
   errors = 0
