@@ -67,6 +67,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/collectives/transposes.F90 \
                 fortran/halo/halo_routines.F90 \
                 fortran/halo/halo_generic.F90 \
+                fortran/halo/halo_variants.F90 \
                 fortran/windows/windows_routines.F90 \
                 fortran/windows/mpi_comm_windows.F90 \
                 fortran/windows/win_test_driver.F90 \

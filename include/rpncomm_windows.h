@@ -1007,6 +1007,166 @@ int rpncomm_propagate_pilot_circular(void *f,
                                      int hy);
 
 /**
+ * `int rpn_comm_get_valid_halo(void *array, int *hx, int *hy, int *hz)`: the widths recorded
+ * for `array`, or -1 in each (status -1) when it has none.
+ */
+int rpn_comm_get_valid_halo(const void *array, int *hx, int *hy, int *hz);
+
+/**
+ * `int rpn_comm_set_valid_halo(void *array, int *hx, int *hy, int *hz)`: records the widths
+ * for `array`; a negative width forgets the array.
+ */
+int rpn_comm_set_valid_halo(const void *array, const int *hx, const int *hy, const int *hz);
+
+/**
+ * `int rpn_comm_inc_valid_halo(void *array, int *hx, int *hy, int *hz)`: adds to the widths of
+ * `array` (negative: less; none below 0).
+ */
+int rpn_comm_inc_valid_halo(const void *array, const int *hx, const int *hy, const int *hz);
+
+/**
+ * RPN_COMM_xch_haloew: the east/west halos (`halox` wide) of rows `jmin..jmax` of
+ * `g(minx:maxx, miny:maxy, nk)` (4-byte elements) from the neighbours of this PE's row of the
+ * grid, wrapping with `periodx`; nothing else is written (`haloy`, `periody` are not used).
+ * Collective over the grid, neighbours only.
+ */
+int rpncomm_xch_haloew(void *g,
+                       int minx,
+                       int maxx,
+                       int miny,
+                       int maxy,
+                       int ni,
+                       int jmin,
+                       int jmax,
+                       int nk,
+                       int halox,
+                       int haloy,
+                       int periodx,
+                       int periody);
+
+/**
+ * RPN_COMM_xch_halons: the north/south halos (`haloy` rows) of `g(minx:maxx, miny:maxy, nk)`
+ * (4-byte elements) over columns 1-halox..ni+halox (the x halos travel as they are: no corner
+ * from a diagonal neighbour), wrapping with `periody`. Collective over the grid, neighbours only.
+ */
+int rpncomm_xch_halons(void *g,
+                       int minx,
+                       int maxx,
+                       int miny,
+                       int maxy,
+                       int ni,
+                       int nj,
+                       int nk,
+                       int halox,
+                       int haloy,
+                       int periodx,
+                       int periody);
+
+/**
+ * RPN_COMM_haloflip: the pole flip alone on `g(minx:maxx, miny:maxy, nk)` (4-byte elements):
+ * on the last row of PEs the halo rows nj+1..nj+haloy, on the first the rows 0..1-haloy, get
+ * the rows next to the pole of the columns half of `|ggni|` away, mirrored (a single row of
+ * PEs: the north halo only). Collective over each pole row; other rows do nothing.
+ */
+int rpncomm_haloflip(void *g,
+                     int minx,
+                     int maxx,
+                     int miny,
+                     int maxy,
+                     int ni,
+                     int nj,
+                     int nk,
+                     int halox,
+                     int haloy,
+                     int ggni);
+
+/**
+ * RPN_COMM_adj_halox: the adjoint of RPN_COMM_xch_halox. The adjoint exchange of
+ * `g2(minx2:maxx2, miny2:maxy2, nk)` (real*4 sums, as RPN_COMM_adj_halo), then its part
+ * 1..ni x 1..nj copied into `g(minx:maxx, miny:maxy, nk)`. `npol_row` > 0 is refused.
+ */
+int rpncomm_adj_halox(void *g,
+                      int minx,
+                      int maxx,
+                      int miny,
+                      int maxy,
+                      int ni,
+                      int nj,
+                      int nk,
+                      int halox,
+                      int haloy,
+                      int periodx,
+                      int periody,
+                      void *g2,
+                      int minx2,
+                      int maxx2,
+                      int miny2,
+                      int maxy2,
+                      int gni,
+                      int npol_row);
+
+/**
+ * RPN_COMM_xch_halosl: every PE of a row of the grid gets the part (columns 1..ni, rows
+ * miny..maxy) of every PE of the row, the PE at x of the row's at columns x*nimax+1.. of
+ * `g(minx:maxx, miny:maxy, nk)` (4-byte elements; RPN_COMM_limit's decomposition of `gni`);
+ * then with `periodx` the `halox` columns beyond 1..gni wrap around. Collective over the row.
+ */
+int rpncomm_xch_halosl(void *g,
+                       int minx,
+                       int maxx,
+                       int miny,
+                       int maxy,
+                       int ni,
+                       int nj,
+                       int nk,
+                       int halox,
+                       int haloy,
+                       int periodx,
+                       int periody,
+                       int gni,
+                       int npol_row,
+                       int nimax);
+
+/**
+ * RPN_COMM_propagate_boundary (`circular` 0) and RPN_COMM_propagate_boundary_circular (1, the
+ * same points): on the PEs at the edge of a limited-area grid, the outer corner boxes of the
+ * halo of `f(minx:maxx, miny:maxy, nk)` (4-byte elements, halos `hx`, `hy`) along the edge get
+ * the halo boxes beyond the edge of the neighbours along it. Collective over the grid.
+ */
+int rpncomm_propagate_boundary(void *f,
+                               int minx,
+                               int maxx,
+                               int miny,
+                               int maxy,
+                               int lni,
+                               int lnj,
+                               int nk,
+                               int hx,
+                               int hy,
+                               int circular);
+
+/**
+ * RPN_COMM_swapns: `nwen` words `wden` to the PE north of this one in its column of the grid,
+ * `nwes` words `wdes` to the one south; into `wdin` (room for `nwin`) the north PE's words,
+ * `*nwrn` of them, into `wdis` (room for `nwis`) the south PE's, `*nwrs` (0 where there is no
+ * neighbour: beyond a non-periodic edge). On a single row of PEs, as the original, a PE is its
+ * own neighbour whatever `periody`: `wdin` gets `wdes`, `wdis` gets `wden` (as many words as
+ * fit). Collective over each column of the grid, neighbours only; refused (the original
+ * aborts) when a neighbour sends more words than the room for them.
+ */
+int rpncomm_swapns(int nwen,
+                   const int *wden,
+                   int nwes,
+                   const int *wdes,
+                   int nwin,
+                   int *nwrn,
+                   int *wdin,
+                   int nwis,
+                   int *nwrs,
+                   int *wdis,
+                   int periody);
+
+/**
  * A communicator handle from its name ('GRID', 'WORLD', 'EW', 'NS', 'BLOC', ...).
  */
 int rpncomm_comm(const char *name, size_t name_len, struct rpncomm_handle *com);

@@ -36,8 +36,8 @@ ALL_HF = "fortran/RPN_COMM_interfaces.hf"
 # the preprocessor macro of ALL_HF: 1 where the compiler has assumed-type dummies (type(*))
 ASSUMED_TYPE = "RPN_COMM_HF_ASSUMED_TYPE_"
 # the routines of the original 4.6.12's RPN_COMM_interfaces.hf taking buffers of any type that the
-# library does not provide (not in the table), named in ALL_HF's header
-HF_OMITTED = ("RPN_COMM_haloflip",)
+# library does not provide (not in the table), named in ALL_HF's header (none now)
+HF_OMITTED = ()
 WIDTH = 100  # longest generated line; longer statements are continued with '&'
 
 C_NAME = re.compile(r"\bC_[A-Z0-9_]+\b", re.IGNORECASE)
@@ -317,8 +317,9 @@ def interfaces_hf(table):
         "! directive.",
     ]
     out += _comment(f"The routines taking such buffers ({len(buffers)}): {', '.join(buffers)}.", 0)
-    out += _comment("Not declared: the routines of the original's file that the library does not provide, among "
-                    f"them those taking buffers: {', '.join(HF_OMITTED)}.", 0)
+    if HF_OMITTED:
+        out += _comment("Not declared: the routines of the original's file that the library does not provide, "
+                        f"among them those taking buffers: {', '.join(HF_OMITTED)}.", 0)
     out += [
         "",
         "#if defined(__GFORTRAN__) || defined(__flang__)",

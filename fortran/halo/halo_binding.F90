@@ -123,6 +123,119 @@ module rpn_comm_halo_binding
       integer(C_INT) :: status
     end function rpncomm_adj_halo
 
+    ! the original's halo variants: one direction, the pole flip alone, rows gathered, adjoint of
+    ! xch_halox
+    function rpncomm_xch_haloew(g, minx, maxx, miny, maxy, ni, jmin, jmax, nk, halox, haloy, &
+                                periodx, periody) result(status) &
+                                bind(C, name='rpncomm_xch_haloew')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: g
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, jmin, jmax, nk, halox, &
+          haloy
+      integer(C_INT), intent(IN), value :: periodx, periody
+      integer(C_INT) :: status
+    end function rpncomm_xch_haloew
+
+    function rpncomm_xch_halons(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, &
+                                periody) result(status) bind(C, name='rpncomm_xch_halons')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: g
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+      integer(C_INT), intent(IN), value :: periodx, periody
+      integer(C_INT) :: status
+    end function rpncomm_xch_halons
+
+    function rpncomm_haloflip(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, ggni) &
+                              result(status) bind(C, name='rpncomm_haloflip')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: g
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, ggni
+      integer(C_INT) :: status
+    end function rpncomm_haloflip
+
+    function rpncomm_adj_halox(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, &
+                               periody, g2, minx2, maxx2, miny2, maxy2, gni, npol_row) &
+                               result(status) bind(C, name='rpncomm_adj_halox')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: g
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+      integer(C_INT), intent(IN), value :: periodx, periody
+      type(*), dimension(*), intent(INOUT) :: g2
+      integer(C_INT), intent(IN), value :: minx2, maxx2, miny2, maxy2, gni, npol_row
+      integer(C_INT) :: status
+    end function rpncomm_adj_halox
+
+    function rpncomm_xch_halosl(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, &
+                                periody, gni, npol_row, nimax) result(status) &
+                                bind(C, name='rpncomm_xch_halosl')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: g
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy
+      integer(C_INT), intent(IN), value :: periodx, periody, gni, npol_row, nimax
+      integer(C_INT) :: status
+    end function rpncomm_xch_halosl
+
+    ! the original C functions of the table of valid halo widths (also its Fortran functions: their
+    ! link names with underscores)
+    function rpn_comm_get_valid_halo(array, hx, hy, hz) result(status) &
+                                     bind(C, name='rpn_comm_get_valid_halo')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(IN) :: array
+      integer(C_INT), intent(OUT) :: hx, hy, hz
+      integer(C_INT) :: status
+    end function rpn_comm_get_valid_halo
+
+    function rpn_comm_set_valid_halo(array, hx, hy, hz) result(status) &
+                                     bind(C, name='rpn_comm_set_valid_halo')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(IN) :: array
+      integer(C_INT), intent(IN) :: hx, hy, hz
+      integer(C_INT) :: status
+    end function rpn_comm_set_valid_halo
+
+    function rpn_comm_inc_valid_halo(array, hx, hy, hz) result(status) &
+                                     bind(C, name='rpn_comm_inc_valid_halo')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(IN) :: array
+      integer(C_INT), intent(IN) :: hx, hy, hz
+      integer(C_INT) :: status
+    end function rpn_comm_inc_valid_halo
+
+    function rpncomm_propagate_boundary(f, minx, maxx, miny, maxy, lni, lnj, nk, hx, hy, circular) &
+                                        result(status) bind(C, name='rpncomm_propagate_boundary')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: f
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, lni, lnj, nk, hx, hy, circular
+      integer(C_INT) :: status
+    end function rpncomm_propagate_boundary
+
+    function rpncomm_swapns(nwen, wden, nwes, wdes, nwin, nwrn, wdin, nwis, nwrs, wdis, periody) &
+                            result(status) bind(C, name='rpncomm_swapns')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: nwen
+      integer(C_INT), dimension(*), intent(IN) :: wden
+      integer(C_INT), intent(IN), value :: nwes
+      integer(C_INT), dimension(*), intent(IN) :: wdes
+      integer(C_INT), intent(IN), value :: nwin
+      integer(C_INT), intent(OUT) :: nwrn
+      integer(C_INT), dimension(*), intent(INOUT) :: wdin
+      integer(C_INT), intent(IN), value :: nwis
+      integer(C_INT), intent(OUT) :: nwrs
+      integer(C_INT), dimension(*), intent(INOUT) :: wdis
+      integer(C_INT), intent(IN), value :: periody
+      integer(C_INT) :: status
+    end function rpncomm_swapns
+
   end interface
 
 end module rpn_comm_halo_binding

@@ -36,7 +36,7 @@ pub mod topology;
 pub mod windows;
 
 pub use self::collectives::spread;
-pub use self::halos::{adj_halo, halo, halo_family};
+pub use self::halos::{adj_halo, halo, halo_family, valid_halo};
 pub use self::messages::{blocks, envelope, message_type};
 pub use self::topology::{decomp, grid, io_sets};
 pub use self::windows::{requests, subarray, window_state};

@@ -258,7 +258,7 @@ const HEADER_FIXED: usize = 12;
 const HEADER_MAGIC: u32 = u32::from_le_bytes(*b"HALO");
 
 /// The halo routines, as a message names the one its sender is in.
-pub const HALO_ROUTINES: [&str; 11] = [
+pub const HALO_ROUTINES: [&str; 16] = [
     "RPN_COMM_xch_halo",
     "RPN_COMM_xch_halon",
     "RPN_COMM_xch_halo_list",
@@ -270,6 +270,11 @@ pub const HALO_ROUTINES: [&str; 11] = [
     "RPN_COMM_adj_halo8",
     "RPN_COMM_adj_halo4",
     "RPN_COMM_adj_halo",
+    "RPN_COMM_xch_haloew",
+    "RPN_COMM_xch_halons",
+    "RPN_COMM_adj_halox",
+    "RPN_COMM_propagate_boundary",
+    "RPN_COMM_propagate_boundary_circular",
 ];
 
 /// Whether the routine of `code` (`routine_code`) is the exchange's adjoint: its messages are

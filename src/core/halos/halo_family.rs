@@ -104,6 +104,19 @@ impl FlipRow {
     }
 }
 
+/// The pairs of neighbours of a column of `pey` PEs (`periodic`: the last and the first too),
+/// each (south PE, phase): PEs exchange pair by pair, a PE in at most one pair per phase, so
+/// that both PEs of a pair make one RPN_COMM_sendrecv with each other (RPN_COMM_swapns) and no PE waits on a PE
+/// busy elsewhere.
+pub fn column_pairs(pey: usize, periodic: bool) -> Vec<(usize, usize)> {
+    let mut pairs: Vec<(usize, usize)> = (0..pey.saturating_sub(1)).map(|a| (a, a % 2)).collect();
+    if periodic && pey > 1 {
+        pairs.push((pey - 1, if pey.is_multiple_of(2) { 1 } else { 2 }));
+    }
+    pairs.sort_by_key(|&(a, phase)| (phase, a));
+    pairs
+}
+
 /// The halo boxes RPN_COMM_propagate_pilot_circular fills on the PE at (`x`, `y`) of `grid`,
 /// for a part of `lni` x `lnj` points, pilot zones `pilx` wide along x and `pily` along y,
 /// halos `hx`, `hy`: on a PE at the edge of the (limited-area) domain, the halo points next to
@@ -214,6 +227,24 @@ pub fn check_halox_source(minx: i32, maxx: i32, miny: i32, maxy: i32, ni: i32, n
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn column_pairs_meet_once_per_phase() {
+        for pey in 2..8 {
+            for periodic in [false, true] {
+                let pairs = column_pairs(pey, periodic);
+                assert_eq!(pairs.len(), pey - 1 + usize::from(periodic));
+                for phase in 0..3 {
+                    let mut seen = vec![0; pey];
+                    for &(a, _) in pairs.iter().filter(|p| p.1 == phase) {
+                        seen[a] += 1;
+                        seen[(a + 1) % pey] += 1;
+                    }
+                    assert!(seen.iter().all(|&n| n <= 1), "pey {pey} periodic {periodic} phase {phase}");
+                }
+            }
+        }
+    }
+
     use super::*;
 
     fn call(ni: i32, nj: i32, h: i32) -> HaloCall {

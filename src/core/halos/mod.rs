@@ -7,8 +7,10 @@
 //!   sends and how the receiver sums it;
 //! - `compress`: RPN_COMM_compress and _expand, an array with halos squeezed to its points in
 //!   place and back.
+//! - `valid_halo`: the original's table of valid halo widths per array (no communication).
 
 pub mod adj_halo;
 pub mod compress;
 pub mod halo;
 pub mod halo_family;
+pub mod valid_halo;

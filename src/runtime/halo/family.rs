@@ -42,7 +42,7 @@ impl Runtime {
     ///
     /// # Safety
     /// As `xch_halo`, whose checks `c` passed.
-    unsafe fn pole_flip(&mut self, g: usize, c: &HaloCall, pole: Pole) -> Result<()> {
+    pub(super) unsafe fn pole_flip(&mut self, g: usize, c: &HaloCall, pole: Pole) -> Result<()> {
         let row = self.grid_communicator(CommName::Row)?.ok_or(Error::NotMember(CommName::Row.name()))?;
         let mut all = vec![0u8; 4 * row.size()];
         self.transport.allgather(&row, &c.ni.to_ne_bytes(), &mut all)?;
