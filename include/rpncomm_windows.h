@@ -461,6 +461,74 @@ int rpncomm_io_pe_comm(int setno, int *fcomm);
 int rpncomm_io_pe_valid_set(int *x, int *y, int npes, int penx, int peny, int diag, int method);
 
 /**
+ * RPN_COMM_is_valid_io_setno: `*valid` receives 1 when set `setno` exists, else 0 (never an
+ * error: it is the question the caller asks).
+ */
+int rpncomm_is_valid_io_setno(int setno, int *valid);
+
+/**
+ * RPN_COMM_io_pe_groups: `*ngroups` receives the number of groups of set `setno`, -1 for no
+ * such set.
+ */
+int rpncomm_io_pe_groups(int setno, int *ngroups);
+
+/**
+ * The members of set `setno` in set order, for `routine` (RPN_COMM_io_pe_idlist, io_pe_coord,
+ * io_pe_callback): `*npe` receives their number (-1 and no error for no such set, as the original
+ * answers with a null list), and the first `capacity` of them their grid coordinates in `x`, `y`
+ * and their grid ranks in `ids` (each may be null).
+ */
+int rpncomm_io_pe_members(const char *routine,
+                          size_t routine_len,
+                          int setno,
+                          int capacity,
+                          int *x,
+                          int *y,
+                          int *ids,
+                          int *npe);
+
+/**
+ * RPN_COMM_io_pe_callback's arguments: `*status` receives -1 for no such set (quietly, as the
+ * original), 0 on a PE that is no member, 1 on a member, which also gets its rank in the set in
+ * `*me` and the set's Fortran MPI communicator in `*fcomm` (-1 in the shared-memory build, which
+ * has no MPI handle).
+ */
+int rpncomm_io_pe_membership(int setno, int *me, int *fcomm, int *status);
+
+/**
+ * RPN_COMM_io_pe_bcast: broadcasts `count` elements of `dtype` from member `root` (its rank in
+ * the set) to the members of set `setno`; `*member` receives 0 on a PE that is no member, which
+ * takes no part (the original's ierr is then RPN_COMM_ERROR, without a message).
+ */
+int rpncomm_io_pe_bcast(void *buffer,
+                        int count,
+                        const char *dtype,
+                        size_t dtype_len,
+                        int root,
+                        int setno,
+                        int *member);
+
+/**
+ * RPN_COMM_make_io_pe_list: `x` and `y` (room for `npes` integers each) receive method 0's grid
+ * coordinates of `npes` PEs on a `pe_nx` x `pe_ny` grid, unchecked; -1 everywhere for a method
+ * other than 0 or an impossible grid (then also an error).
+ */
+int rpncomm_make_io_pe_list(int *x, int *y, int npes, int pe_nx, int pe_ny, int method);
+
+/**
+ * RPN_COMM_check_ioset: 0 when the `npes` PEs at (`x`, `y`) make a set on a `pe_nx` x `pe_ny`
+ * grid, else an error; with `diag` != 0, grid PE 0 (`pe_me`) prints the map of set `newset`.
+ */
+int rpncomm_check_ioset(int newset,
+                        const int *x,
+                        const int *y,
+                        int npes,
+                        int pe_nx,
+                        int pe_ny,
+                        int pe_me,
+                        int diag);
+
+/**
  * This PE's rank `me` in its grid and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
  */
 int rpncomm_mype(int *me, int *me_x, int *me_y);

@@ -88,6 +88,9 @@ collectives! {
     AdjHalo = 42 => "RPN_COMM_adj_halo",
     SpreadContext = 43 => "RPN_COMM_spread_context",
     Spread = 44 => "RPN_COMM_spread",
+    // (codes from 90: the I/O PE sets' and local distributions' own)
+    IoPeBcast = 90 => "RPN_COMM_io_pe_bcast",
+    DoDist = 91 => "RPN_COMM_do_dist",
 }
 
 impl CollectiveId {
