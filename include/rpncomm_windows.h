@@ -957,6 +957,60 @@ int rpncomm_infotyp(const char *name, size_t name_len, int *out);
 int rpncomm_status_size(int *out);
 
 /**
+ * RPN_COMM_alloc_dist_table: `*made` receives `nentries` when the table of that many patterns is
+ * made, -1 when it exists already or `nentries` is not positive.
+ */
+int rpncomm_alloc_dist_table(int nentries, int *made);
+
+/**
+ * RPN_COMM_dist_pattern: `*valid` receives `pattern` when it is one of the table's, else -1
+ * (never an error: it is the question the caller asks).
+ */
+int rpncomm_dist_pattern(int pattern, int *valid);
+
+/**
+ * RPN_COMM_dist_offsets: `offsets` (room for `noffsets`) receives the place of each row's data
+ * in pattern `pattern` (negative where this PE is a client, 0 where it takes no part); `*count`
+ * their number, -1 on failure.
+ */
+int rpncomm_dist_offsets(int pattern, int *offsets, int noffsets, int *count);
+
+/**
+ * RPN_COMM_get_dist_meta: `metadata` (4 x `nmeta` integers) receives per exchange of this PE in
+ * pattern `pattern` its offset, length, row (negative where this PE is a client) and other PE;
+ * `*status` 0, or -1 on failure.
+ */
+int rpncomm_get_dist_meta(int pattern, int *metadata, int nmeta, int *status);
+
+/**
+ * RPN_COMM_get_dist_dims: `*ndata` and `*nmeta` receive the size of the data buffer and the
+ * number of this PE's exchanges in pattern `pattern`, -1 both for no such pattern.
+ */
+int rpncomm_get_dist_dims(int pattern, int *ndata, int *nmeta);
+
+/**
+ * RPN_COMM_add_dist_entry: adds this PE's part of the pattern that `table` (`nrows` rows of
+ * `max_clients` + 3 integers: offset, length, root, clients) describes over communicator `com`;
+ * the first integer of each row receives its offset (see `rpncomm_dist_offsets`), `*ndata` and
+ * `*nmeta` the data buffer's size and this PE's number of exchanges, `*pattern` the pattern's
+ * number, -1 on failure.
+ */
+int rpncomm_add_dist_entry(int *table,
+                           int max_clients,
+                           int nrows,
+                           const char *com,
+                           size_t com_len,
+                           int *ndata,
+                           int *nmeta,
+                           int *pattern);
+
+/**
+ * RPN_COMM_do_dist: moves the data of pattern `pattern` in `values` (`nvalues` integers) from
+ * each root to its clients (`from_root` != 0) or back.
+ */
+int rpncomm_do_dist(int pattern, int from_root, int *values, int nvalues);
+
+/**
  * RPN_COMM_send (MPI build only): `count` elements of `dtype` to rank `dest` of `com`.
  */
 int rpncomm_send(const void *buf,
