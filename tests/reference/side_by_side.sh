@@ -39,7 +39,8 @@ export RPN_COMM_DEBUG="IVAL=12:RVAL=1.5:LVAL=.true.:SVAL=hello:LONG=abcdefghijkl
 cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_side_by_side alongy 4 8"
        "adj_halo_side_by_side - 1 2 4 6" "spread_side_by_side - 1 2 4 6" "comm_helpers_side_by_side - 1 2 4 6"
        "module_side_by_side - 1 2 4 6" "module_side_by_side columns 1 2 4 6" "module_side_by_side yinyang 2 4 8"
-       "options_side_by_side - 1 2 4 6" "options_side_by_side yinyang 2 4 6" "utils_side_by_side - 1 2 4")
+       "options_side_by_side - 1 2 4 6" "options_side_by_side yinyang 2 4 6" "utils_side_by_side - 1 2 4"
+       "io_sets_side_by_side - 1 2 4 6")
 for c in "${cases[@]}"; do
     read -r prog arg pes <<< "$c"
     [[ -n ${SBS_ONLY:-} && " $SBS_ONLY " != *" $prog "* ]] && continue
