@@ -58,6 +58,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/grid/grid_init.F90 \
                 fortran/grid/grid_topology.F90 \
                 fortran/grid/io_pe_sets.F90 \
+                fortran/grid/grid_misc.F90 \
                 fortran/p2p/p2p_routines.F90 \
                 fortran/p2p/comm_helpers.F90 \
                 fortran/p2p/local_dist.F90 \

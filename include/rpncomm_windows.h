@@ -630,6 +630,19 @@ int rpncomm_topo_xy(int nig, int njg, int haloi, int haloj, int *out, int *has_p
 int rpncomm_get_pe(int x, int y, int grd, int sgrd, const char *name, size_t name_len, int *pe);
 
 /**
+ * RPN_COMM_qadl: `bounds` receives (i0, in, j0, jn), the block of an `ni` x `nj` array of grid
+ * PE `ipe` in equal blocks over the grid (the original's arithmetic).
+ */
+int rpncomm_qadl(int ipe, int ni, int nj, int *bounds);
+
+/**
+ * RPN_COMM_petopo, collective over the job: the grid becomes `pex` x `pey` (the PEs placed by
+ * RPN_COMM_set_petopo's blocks), its communicators made again; refused unless pex * pey is the
+ * number of PEs of the grid.
+ */
+int rpncomm_petopo(int pex, int pey);
+
+/**
  * RPN_COMM_adj_halo8 (`which` 8, real*8), RPN_COMM_adj_halo4 (`which` 4, real*4) and
  * RPN_COMM_adj_halo (`which` 0, real*4 as the original sums them): the adjoint of RPN_COMM_xch_halo on `g(minx:maxx, miny:maxy, nk)`. Every halo point's
  * value is added into the part of the PE that owns the point (periodic directions wrap, corners

@@ -346,6 +346,21 @@ module rpn_comm_grid_binding
       integer(C_INT) :: status
     end function rpncomm_check_ioset
 
+    function rpncomm_qadl(ipe, ni, nj, bounds) result(status) bind(C, name='rpncomm_qadl')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: ipe, ni, nj
+      integer(C_INT), dimension(4), intent(OUT) :: bounds
+      integer(C_INT) :: status
+    end function rpncomm_qadl
+
+    function rpncomm_petopo(pex, pey) result(status) bind(C, name='rpncomm_petopo')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: pex, pey
+      integer(C_INT) :: status
+    end function rpncomm_petopo
+
   end interface
 
 end module rpn_comm_grid_binding
