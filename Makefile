@@ -64,6 +64,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/p2p/local_dist.F90 \
                 fortran/collectives/collectives_routines.F90 \
                 fortran/collectives/distribution.F90 \
+                fortran/collectives/soft_barrier.F90 \
                 fortran/halo/halo_routines.F90 \
                 fortran/halo/halo_generic.F90 \
                 fortran/windows/windows_routines.F90 \

@@ -180,6 +180,24 @@ int rpncomm_mpi_transpose_setup(int gnk, int lnkx, int row_comm, int col_comm);
 int rpncomm_mpi_ez_transpose_xz(void *z, void *zt, int forward, int lnix, int lnjy, int lnkx);
 
 /**
+ * rpn_comm_softbarrier_init: registers the communicator `fcomm` for the soft barrier; `*out`
+ * receives it, -1 on failure.
+ */
+int rpncomm_softbarrier_init(int fcomm, int *out);
+
+/**
+ * rpn_comm_softbarrier_init_all: registers the job's communicator (RPN_COMM_world_get's in the
+ * MPI build, 0 for the job in the shared-memory build); `*out` receives it, -1 on failure.
+ */
+int rpncomm_softbarrier_init_all(int *out);
+
+/**
+ * rpn_comm_softbarrier: a barrier over the registered communicator `fcomm`; 0, or -1 for a
+ * communicator not registered.
+ */
+int rpncomm_softbarrier(int fcomm);
+
+/**
  * RPN_COMM_spread_context: a context over communicator `com` (a Fortran string of `com_len`
  * bytes, RPN_COMM's names) with root `rootpe`: point i of the tables the root spreads goes to
  * the PE of rank `pe[i]` (negative: to none). `pe` is read on the root only (`npts` points).

@@ -278,6 +278,30 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_spread
 
+    function rpncomm_softbarrier_init(fcomm, out) result(status) &
+                                      bind(C, name='rpncomm_softbarrier_init')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: fcomm
+      integer(C_INT), intent(OUT) :: out
+      integer(C_INT) :: status
+    end function rpncomm_softbarrier_init
+
+    function rpncomm_softbarrier_init_all(out) result(status) &
+                                          bind(C, name='rpncomm_softbarrier_init_all')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(OUT) :: out
+      integer(C_INT) :: status
+    end function rpncomm_softbarrier_init_all
+
+    function rpncomm_softbarrier(fcomm) result(status) bind(C, name='rpncomm_softbarrier')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: fcomm
+      integer(C_INT) :: status
+    end function rpncomm_softbarrier
+
   end interface
 
 end module rpn_comm_collectives_binding

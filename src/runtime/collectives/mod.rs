@@ -11,12 +11,14 @@
 //!   between every PE and the root;
 //! - `dist`: the distributions (dist, coll, shuf_ezdist, shuf_ezcoll, the x-z transpose);
 //! - `transpose`: RPN_COMM_transpose;
-//! - `spread`: RPN_COMM_spread_context and RPN_COMM_spread (their contexts).
+//! - `spread`: RPN_COMM_spread_context and RPN_COMM_spread (their contexts);
+//! - `soft_barrier`: the original's soft barrier over a registered communicator.
 
 mod agreement;
 mod by_block;
 pub mod check;
 pub mod dist;
+mod soft_barrier;
 pub(super) mod spread;
 mod to_all;
 mod to_root;
