@@ -198,6 +198,14 @@ int rpncomm_softbarrier_init_all(int *out);
 int rpncomm_softbarrier(int fcomm);
 
 /**
+ * RPN_COMM_barrier_data: `level` >= 0 sets RPN_COMM_barrier's detail level (0 none, 1 the
+ * longest wait, 2 every PE's); below 0 `values` (room for `nvalues`) receives what the last
+ * barrier measured, on the communicator's rank 0, once; `*count` the number of values, 0 after a
+ * level was set, -1 when there is nothing to read.
+ */
+int rpncomm_barrier_data(int level, double *values, int nvalues, int *count);
+
+/**
  * RPN_COMM_spread_context: a context over communicator `com` (a Fortran string of `com_len`
  * bytes, RPN_COMM's names) with root `rootpe`: point i of the tables the root spreads goes to
  * the PE of rank `pe[i]` (negative: to none). `pe` is read on the root only (`npts` points).

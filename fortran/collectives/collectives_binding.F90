@@ -302,6 +302,17 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_softbarrier
 
+    function rpncomm_barrier_data(level, values, nvalues, count) result(status) &
+                                  bind(C, name='rpncomm_barrier_data')
+      import :: C_INT, C_DOUBLE
+      implicit none
+      integer(C_INT), intent(IN), value :: level
+      real(C_DOUBLE), dimension(*), intent(OUT) :: values
+      integer(C_INT), intent(IN), value :: nvalues
+      integer(C_INT), intent(OUT) :: count
+      integer(C_INT) :: status
+    end function rpncomm_barrier_data
+
   end interface
 
 end module rpn_comm_collectives_binding

@@ -1,7 +1,8 @@
-//! The C ABI of the original's soft barrier, under the library's names (rpncomm_*, which the
-//! Fortran externals call) and under the original's C names (rpn_comm_softbarrier_init, _init_all,
-//! rpn_comm_softbarrier, and the forms with two underscores that some Fortran compilers link with;
-//! the forms with one underscore are the Fortran externals themselves, fortran/collectives/).
+//! The C ABI of RPN_COMM_barrier_data and of the original's soft barrier, under the library's
+//! names (rpncomm_*, which the Fortran externals call) and under the original's C names
+//! (rpn_comm_softbarrier_init, _init_all, rpn_comm_softbarrier, and the forms with two underscores
+//! that some Fortran compilers link with; the forms with one underscore are the Fortran externals
+//! themselves, fortran/collectives/).
 
 use std::ffi::c_int;
 
@@ -100,4 +101,25 @@ fn barrier_of(fcomm: *const c_int) -> c_int {
     // SAFETY: non-null, the caller's integer.
     let f = unsafe { fcomm.read_unaligned() };
     if rpncomm_softbarrier(f) == 0 { 0 } else { -1 }
+}
+
+/// RPN_COMM_barrier_data: `level` >= 0 sets RPN_COMM_barrier's detail level (0 none, 1 the
+/// longest wait, 2 every PE's); below 0 `values` (room for `nvalues`) receives what the last
+/// barrier measured, on the communicator's rank 0, once; `*count` the number of values, 0 after a
+/// level was set, -1 when there is nothing to read.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_barrier_data(level: c_int, values: *mut f64, nvalues: c_int, count: *mut c_int) -> c_int {
+    call("RPN_COMM_barrier_data", || {
+        let (n, got) = crate::runtime::collectives::barrier_data::barrier_data(level, nvalues);
+        if !got.is_empty() && values.is_null() {
+            return Err(crate::error::Error::NullBuffer { what: "values", nelem: nvalues.into() });
+        }
+        for (i, v) in got.into_iter().enumerate() {
+            // SAFETY: values holds nvalues >= the values given (the caller's contract).
+            unsafe { args::put(values.add(i), v) };
+        }
+        // SAFETY: out-parameter from the caller.
+        unsafe { args::put(count, n) };
+        Ok(())
+    })
 }

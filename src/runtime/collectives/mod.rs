@@ -12,9 +12,11 @@
 //! - `dist`: the distributions (dist, coll, shuf_ezdist, shuf_ezcoll, the x-z transpose);
 //! - `transpose`: RPN_COMM_transpose;
 //! - `spread`: RPN_COMM_spread_context and RPN_COMM_spread (their contexts);
-//! - `soft_barrier`: the original's soft barrier over a registered communicator.
+//! - `soft_barrier`: the original's soft barrier over a registered communicator;
+//! - `barrier_data`: RPN_COMM_barrier's timings (RPN_COMM_barrier_data).
 
 mod agreement;
+pub mod barrier_data;
 mod by_block;
 pub mod check;
 pub mod dist;
