@@ -68,7 +68,8 @@ program test_soft_barrier
   tv = -1
   n = RPN_COMM_barrier_data(-1, tv, size(tv))
   if (me == 0) then
-    call check(n == npes .and. (maxval(tv(1:max(n, 1))) > 0.5 .or. npes == 1) .and. all(tv(1:max(n, 1)) >= 0), 'level 2: every wait')
+    call check(n == npes .and. (maxval(tv(1:max(n, 1))) > 0.5 .or. npes == 1) .and. &
+               all(tv(1:max(n, 1)) >= 0), 'level 2: every wait')
   else
     call check(n == -1, 'level 2: nothing off rank 0')
   endif
