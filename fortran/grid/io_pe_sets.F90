@@ -254,3 +254,81 @@ function RPN_COMM_check_ioset(newset, x, y, npes, pe_nx, pe_ny, pe_me, diag) res
   if (rpncomm_check_ioset(int(newset, C_INT), cx, cy, int(npes, C_INT), int(pe_nx, C_INT), int(pe_ny, C_INT), &
                           int(pe_me, C_INT), d) /= 0) status = -1
 end function RPN_COMM_check_ioset
+
+! ================================================================= the original's self-test driver
+
+! Exercises the I/O PE set routines on the grid RPN_COMM_init made, printing what each answers:
+! sets of min(pe_nx, pe_ny) + 2, min(pe_nx, pe_ny) (twice, the second after a set was freed) and
+! min(pe_nx, pe_ny) - 1 PEs, the callback RPN_COMM_io_pe_test_callback on the last set, its
+! members' coordinates, and a broadcast among its members from its last one.
+subroutine RPN_COMM_io_pe_test()
+  use rpn_comm_grid_binding
+  use rpn_comm_globals, only: pe_nx, pe_ny, pe_me, pe_mex, pe_mey
+  implicit none
+  character(len=*), parameter :: me = 'RPN_COMM_io_pe_coord'
+  integer, external :: RPN_COMM_io_pe_test_callback, RPN_COMM_create_io_set, RPN_COMM_free_io_set
+  integer, external :: RPN_COMM_is_io_pe, RPN_COMM_io_pe_size, RPN_COMM_io_pe_callback
+  integer :: setno, setno2, setno3, nio, status
+  integer, dimension(1), target :: argv
+  integer(C_INT), dimension(:), allocatable :: cx, cy, cid
+  integer(C_INT) :: n
+  integer(C_INT), dimension(1) :: tbcst
+  integer(C_INT) :: member
+
+  if (pe_me == 0) print *, 'DEBUG: pe_nx,pe_ny', pe_nx, pe_ny
+  nio = min(pe_nx, pe_ny)
+  print '(A,10I5)', 'RPN_COMM_io_pe test program, pe_nx,pe_ny,pe_me,pe_mex,pe_mey,nio=', pe_nx, pe_ny, pe_me, &
+      pe_mex, pe_mey, nio
+  setno = RPN_COMM_create_io_set(nio + 2, 0)
+  if (RPN_COMM_is_io_pe(setno) /= -1) then
+    print *, "I am a proud IO pe !"
+  else
+    print *, "I am a lazy  NON-IO pe !"
+  endif
+  print *, "set number, size of set='", setno, RPN_COMM_io_pe_size(setno)
+  setno2 = RPN_COMM_create_io_set(nio, 0)
+  print *, "set number, size of set='", setno2, RPN_COMM_io_pe_size(setno2)
+  setno = RPN_COMM_free_io_set(setno)
+  print *, 'DEBUG: freed IO set ', setno
+  print *, "set number, size of set='", setno, RPN_COMM_io_pe_size(setno)
+  setno = RPN_COMM_create_io_set(nio, 0)
+  print *, "set number, size of set='", setno, RPN_COMM_io_pe_size(setno)
+  setno3 = RPN_COMM_create_io_set(nio - 1, 0)
+  print *, "set number, size of set='", setno3, RPN_COMM_io_pe_size(setno3)
+  argv(1) = pe_me
+  status = RPN_COMM_io_pe_callback(setno3, RPN_COMM_io_pe_test_callback, C_LOC(argv(1)))
+  print *, "after callback, status,argv=", status, argv(1)
+  ! (RPN_COMM_io_pe_coord's C call: its pointer result needs an interface here)
+  allocate(cx(max(nio, 1)), cy(max(nio, 1)), cid(max(nio, 1)))
+  if (rpncomm_io_pe_members(me, len(me, C_SIZE_T), int(setno3, C_INT), int(size(cx), C_INT), cx, cy, cid, n) == 0) then
+    if (n > 0) then
+      print *, "PE list x=", cx(1:n)
+      print *, "PE list y=", cy(1:n)
+    endif
+  endif
+  tbcst = pe_me
+  if (RPN_COMM_is_io_pe(setno3) /= -1) then
+    ! (RPN_COMM_io_pe_bcast's own C call: its buffer of any type needs an interface here)
+    status = rpncomm_io_pe_bcast(tbcst, 1_C_INT, 'MPI_INTEGER', 11_C_SIZE_T, int(RPN_COMM_io_pe_size(setno3) - 1, C_INT), &
+                                 int(setno3, C_INT), member)
+    print *, 'tbcst after broadcast', tbcst
+  endif
+end subroutine RPN_COMM_io_pe_test
+
+! The self-test's callback (called on the members of the set only): prints its arguments, turns
+! the integer argv points to into -(100 + itself) and returns -123.
+function RPN_COMM_io_pe_test_callback(argv, setno, comm, me, x, y, npe) result(status)
+  use ISO_C_BINDING
+  implicit none
+  integer, intent(IN) :: setno, comm, me, npe
+  integer, dimension(npe), intent(IN) :: x, y
+  type(C_PTR), intent(IN) :: argv
+  integer :: status
+  integer, dimension(:), pointer :: arg
+  call C_F_POINTER(argv, arg, [1])
+  print *, "IO PE CALLBACK set, me, argument = ", setno, me, arg(1)
+  print *, "CALLBACK x=", x
+  print *, "CALLBACK y=", y
+  arg(1) = -(100 + arg(1))
+  status = -123 + 0 * comm
+end function RPN_COMM_io_pe_test_callback

@@ -1,5 +1,8 @@
 ! PES: 1 2 4 6
 ! TIMEOUT: 90
+! OUTPUT_HAS@4: after callback, status,argv=        -123        -100
+! OUTPUT_HAS@4: IO PE CALLBACK set, me, argument =            3           0           0
+! OUTPUT_HAS@4: tbcst after broadcast           0
 !
 ! The rest of the original's I/O PE set routines, through the legacy include, on both transports,
 ! on a grid of 1 x 1, 2 x 1, 2 x 2 or 3 x 2 PEs, for every set size the grid holds:
@@ -14,7 +17,9 @@
 !   gets ierr = -1 and its buffer untouched;
 ! - RPN_COMM_make_io_pe_list: io_pe_valid_set's places for a possible set, -1 everywhere for
 !   method 1; RPN_COMM_check_ioset: 0 for them, -1 for a PE twice, two PEs of a group on one row
-!   or column, or a PE outside the grid (one line each).
+!   or column, or a PE outside the grid (one line each);
+! - RPN_COMM_io_pe_test, the original's self-test driver: on 4 PEs its last set is PE 0 alone,
+!   whose callback turns argv 0 into -100 and returns -123.
 program test_io_sets
   use ISO_C_BINDING
   implicit none
@@ -126,6 +131,10 @@ program test_io_sets
   if (pey > 1 .and. pex > 1) then
     call check(RPN_COMM_check_ioset(0, [0, 0], [0, 1], 2, pex, pey, me, .false.) == -1, 'check_ioset: one column twice')
   endif
+
+  ! the original's self-test driver: its lines (the callback's on PE 0, the only member of its
+  ! last set, on 4 PEs) are checked by OUTPUT_HAS above
+  call RPN_COMM_io_pe_test()
 
   call finish('test_io_sets')
 contains
