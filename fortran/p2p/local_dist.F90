@@ -109,3 +109,63 @@ function RPN_COMM_do_dist(pattern, from_root, values, nvalues)
   RPN_COMM_do_dist = 0
   if (rpncomm_do_dist(int(pattern, C_INT), f, values, int(nvalues, C_INT)) /= 0) RPN_COMM_do_dist = -1
 end function RPN_COMM_do_dist
+
+! The original's self-test of the tables (a driver inside its library), over 'GRID' of npetot PEs:
+! one row per PE, 2 integers each, the middle PE the root, PEs mod(i, npetot) and mod(i + 1,
+! npetot) its clients; prints the root's clients (RPN_COMM_get_dist_meta) or a client's roots
+! and offsets, the root's data, then what each client received and its difference from what was
+! sent (zeros). Returns 0.
+integer function RPN_COMM_dist_test(npetot)
+  implicit none
+  integer, intent(IN) :: npetot
+  integer, parameter :: MAX_CLIENTS = 3
+  integer, external :: RPN_COMM_alloc_dist_table, RPN_COMM_add_dist_entry, RPN_COMM_do_dist, RPN_COMM_get_dist_meta
+  integer, dimension(-2:MAX_CLIENTS, npetot) :: my_table
+  integer, dimension(:,:), allocatable :: meta
+  integer, dimension(:), allocatable :: values
+  integer :: root, mype, ierr, pattern, ndata, nmeta, i, low, up
+
+  RPN_COMM_dist_test = -1
+  call RPN_COMM_rank('GRID', mype, ierr)
+  ierr = RPN_COMM_alloc_dist_table(10)
+  root = (npetot - 1) / 2
+  my_table = -1
+  do i = 1, npetot
+    my_table(-1, i) = 2
+    my_table(0, i) = root
+    if (mod(i, npetot) /= root) my_table(1, i) = mod(i, npetot)
+    if (mod(i + 1, npetot) /= root) my_table(2, i) = mod(i + 1, npetot)
+  enddo
+  if (mype == 0) print *, 'ROOT PE will be PE no', root
+  pattern = RPN_COMM_add_dist_entry(my_table, MAX_CLIENTS, npetot, 'GRID', ndata, nmeta)
+  if (pattern < 0) return
+  allocate(meta(4, max(nmeta, 1)), values(max(ndata, 1)))
+  if (RPN_COMM_get_dist_meta(pattern, meta, nmeta) /= 0) return
+  if (mype == root) then
+    print '(I3,A,20I4)', mype, ': CLIENTS', meta(4, 1:nmeta)
+    print '(I3,A,20I4)', mype, ': EXCHNG ', meta(3, 1:nmeta)
+    print '(I3,A,20I4)', mype, ': LENGTH ', meta(2, 1:nmeta)
+    print '(I3,A,20I4)', mype, ': OFFSET ', meta(1, 1:nmeta)
+  else
+    print '(I3,A,20I4)', mype, ': ROOTPE ', my_table(0, :)
+    print '(I3,A,20I4)', mype, ': OFFSETS', my_table(-2, :)
+  endif
+  values = -1
+  do i = 1, npetot
+    if (my_table(-2, i) /= 0 .and. my_table(0, i) == mype) then
+      low = abs(my_table(-2, i))
+      up = low + my_table(-1, i) - 1
+      values(low:up) = mype + 100 * i
+      print '(A,I2,A,20I4)', '<=', mype, ' =>', low, up, values(low:up)
+    endif
+  enddo
+  ierr = RPN_COMM_do_dist(pattern, .true., values, ndata)
+  do i = 1, npetot
+    if (my_table(-2, i) /= 0 .and. my_table(0, i) /= mype) then
+      low = abs(my_table(-2, i))
+      up = low + my_table(-1, i) - 1
+      print '(A,I2,A,20I4)', '==', mype, ' ==', low, up, values(low:up), values(low:up) - (root + 100 * i)
+    endif
+  enddo
+  RPN_COMM_dist_test = 0
+end function RPN_COMM_dist_test

@@ -1,12 +1,17 @@
 ! PES: 1 2 4 6
 ! TIMEOUT: 90
+! OUTPUT_HAS@4: 1: CLIENTS   2   2   3   3   0   0
+! OUTPUT_HAS@4: == 3 ==   1   2 201 201   0   0
+! OUTPUT_HAS@4: == 0 ==   3   4 401 401   0   0
 !
 ! The original's smaller grid routines, on both transports:
 ! - rpn_comm_dummy_init as RPN_COMM_init's Userinit: the grid stays npes x 1;
 ! - RPN_COMM_qadl: every PE's block of a 10 x 7 array, computed here as the original does;
 ! - RPN_COMM_petopo: on 4 PEs the 4 x 1 grid becomes 2 x 2 (RPN_COMM_mype, the 'EW' and 'NS'
 !   sizes and the module's pe_nx follow), a shape of another number of PEs is refused (-1), and
-!   the grid goes back to npes x 1.
+!   the grid goes back to npes x 1;
+! - RPN_COMM_dist_test, the original's self-test driver of the local distribution tables: on 4
+!   PEs PE 1 is the root of clients 2, 2, 3, 3, 0, 0 and every client receives its rows.
 program test_grid_misc
   use ISO_C_BINDING
   use rpn_comm, only: pe_nx, pe_ny
@@ -15,6 +20,7 @@ program test_grid_misc
   integer :: me, npes, nerr
   integer :: pex, pey, mex, mey, ierr, ipe, i0, in, j0, jn, ilim, jlim, n
   external :: rpn_comm_dummy_init
+  integer, external :: RPN_COMM_dist_test
 
   nerr = 0
   me = 0
@@ -49,6 +55,9 @@ program test_grid_misc
   call check(RPN_COMM_petopo(npes, 1) == 0, 'petopo back to npes x 1')
   ierr = RPN_COMM_mype(me, mex, mey)
   call check(mex == me .and. mey == 0 .and. pe_nx == npes, 'npes x 1 again')
+
+  ! the original's self-test driver of the local distribution tables (its lines: OUTPUT_HAS above)
+  call check(RPN_COMM_dist_test(npes) == 0, 'RPN_COMM_dist_test')
 
   call finish('test_grid_misc')
 contains
