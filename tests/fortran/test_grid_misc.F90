@@ -1,5 +1,10 @@
 ! PES: 1 2 4 6
 ! TIMEOUT: 90
+! OUTPUT_HAS@4: SUCCESS: id = 13579BDE       1
+! OUTPUT_HAS@4: ERROR: id, status = 00000001      -1
+! OUTPUT_HAS@4: status (i) , value =           0 "hello"
+! OUTPUT_HAS@4: pe_me=     2    11    13     1    13     1     0
+! ENV: RPN_COMM_DEBUG=IVAL=12:RVAL=1.5:LVAL=.true.:SVAL=hello
 ! OUTPUT_HAS@4: 1: CLIENTS   2   2   3   3   0   0
 ! OUTPUT_HAS@4: == 3 ==   1   2 201 201   0   0
 ! OUTPUT_HAS@4: == 0 ==   3   4 401 401   0   0
@@ -11,7 +16,9 @@
 !   sizes and the module's pe_nx follow), a shape of another number of PEs is refused (-1), and
 !   the grid goes back to npes x 1;
 ! - RPN_COMM_dist_test, the original's self-test driver of the local distribution tables: on 4
-!   PEs PE 1 is the root of clients 2, 2, 3, 3, 0, 0 and every client receives its rows.
+!   PEs PE 1 is the root of clients 2, 2, 3, 3, 0, 0 and every client receives its rows;
+! - RPN_COMM_test_limit, RPN_COMM_debug_test and rpn_comm_2dgrid_test, the original's drivers
+!   (lines of the original's output, which they print identically).
 program test_grid_misc
   use ISO_C_BINDING
   use rpn_comm, only: pe_nx, pe_ny
@@ -20,7 +27,7 @@ program test_grid_misc
   integer :: me, npes, nerr
   integer :: pex, pey, mex, mey, ierr, ipe, i0, in, j0, jn, ilim, jlim, n
   external :: rpn_comm_dummy_init
-  integer, external :: RPN_COMM_dist_test
+  integer, external :: RPN_COMM_dist_test, rpn_comm_2dgrid_test
 
   nerr = 0
   me = 0
@@ -58,6 +65,12 @@ program test_grid_misc
 
   ! the original's self-test driver of the local distribution tables (its lines: OUTPUT_HAS above)
   call check(RPN_COMM_dist_test(npes) == 0, 'RPN_COMM_dist_test')
+
+  ! the original's drivers of RPN_COMM_limit_2, the debug flags and the 2D grids (their lines:
+  ! OUTPUT_HAS above, the original's)
+  if (me == 0) call RPN_COMM_test_limit(3)
+  if (me == 0) call RPN_COMM_debug_test()
+  call check(rpn_comm_2dgrid_test(1, [0]) == 0, 'rpn_comm_2dgrid_test')
 
   call finish('test_grid_misc')
 contains
