@@ -143,7 +143,6 @@ end program test_local_dist
 subroutine local_dist_grid(px, py)
   implicit none
   integer, intent(INOUT) :: px, py
-  integer :: ierr
-  call RPN_COMM_size('WORLD', px, ierr)
-  py = 1
+  px = px     ! the preset npes x 1
+  py = py
 end subroutine local_dist_grid

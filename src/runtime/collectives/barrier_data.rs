@@ -59,15 +59,12 @@ pub fn barrier_data(level: i32, nvalues: i32) -> (i32, Vec<f64>) {
     if DETAIL.load(Ordering::Relaxed) == 0 || !std::mem::replace(&mut last.root, false) {
         return (-1, Vec::new());
     }
-    if nvalues == 1 {
-        if let Some(t) = last.longest.take() {
-            return (1, vec![t]);
-        }
-    } else if nvalues > 1 {
-        if let Some(mut each) = last.each.take() {
-            each.truncate(nvalues as usize);
-            return (each.len() as i32, each);
-        }
+    match nvalues {
+        1 => last.longest.take().map_or((-1, Vec::new()), |t| (1, vec![t])),
+        n if n > 1 => last.each.take().map_or((-1, Vec::new()), |mut each| {
+            each.truncate(n as usize);
+            (each.len() as i32, each)
+        }),
+        _ => (-1, Vec::new()),
     }
-    (-1, Vec::new())
 }
