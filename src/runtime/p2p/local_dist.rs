@@ -300,8 +300,8 @@ mod tests {
         assert_eq!(root1.sources, [Exchange { row: 2, pe: 0, length: 3, offset: -3 }]);
         assert_eq!((root1.offsets.as_slice(), root1.ndata), (&[1, -3, 0][..], 5));
         let pe0 = build(&t, 2, 3, 0, 3, "GRID").unwrap();
-        assert_eq!(pe0.offsets, [-1, 3, -4]);
-        assert_eq!(pe0.ndata, 5);
+        assert_eq!(pe0.offsets, [-1, 3, -6]);
+        assert_eq!(pe0.ndata, 6);
         assert_eq!(pe0.clients.len() + pe0.sources.len(), 3);
     }
 
