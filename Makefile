@@ -59,12 +59,15 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/grid/grid_init.F90 \
                 fortran/grid/grid_topology.F90 \
                 fortran/grid/io_pe_sets.F90 \
+                fortran/grid/grid_misc.F90 \
                 fortran/p2p/p2p_routines.F90 \
                 fortran/p2p/comm_helpers.F90 \
+                fortran/p2p/local_dist.F90 \
                 fortran/collectives/collectives_routines.F90 \
                 fortran/collectives/distribution.F90 \
                 fortran/distributions/distributions_routines.F90 \
                 fortran/collectives/transposes.F90 \
+                fortran/collectives/soft_barrier.F90 \
                 fortran/halo/halo_routines.F90 \
                 fortran/halo/halo_generic.F90 \
                 fortran/halo/halo_variants.F90 \

@@ -246,6 +246,32 @@ int rpncomm_mpi_transpose_xy(void *z,
 int rpncomm_mpi_print_transpose_times(void);
 
 /**
+ * rpn_comm_softbarrier_init: registers the communicator `fcomm` for the soft barrier; `*out`
+ * receives it, -1 on failure.
+ */
+int rpncomm_softbarrier_init(int fcomm, int *out);
+
+/**
+ * rpn_comm_softbarrier_init_all: registers the job's communicator (RPN_COMM_world_get's in the
+ * MPI build, 0 for the job in the shared-memory build); `*out` receives it, -1 on failure.
+ */
+int rpncomm_softbarrier_init_all(int *out);
+
+/**
+ * rpn_comm_softbarrier: a barrier over the registered communicator `fcomm`; 0, or -1 for a
+ * communicator not registered.
+ */
+int rpncomm_softbarrier(int fcomm);
+
+/**
+ * RPN_COMM_barrier_data: `level` >= 0 sets RPN_COMM_barrier's detail level (0 none, 1 the
+ * longest wait, 2 every PE's); below 0 `values` (room for `nvalues`) receives what the last
+ * barrier measured, on the communicator's rank 0, once; `*count` the number of values, 0 after a
+ * level was set, -1 when there is nothing to read.
+ */
+int rpncomm_barrier_data(int level, double *values, int nvalues, int *count);
+
+/**
  * RPN_COMM_spread_context: a context over communicator `com` (a Fortran string of `com_len`
  * bytes, RPN_COMM's names) with root `rootpe`: point i of the tables the root spreads goes to
  * the PE of rank `pe[i]` (negative: to none). `pe` is read on the root only (`npts` points).
@@ -737,6 +763,74 @@ int rpncomm_io_pe_comm(int setno, int *fcomm);
 int rpncomm_io_pe_valid_set(int *x, int *y, int npes, int penx, int peny, int diag, int method);
 
 /**
+ * RPN_COMM_is_valid_io_setno: `*valid` receives 1 when set `setno` exists, else 0 (never an
+ * error: it is the question the caller asks).
+ */
+int rpncomm_is_valid_io_setno(int setno, int *valid);
+
+/**
+ * RPN_COMM_io_pe_groups: `*ngroups` receives the number of groups of set `setno`, -1 for no
+ * such set.
+ */
+int rpncomm_io_pe_groups(int setno, int *ngroups);
+
+/**
+ * The members of set `setno` in set order, for `routine` (RPN_COMM_io_pe_idlist, io_pe_coord,
+ * io_pe_callback): `*npe` receives their number (-1 and no error for no such set, as the original
+ * answers with a null list), and the first `capacity` of them their grid coordinates in `x`, `y`
+ * and their grid ranks in `ids` (each may be null).
+ */
+int rpncomm_io_pe_members(const char *routine,
+                          size_t routine_len,
+                          int setno,
+                          int capacity,
+                          int *x,
+                          int *y,
+                          int *ids,
+                          int *npe);
+
+/**
+ * RPN_COMM_io_pe_callback's arguments: `*status` receives -1 for no such set (quietly, as the
+ * original), 0 on a PE that is no member, 1 on a member, which also gets its rank in the set in
+ * `*me` and the set's Fortran MPI communicator in `*fcomm` (-1 in the shared-memory build, which
+ * has no MPI handle).
+ */
+int rpncomm_io_pe_membership(int setno, int *me, int *fcomm, int *status);
+
+/**
+ * RPN_COMM_io_pe_bcast: broadcasts `count` elements of `dtype` from member `root` (its rank in
+ * the set) to the members of set `setno`; `*member` receives 0 on a PE that is no member, which
+ * takes no part (the original's ierr is then RPN_COMM_ERROR, without a message).
+ */
+int rpncomm_io_pe_bcast(void *buffer,
+                        int count,
+                        const char *dtype,
+                        size_t dtype_len,
+                        int root,
+                        int setno,
+                        int *member);
+
+/**
+ * RPN_COMM_make_io_pe_list: `x` and `y` (room for `npes` integers each) receive method 0's grid
+ * coordinates of `npes` PEs on a `pe_nx` x `pe_ny` grid, unchecked; -1 everywhere for a method
+ * other than 0 or an impossible grid (then also an error).
+ */
+int rpncomm_make_io_pe_list(int *x, int *y, int npes, int pe_nx, int pe_ny, int method);
+
+/**
+ * RPN_COMM_check_ioset: 0 when the `npes` PEs at (`x`, `y`) make a set on a `pe_nx` x `pe_ny`
+ * grid, else an error; with `diag` != 0, grid PE 0 (`pe_me`) prints the map of set `newset`.
+ */
+int rpncomm_check_ioset(int newset,
+                        const int *x,
+                        const int *y,
+                        int npes,
+                        int pe_nx,
+                        int pe_ny,
+                        int pe_me,
+                        int diag);
+
+/**
  * This PE's rank `me` in its grid and its coordinates `me_x`, `me_y` on the Pex x Pey grid.
  */
 int rpncomm_mype(int *me, int *me_x, int *me_y);
@@ -836,6 +930,19 @@ int rpncomm_topo_xy(int nig, int njg, int haloi, int haloj, int *out, int *has_p
  * refused, as the original).
  */
 int rpncomm_get_pe(int x, int y, int grd, int sgrd, const char *name, size_t name_len, int *pe);
+
+/**
+ * RPN_COMM_qadl: `bounds` receives (i0, in, j0, jn), the block of an `ni` x `nj` array of grid
+ * PE `ipe` in equal blocks over the grid (the original's arithmetic).
+ */
+int rpncomm_qadl(int ipe, int ni, int nj, int *bounds);
+
+/**
+ * RPN_COMM_petopo, collective over the job: the grid becomes `pex` x `pey` (the PEs placed by
+ * RPN_COMM_set_petopo's blocks), its communicators made again; refused unless pex * pey is the
+ * number of PEs of the grid.
+ */
+int rpncomm_petopo(int pex, int pey);
 
 /**
  * RPN_COMM_adj_halo8 (`which` 8, real*8), RPN_COMM_adj_halo4 (`which` 4, real*4) and
@@ -1323,6 +1430,60 @@ int rpncomm_infotyp(const char *name, size_t name_len, int *out);
  * RPN_COMM_status_size (MPI build only): `*out` MPI_STATUS_SIZE.
  */
 int rpncomm_status_size(int *out);
+
+/**
+ * RPN_COMM_alloc_dist_table: `*made` receives `nentries` when the table of that many patterns is
+ * made, -1 when it exists already or `nentries` is not positive.
+ */
+int rpncomm_alloc_dist_table(int nentries, int *made);
+
+/**
+ * RPN_COMM_dist_pattern: `*valid` receives `pattern` when it is one of the table's, else -1
+ * (never an error: it is the question the caller asks).
+ */
+int rpncomm_dist_pattern(int pattern, int *valid);
+
+/**
+ * RPN_COMM_dist_offsets: `offsets` (room for `noffsets`) receives the place of each row's data
+ * in pattern `pattern` (negative where this PE is a client, 0 where it takes no part); `*count`
+ * their number, -1 on failure.
+ */
+int rpncomm_dist_offsets(int pattern, int *offsets, int noffsets, int *count);
+
+/**
+ * RPN_COMM_get_dist_meta: `metadata` (4 x `nmeta` integers) receives per exchange of this PE in
+ * pattern `pattern` its offset, length, row (negative where this PE is a client) and other PE;
+ * `*status` 0, or -1 on failure.
+ */
+int rpncomm_get_dist_meta(int pattern, int *metadata, int nmeta, int *status);
+
+/**
+ * RPN_COMM_get_dist_dims: `*ndata` and `*nmeta` receive the size of the data buffer and the
+ * number of this PE's exchanges in pattern `pattern`, -1 both for no such pattern.
+ */
+int rpncomm_get_dist_dims(int pattern, int *ndata, int *nmeta);
+
+/**
+ * RPN_COMM_add_dist_entry: adds this PE's part of the pattern that `table` (`nrows` rows of
+ * `max_clients` + 3 integers: offset, length, root, clients) describes over communicator `com`;
+ * the first integer of each row receives its offset (see `rpncomm_dist_offsets`), `*ndata` and
+ * `*nmeta` the data buffer's size and this PE's number of exchanges, `*pattern` the pattern's
+ * number, -1 on failure.
+ */
+int rpncomm_add_dist_entry(int *table,
+                           int max_clients,
+                           int nrows,
+                           const char *com,
+                           size_t com_len,
+                           int *ndata,
+                           int *nmeta,
+                           int *pattern);
+
+/**
+ * RPN_COMM_do_dist: moves the data of pattern `pattern` in `values` (`nvalues` integers) from
+ * each root to its clients (`from_root` != 0) or back.
+ */
+int rpncomm_do_dist(int pattern, int from_root, int *values, int nvalues);
 
 /**
  * RPN_COMM_send (MPI build only): `count` elements of `dtype` to rank `dest` of `com`.

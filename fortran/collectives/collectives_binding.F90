@@ -353,6 +353,41 @@ module rpn_comm_collectives_binding
       integer(C_INT) :: status
     end function rpncomm_compress
 
+    function rpncomm_softbarrier_init(fcomm, out) result(status) &
+                                      bind(C, name='rpncomm_softbarrier_init')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: fcomm
+      integer(C_INT), intent(OUT) :: out
+      integer(C_INT) :: status
+    end function rpncomm_softbarrier_init
+
+    function rpncomm_softbarrier_init_all(out) result(status) &
+                                          bind(C, name='rpncomm_softbarrier_init_all')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(OUT) :: out
+      integer(C_INT) :: status
+    end function rpncomm_softbarrier_init_all
+
+    function rpncomm_softbarrier(fcomm) result(status) bind(C, name='rpncomm_softbarrier')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: fcomm
+      integer(C_INT) :: status
+    end function rpncomm_softbarrier
+
+    function rpncomm_barrier_data(level, values, nvalues, count) result(status) &
+                                  bind(C, name='rpncomm_barrier_data')
+      import :: C_INT, C_DOUBLE
+      implicit none
+      integer(C_INT), intent(IN), value :: level
+      real(C_DOUBLE), dimension(*), intent(OUT) :: values
+      integer(C_INT), intent(IN), value :: nvalues
+      integer(C_INT), intent(OUT) :: count
+      integer(C_INT) :: status
+    end function rpncomm_barrier_data
+
   end interface
 
 end module rpn_comm_collectives_binding

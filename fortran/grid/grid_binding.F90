@@ -275,6 +275,92 @@ module rpn_comm_grid_binding
       integer(C_INT) :: status
     end function rpncomm_get_2dgrid
 
+    function rpncomm_is_valid_io_setno(setno, valid) result(status) &
+                                       bind(C, name='rpncomm_is_valid_io_setno')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: setno
+      integer(C_INT), intent(OUT) :: valid
+      integer(C_INT) :: status
+    end function rpncomm_is_valid_io_setno
+
+    function rpncomm_io_pe_groups(setno, ngroups) result(status) &
+                                  bind(C, name='rpncomm_io_pe_groups')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: setno
+      integer(C_INT), intent(OUT) :: ngroups
+      integer(C_INT) :: status
+    end function rpncomm_io_pe_groups
+
+    function rpncomm_io_pe_members(routine, routine_len, setno, capacity, x, y, ids, npe) &
+                                   result(status) bind(C, name='rpncomm_io_pe_members')
+      import :: C_CHAR, C_SIZE_T, C_INT
+      implicit none
+      character(kind=C_CHAR), dimension(*), intent(IN) :: routine
+      integer(C_SIZE_T), intent(IN), value :: routine_len
+      integer(C_INT), intent(IN), value :: setno, capacity
+      integer(C_INT), dimension(*), intent(OUT) :: x, y, ids
+      integer(C_INT), intent(OUT) :: npe
+      integer(C_INT) :: status
+    end function rpncomm_io_pe_members
+
+    function rpncomm_io_pe_membership(setno, me, fcomm, status) result(ok) &
+                                      bind(C, name='rpncomm_io_pe_membership')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: setno
+      integer(C_INT), intent(OUT) :: me, fcomm, status
+      integer(C_INT) :: ok
+    end function rpncomm_io_pe_membership
+
+    function rpncomm_io_pe_bcast(buffer, count, dtype, dtype_len, root, setno, member) &
+                                 result(status) bind(C, name='rpncomm_io_pe_bcast')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: buffer
+      integer(C_INT), intent(IN), value :: count
+      character(kind=C_CHAR), dimension(*), intent(IN) :: dtype
+      integer(C_SIZE_T), intent(IN), value :: dtype_len
+      integer(C_INT), intent(IN), value :: root, setno
+      integer(C_INT), intent(OUT) :: member
+      integer(C_INT) :: status
+    end function rpncomm_io_pe_bcast
+
+    function rpncomm_make_io_pe_list(x, y, npes, pe_nx, pe_ny, method) result(status) &
+                                     bind(C, name='rpncomm_make_io_pe_list')
+      import :: C_INT
+      implicit none
+      integer(C_INT), dimension(*), intent(OUT) :: x, y
+      integer(C_INT), intent(IN), value :: npes, pe_nx, pe_ny, method
+      integer(C_INT) :: status
+    end function rpncomm_make_io_pe_list
+
+    function rpncomm_check_ioset(newset, x, y, npes, pe_nx, pe_ny, pe_me, diag) result(status) &
+                                 bind(C, name='rpncomm_check_ioset')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: newset
+      integer(C_INT), dimension(*), intent(IN) :: x, y
+      integer(C_INT), intent(IN), value :: npes, pe_nx, pe_ny, pe_me, diag
+      integer(C_INT) :: status
+    end function rpncomm_check_ioset
+
+    function rpncomm_qadl(ipe, ni, nj, bounds) result(status) bind(C, name='rpncomm_qadl')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: ipe, ni, nj
+      integer(C_INT), dimension(4), intent(OUT) :: bounds
+      integer(C_INT) :: status
+    end function rpncomm_qadl
+
+    function rpncomm_petopo(pex, pey) result(status) bind(C, name='rpncomm_petopo')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: pex, pey
+      integer(C_INT) :: status
+    end function rpncomm_petopo
+
   end interface
 
 end module rpn_comm_grid_binding

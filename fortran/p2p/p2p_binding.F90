@@ -313,6 +313,77 @@ module rpn_comm_p2p_binding
       integer(C_INT) :: ierr
     end function rpncomm_sendrecv
 
+    function rpncomm_alloc_dist_table(nentries, made) result(status) &
+                                      bind(C, name='rpncomm_alloc_dist_table')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: nentries
+      integer(C_INT), intent(OUT) :: made
+      integer(C_INT) :: status
+    end function rpncomm_alloc_dist_table
+
+    function rpncomm_dist_pattern(pattern, valid) result(status) &
+                                  bind(C, name='rpncomm_dist_pattern')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: pattern
+      integer(C_INT), intent(OUT) :: valid
+      integer(C_INT) :: status
+    end function rpncomm_dist_pattern
+
+    function rpncomm_dist_offsets(pattern, offsets, noffsets, count) result(status) &
+                                  bind(C, name='rpncomm_dist_offsets')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: pattern
+      integer(C_INT), dimension(*), intent(OUT) :: offsets
+      integer(C_INT), intent(IN), value :: noffsets
+      integer(C_INT), intent(OUT) :: count
+      integer(C_INT) :: status
+    end function rpncomm_dist_offsets
+
+    function rpncomm_get_dist_meta(pattern, metadata, nmeta, status) result(ok) &
+                                   bind(C, name='rpncomm_get_dist_meta')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: pattern
+      integer(C_INT), dimension(*), intent(OUT) :: metadata
+      integer(C_INT), intent(IN), value :: nmeta
+      integer(C_INT), intent(OUT) :: status
+      integer(C_INT) :: ok
+    end function rpncomm_get_dist_meta
+
+    function rpncomm_get_dist_dims(pattern, ndata, nmeta) result(status) &
+                                   bind(C, name='rpncomm_get_dist_dims')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: pattern
+      integer(C_INT), intent(OUT) :: ndata, nmeta
+      integer(C_INT) :: status
+    end function rpncomm_get_dist_dims
+
+    function rpncomm_add_dist_entry(table, max_clients, nrows, com, com_len, ndata, nmeta, &
+                                    pattern) result(status) bind(C, name='rpncomm_add_dist_entry')
+      import :: C_INT, C_CHAR, C_SIZE_T
+      implicit none
+      integer(C_INT), dimension(*), intent(INOUT) :: table
+      integer(C_INT), intent(IN), value :: max_clients, nrows
+      character(kind=C_CHAR), dimension(*), intent(IN) :: com
+      integer(C_SIZE_T), intent(IN), value :: com_len
+      integer(C_INT), intent(OUT) :: ndata, nmeta, pattern
+      integer(C_INT) :: status
+    end function rpncomm_add_dist_entry
+
+    function rpncomm_do_dist(pattern, from_root, values, nvalues) result(status) &
+                             bind(C, name='rpncomm_do_dist')
+      import :: C_INT
+      implicit none
+      integer(C_INT), intent(IN), value :: pattern, from_root
+      integer(C_INT), dimension(*), intent(INOUT) :: values
+      integer(C_INT), intent(IN), value :: nvalues
+      integer(C_INT) :: status
+    end function rpncomm_do_dist
+
   end interface
 
 end module rpn_comm_p2p_binding

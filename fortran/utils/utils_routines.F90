@@ -178,3 +178,22 @@ subroutine rpn_comm_unbind_process()
   implicit none
   call rpncomm_unbind_process()
 end subroutine rpn_comm_unbind_process
+
+! The original's self-test of RPN_COMM_debug_i, _r, _l and _s: prints each one's status and value
+! for the fields IVAL, RVAL, LVAL and SVAL of RPN_COMM_DEBUG.
+subroutine RPN_COMM_debug_test()
+  implicit none
+  integer, external :: RPN_COMM_debug_i, RPN_COMM_debug_r, RPN_COMM_debug_l, RPN_COMM_debug_s
+  integer :: ival, status
+  real(kind=4) :: rval
+  logical :: lval
+  character(len=16) :: sval
+  status = RPN_COMM_debug_i('IVAL', ival)
+  print *, 'status (i) , value =', status, ival
+  status = RPN_COMM_debug_r('RVAL', rval)
+  print *, 'status (i) , value =', status, rval
+  status = RPN_COMM_debug_l('LVAL', lval)
+  print *, 'status (i) , value =', status, lval
+  status = RPN_COMM_debug_s('SVAL', sval)
+  print *, 'status (i) , value =', status, '"'//trim(sval)//'"'
+end subroutine RPN_COMM_debug_test

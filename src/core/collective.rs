@@ -97,6 +97,9 @@ collectives! {
     Transpose48 = 66 => "RPN_COMM_transpose48",
     GlobalSum = 67 => "RPN_COMM_globalsum",
     MpiTransposeXy = 68 => "RPN_MPI_transpose_xy",
+    // (codes from 90: the I/O PE sets' and local distributions' own)
+    IoPeBcast = 90 => "RPN_COMM_io_pe_bcast",
+    DoDist = 91 => "RPN_COMM_do_dist",
 }
 
 impl CollectiveId {

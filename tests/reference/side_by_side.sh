@@ -52,7 +52,8 @@ cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_
        "distributions_side_by_side - 1 2 4 6"
        "onesided_side_by_side - 1 2 4 6"
        "transposes_side_by_side - 1 2 4 6"
-       "halo_variants_side_by_side - 1 2 4 6")
+       "halo_variants_side_by_side - 1 2 4 6"
+       "io_sets_side_by_side - 1 2 4 6")
 for c in "${cases[@]}"; do
     read -r prog arg pes <<< "$c"
     [[ -n ${SBS_ONLY:-} && " $SBS_ONLY " != *" $prog "* ]] && continue

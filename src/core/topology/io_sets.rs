@@ -26,7 +26,15 @@ pub fn io_pe_list(npes: i64, pe_nx: i64, pe_ny: i64, method: i64) -> Result<Vec<
     if npes <= 0 || npes as u64 > (nx * ny) as u64 {
         return Err(Error::BadArgument(format!("{npes} I/O PEs on a {nx} x {ny} grid")));
     }
-    let list: Vec<(usize, usize)> = (0..npes as usize)
+    let list = positions(npes as usize, nx, ny);
+    check(&list, nx, ny)?;
+    Ok(list)
+}
+
+/// Method 0's places of `npes` PEs on an `nx` x `ny` grid, unchecked (RPN_COMM_make_io_pe_list:
+/// past nx * ny PEs, or where the groups collide, the list holds PEs twice; `check` says so).
+pub fn positions(npes: usize, nx: usize, ny: usize) -> Vec<(usize, usize)> {
+    (0..npes)
         .map(|i| {
             if nx < ny {
                 let x = i % nx;
@@ -38,15 +46,16 @@ pub fn io_pe_list(npes: i64, pe_nx: i64, pe_ny: i64, method: i64) -> Result<Vec<
                 ((y + (i / ny) * sx) % nx, y)
             }
         })
-        .collect();
-    check(&list, nx, ny)?;
-    Ok(list)
+        .collect()
 }
 
 /// A set is usable when no PE is in it twice and, in each group of min(pe_nx, pe_ny) consecutive
 /// PEs, no two share a row or a column.
 pub fn check(list: &[(usize, usize)], nx: usize, ny: usize) -> Result<()> {
-    let group = nx.min(ny);
+    if let Some(&(x, y)) = list.iter().find(|&&(x, y)| x >= nx || y >= ny) {
+        return Err(Error::BadArgument(format!("the PE at ({x}, {y}) is outside the {nx} x {ny} grid")));
+    }
+    let group = nx.min(ny).max(1);
     for (g, members) in list.chunks(group).enumerate() {
         let mut rows = vec![false; ny];
         let mut cols = vec![false; nx];

@@ -12,7 +12,7 @@ pub extern "C" fn rpncomm_barrier(name: *const c_char, name_len: usize) -> c_int
     call("RPN_COMM_barrier", || {
         // SAFETY: Fortran string argument.
         let name = unsafe { args::name(name, name_len) }?;
-        with_runtime(|rt| rt.barrier(&name))
+        with_runtime(|rt| rt.barrier_timed(&name))
     })
 }
 

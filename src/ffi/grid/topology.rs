@@ -297,3 +297,33 @@ pub extern "C" fn rpncomm_get_pe(
         Ok(())
     })
 }
+
+/// RPN_COMM_qadl: `bounds` receives (i0, in, j0, jn), the block of an `ni` x `nj` array of grid
+/// PE `ipe` in equal blocks over the grid (the original's arithmetic).
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_qadl(ipe: c_int, ni: c_int, nj: c_int, bounds: *mut c_int) -> c_int {
+    call("RPN_COMM_qadl", || {
+        if bounds.is_null() {
+            return Err(Error::NullBuffer { what: "bounds", nelem: 4 });
+        }
+        let (i0, in_, j0, jn) = with_runtime(|rt| rt.grid_qadl(ipe, ni, nj))?;
+        for (k, v) in [i0, in_, j0, jn].into_iter().enumerate() {
+            // SAFETY: bounds holds 4 integers (the caller's contract).
+            unsafe { args::put(bounds.add(k), v) };
+        }
+        Ok(())
+    })
+}
+
+/// RPN_COMM_petopo, collective over the job: the grid becomes `pex` x `pey` (the PEs placed by
+/// RPN_COMM_set_petopo's blocks), its communicators made again; refused unless pex * pey is the
+/// number of PEs of the grid.
+#[unsafe(no_mangle)]
+pub extern "C" fn rpncomm_petopo(pex: c_int, pey: c_int) -> c_int {
+    call("RPN_COMM_petopo", || {
+        if pex <= 0 || pey <= 0 {
+            return Err(Error::BadArgument(format!("a {pex} x {pey} grid")));
+        }
+        with_runtime(|rt| rt.petopo(pex, pey))
+    })
+}

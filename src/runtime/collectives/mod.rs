@@ -16,15 +16,19 @@
 //! - `transpose`: RPN_COMM_transpose, RPN_COMM_Xpose1 and _Xpose2;
 //! - `transpose48`: RPN_COMM_transpose48, RPN_COMM_Xpose148 and _Xpose248 (real to real*8);
 //! - `global_sum`: RPN_COMM_globalsum, added in the original's order;
-//! - `spread`: RPN_COMM_spread_context and RPN_COMM_spread (their contexts).
+//! - `spread`: RPN_COMM_spread_context and RPN_COMM_spread (their contexts);
+//! - `soft_barrier`: the original's soft barrier over a registered communicator;
+//! - `barrier_data`: RPN_COMM_barrier's timings (RPN_COMM_barrier_data).
 
 mod agreement;
+pub mod barrier_data;
 mod by_block;
 pub mod check;
 pub mod dist;
 pub mod redist;
 pub mod global_sum;
 pub mod mpi_transpose;
+mod soft_barrier;
 pub(super) mod spread;
 mod to_all;
 mod to_root;

@@ -271,6 +271,27 @@ impl Runtime {
         com: &str,
     ) -> Result<()> {
         let Some(comm) = self.named(com)? else { return Ok(()) };
+        // SAFETY: the caller's contract, passed on.
+        unsafe { self.broadcast_over(&comm, id, buffer, capacity, count, dtype, root) }
+    }
+
+    /// `broadcast` over the communicator `comm` (of which this PE is a member): also the
+    /// broadcast of an I/O PE set (RPN_COMM_io_pe_bcast).
+    ///
+    /// # Safety
+    /// As `bcast`'s.
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::runtime) unsafe fn broadcast_over(
+        &mut self,
+        comm: &Communicator,
+        id: CollectiveId,
+        buffer: usize,
+        capacity: Option<usize>,
+        count: i32,
+        dtype: &str,
+        root: i32,
+    ) -> Result<()> {
+        let comm = comm.clone();
         let checked = MessageType::from_name(dtype).and_then(|t| {
             let bytes = t.message_size("count", count)?;
             if let Some(cap) = capacity.filter(|&cap| bytes > cap) {

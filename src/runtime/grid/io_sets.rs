@@ -137,3 +137,82 @@ pub(in crate::runtime) fn members(setno: i32) -> Result<Vec<(usize, usize)>> {
 pub fn io_pe_size(setno: i32) -> Result<usize> {
     with_set(setno, |s| s.coords.len())
 }
+
+/// RPN_COMM_is_valid_io_setno: whether set `setno` exists (a question, never an error).
+pub fn is_valid_io_setno(setno: i32) -> bool {
+    with_set(setno, |_| ()).is_ok()
+}
+
+/// RPN_COMM_io_pe_groups: the number of groups of set `setno`, groups of min(pe_nx, pe_ny, size)
+/// PEs (the last one may be shorter).
+pub fn io_pe_groups(setno: i32) -> Result<usize> {
+    with_set(setno, |s| {
+        let group = s.grid.pex.min(s.grid.pey).min(s.coords.len()).max(1);
+        s.coords.len().div_ceil(group)
+    })
+}
+
+/// One member of a set: its grid coordinates and its rank in the grid.
+pub struct Member {
+    /// Column of the grid, from 0.
+    pub x: usize,
+    /// Row of the grid, from 0.
+    pub y: usize,
+    /// Rank in the grid communicator.
+    pub grid_rank: usize,
+}
+
+/// The members of set `setno` in set order (RPN_COMM_io_pe_idlist, io_pe_coord, io_pe_callback).
+pub fn members_of(setno: i32) -> Result<Vec<Member>> {
+    with_set(setno, |s| s.coords.iter().map(|&(x, y)| Member { x, y, grid_rank: s.grid.rank_of(s.grid.at(x, y)) }).collect())
+}
+
+/// RPN_COMM_make_io_pe_list: method 0's places of `npes` PEs on a `pe_nx` x `pe_ny` grid,
+/// unchecked (RPN_COMM_check_ioset checks them).
+pub fn make_io_pe_list(npes: i32, pe_nx: i32, pe_ny: i32, method: i32) -> Result<Vec<(usize, usize)>> {
+    if method != 0 {
+        return Err(Error::BadArgument(format!("method {method}: 0 is the only method")));
+    }
+    if pe_nx <= 0 || pe_ny <= 0 || npes < 0 {
+        return Err(Error::BadArgument(format!("{npes} I/O PEs on a {pe_nx} x {pe_ny} PE grid")));
+    }
+    Ok(io_sets::positions(npes as usize, pe_nx as usize, pe_ny as usize))
+}
+
+/// RPN_COMM_check_ioset: whether the PEs `list` on a `pe_nx` x `pe_ny` grid make a set (none
+/// twice, none outside, no two on a row or column in a group); with `diag` on grid PE 0 (`pe_me`),
+/// the map of set `newset` is printed.
+pub fn check_ioset(newset: i32, list: &[(usize, usize)], pe_nx: i32, pe_ny: i32, pe_me: i32, diag: bool) -> Result<()> {
+    if pe_nx <= 0 || pe_ny <= 0 {
+        return Err(Error::BadArgument(format!("a {pe_nx} x {pe_ny} PE grid")));
+    }
+    let (nx, ny) = (pe_nx as usize, pe_ny as usize);
+    io_sets::check(list, nx, ny)?;
+    if pe_me == 0 && diag {
+        print_map(&format!(" of set {newset}"), list, nx, ny);
+    }
+    Ok(())
+}
+
+impl Runtime {
+    /// This PE's rank in set `setno` and the Fortran MPI communicator of the set (-1 where the
+    /// build has no MPI handle: shared memory), None for a PE that is no member
+    /// (RPN_COMM_io_pe_callback).
+    pub fn io_pe_membership(&self, setno: i32) -> Result<Option<(usize, i32)>> {
+        let Some(comm) = with_set(setno, |s| s.comm.clone())? else { return Ok(None) };
+        let fcomm = if cfg!(feature = "mpi") { self.transport.fortran_comm(Some(&comm))? } else { -1 };
+        Ok(Some((comm.rank(), fcomm)))
+    }
+
+    /// RPN_COMM_io_pe_bcast: broadcasts `count` elements of `dtype` from member `root` to the
+    /// members of set `setno`; false on a PE that is no member (which takes no part).
+    ///
+    /// # Safety
+    /// `buffer` holds `count` elements of `dtype`.
+    pub unsafe fn io_pe_bcast(&mut self, buffer: usize, count: i32, dtype: &str, root: i32, setno: i32) -> Result<bool> {
+        let Some(comm) = with_set(setno, |s| s.comm.clone())? else { return Ok(false) };
+        // SAFETY: the caller's contract, passed on.
+        unsafe { self.broadcast_over(&comm, CollectiveId::IoPeBcast, buffer, None, count, dtype, root) }?;
+        Ok(true)
+    }
+}

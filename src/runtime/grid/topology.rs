@@ -175,3 +175,39 @@ mod tests {
         assert_eq!((rt.colors("WORLD"), rt.colors("grid"), rt.colors("EW")), (0, 0, -1));
     }
 }
+
+/// RPN_COMM_qadl: the block of an `ni` x `nj` array that grid PE `ipe` holds when it is cut in
+/// equal blocks of ceiling(ni / pe_nx) x ceiling(nj / pe_ny) (the last ones shorter), as the
+/// original: (i0, in, j0, jn), from 1 (in < i0 for a PE past the array's end).
+pub fn qadl(ipe: i32, ni: i32, nj: i32, pe_nx: i32, pe_ny: i32) -> (i32, i32, i32, i32) {
+    let (ilim, jlim) = ((ni + pe_nx - 1) / pe_nx, (nj + pe_ny - 1) / pe_ny);
+    let j0 = jlim * (ipe / pe_nx) + 1;
+    let i0 = ilim * (ipe % pe_nx) + 1;
+    (i0, (i0 + ilim - 1).min(ni), j0, (j0 + jlim - 1).min(nj))
+}
+
+impl Runtime {
+    /// RPN_COMM_petopo, after RPN_COMM_init: the grid made again as `pex` x `pey` (RPN_COMM_init's
+    /// step with those figures on every PE).
+    pub fn petopo(&mut self, pex: i32, pey: i32) -> Result<()> {
+        self.grid_and_blocks()?;
+        self.set_grid(pex, pey).map(drop)
+    }
+
+    /// RPN_COMM_qadl on this PE's grid (see `qadl`).
+    pub fn grid_qadl(&self, ipe: i32, ni: i32, nj: i32) -> Result<(i32, i32, i32, i32)> {
+        let (grid, _) = self.grid_and_blocks()?;
+        Ok(qadl(ipe, ni, nj, grid.pex as i32, grid.pey as i32))
+    }
+}
+
+#[cfg(test)]
+mod qadl_tests {
+    #[test]
+    fn blocks_of_the_grid() {
+        // 10 x 7 on 3 x 2 PEs: blocks of 4 x 4
+        assert_eq!(super::qadl(0, 10, 7, 3, 2), (1, 4, 1, 4));
+        assert_eq!(super::qadl(2, 10, 7, 3, 2), (9, 10, 1, 4));
+        assert_eq!(super::qadl(4, 10, 7, 3, 2), (5, 8, 5, 7));
+    }
+}
