@@ -11,10 +11,8 @@
 //!   between every PE and the root;
 //! - `dist`: the distributions (dist, coll, shuf_ezdist, shuf_ezcoll, the x-z transpose);
 //! - `redist`: RPN_COMM_grid_redist(_n), a window of levels reassembled on output PEs;
-//! - `mpi_transpose`: the RPN_MPI layer's other transposes (x-z with its row, x-y) and their
-//!   timings;
-//! - `transpose`: RPN_COMM_transpose, RPN_COMM_Xpose1 and _Xpose2;
-//! - `transpose48`: RPN_COMM_transpose48, RPN_COMM_Xpose148 and _Xpose248 (real to real*8);
+//! - `transposes`: RPN_COMM_transpose and the original's other transposes (Xpose1/2,
+//!   transpose_44, transpose48, Xpose148/248, the RPN_MPI x-z and x-y transposes);
 //! - `global_sum`: RPN_COMM_globalsum, added in the original's order;
 //! - `spread`: RPN_COMM_spread_context and RPN_COMM_spread (their contexts);
 //! - `soft_barrier`: the original's soft barrier over a registered communicator;
@@ -25,12 +23,12 @@ pub mod barrier_data;
 mod by_block;
 pub mod check;
 pub mod dist;
-pub mod redist;
 pub mod global_sum;
-pub mod mpi_transpose;
+pub mod redist;
 mod soft_barrier;
 pub(super) mod spread;
 mod to_all;
 mod to_root;
-pub mod transpose;
-pub mod transpose48;
+pub mod transposes;
+
+pub use self::transposes::{mpi_transpose, transpose, transpose48};

@@ -7,7 +7,7 @@
 //! rows j = 1..n2l in both. The exchange is the transport's
 //! alltoallv (MPI_Alltoallv in the MPI build) of reals, as the original's.
 
-use super::super::Runtime;
+use super::super::super::Runtime;
 use super::transpose::Line;
 use crate::core::CollectiveId;
 use crate::error::{Error, Result};

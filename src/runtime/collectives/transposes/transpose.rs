@@ -15,7 +15,7 @@
 //! fails every PE with one line; across nodes the call is logged; in the checking mode, the
 //! agreement step.
 
-use super::super::Runtime;
+use super::super::super::Runtime;
 use crate::core::CollectiveId;
 use crate::core::Communicator;
 use crate::core::collectives::call_log::CallEntry;

@@ -6,8 +6,8 @@
 
 use std::sync::Mutex;
 
-use super::super::Runtime;
-use super::dist::{XZ, XzSetup};
+use super::super::super::Runtime;
+use super::super::dist::{XZ, XzSetup};
 use crate::core::CollectiveId;
 use crate::error::{Error, Result};
 
