@@ -11,7 +11,8 @@
 #                                  link symbols, include-file constants, types, modules) against the
 #                                  committed list of the original RPN_COMM 4.6.3's names
 #                                  (tests/names/original-4.6.3.txt): no name of the original given
-#                                  to something else, same-named routines with its signature
+#                                  to something else, same-named routines with its signature;
+#                                  every public routine of the original here (but NOT_PROVIDED's)
 #  1c. tests/lint.sh               cargo fmt --check (library and fuzz crate) and cargo clippy
 #                                  --release --all-targets -- -D warnings (one test each; a failure
 #                                  names the files; fix the format with `cargo fmt`); the MPI

@@ -300,6 +300,42 @@ def c_header_names(text, where):
     return names
 
 
+_RUST_EXPORT = re.compile(
+    r'#\[(?:unsafe\()?(no_mangle|export_name\s*=\s*"(\w+)")\)?\]\s*(?:#\[[^\]]*\]\s*)*'
+    r'pub\s+(?:unsafe\s+)?extern\s+"C"\s+fn\s+(\w+)\s*\(')
+
+
+def _top_level_args(text, start):
+    """The number of arguments of the parameter list opening at text[start - 1] ("(")."""
+    depth, count, seen = 0, 0, False
+    for ch in text[start:]:
+        if ch in "([<":
+            depth += 1
+        elif ch in ")]>" and depth > 0:
+            depth -= 1
+        elif ch == ")":
+            return count + (1 if seen else 0)
+        elif ch == "," and depth == 0:
+            count += 1
+            seen = False
+            continue
+        if not ch.isspace():
+            seen = True
+    return count
+
+
+def rust_export_names(text, where):
+    """C functions the library's Rust exports by a symbol of their own (no_mangle, export_name)."""
+    text = re.sub(r"//[^\n]*", "", text).replace("->", "  ")  # (an arrow is no closing bracket)
+    names = []
+    for m in _RUST_EXPORT.finditer(text):
+        symbol = m.group(2) or m.group(3)
+        lineno = text.count("\n", 0, m.start()) + 1
+        n = _top_level_args(text, m.end())
+        names.append(Name("cfunction", symbol, tuple(str(i) for i in range(n)), "", symbol, f"{where}:{lineno}"))
+    return names
+
+
 FIELDS = ("kind", "name", "args", "value", "link", "where")
 
 
