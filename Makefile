@@ -56,6 +56,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/process/process_routines.F90 \
                 fortran/utils/utils_routines.F90 \
                 fortran/utils/omp_threads.F90 \
+                fortran/utils/constnt_tables.F90 \
                 fortran/grid/grid_init.F90 \
                 fortran/grid/grid_topology.F90 \
                 fortran/grid/io_pe_sets.F90 \
