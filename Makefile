@@ -96,7 +96,7 @@ FORTRAN_INCS := fortran/RPN_COMM_types.inc \
                 fortran/RPN_COMM.inc \
                 fortran/RPN_MPI.hf \
                 fortran/RPN_MPI_macros.hf \
-                fortran/RPN_MPI_mpi_definitions.hf \
+                fortran/rpn_mpi/RPN_MPI_mpi_definitions.hf \
                 fortran/RPN_MPI_interfaces.hf \
                 fortran/RPN_COMM_interfaces.hf
 
@@ -273,6 +273,9 @@ $(INCDIR)/%.inc: fortran/%.inc
 
 # the RPN_MPI layer's include files (RPN_MPI.hf and those it includes)
 $(INCDIR)/%.hf: fortran/%.hf
+	@mkdir -p $(INCDIR)
+	cp $< $@
+$(INCDIR)/%.hf: fortran/rpn_mpi/%.hf
 	@mkdir -p $(INCDIR)
 	cp $< $@
 
