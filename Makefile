@@ -56,6 +56,9 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/process/process_routines.F90 \
                 fortran/utils/utils_routines.F90 \
                 fortran/utils/omp_threads.F90 \
+                fortran/utils/constnt_tables.F90 \
+                fortran/rpn_mpi/mpi_definitions.F90 \
+                fortran/rpn_mpi/mpi_definitions_routines.F90 \
                 fortran/grid/grid_init.F90 \
                 fortran/grid/grid_topology.F90 \
                 fortran/grid/io_pe_sets.F90 \
@@ -93,6 +96,7 @@ FORTRAN_INCS := fortran/RPN_COMM_types.inc \
                 fortran/RPN_COMM.inc \
                 fortran/RPN_MPI.hf \
                 fortran/RPN_MPI_macros.hf \
+                fortran/rpn_mpi/RPN_MPI_mpi_definitions.hf \
                 fortran/RPN_MPI_interfaces.hf \
                 fortran/RPN_COMM_interfaces.hf
 
@@ -227,6 +231,8 @@ $(foreach pair,$(join $(wordlist 2,$(words $(FORTRAN_OBJS)),$(FORTRAN_OBJS)),\
 FORTRAN_MPI   ?= $(filter mpi,$(CARGO_FEATURES))
 LEGACY_MODDIR := $(INCDIR)/rpn_comm-4.6.3
 MODULE_FLAGS  := $(if $(FORTRAN_MPI),-DRPNCOMM_MPI_BUILD)
+# MPI's constants for RPN_MPI_get_mpi_definitions come from mpif.h where FC has MPI's Fortran
+$(OBJDIR)/rpn_mpi/mpi_definitions.o: FFLAGS += $(MODULE_FLAGS)
 NAMED_MODULES := $(OBJDIR)/modules/rpn_comm.o $(OBJDIR)/modules/rpn_comm_463.o \
                  $(if $(FORTRAN_MPI),$(OBJDIR)/modules/rpn_comm_mpi.o)
 $(OBJDIR)/modules/rpn_comm.o: fortran/modules/rpn_comm.F90 fortran/RPN_COMM_interfaces.hf $(FORTRAN_OBJS)
@@ -267,6 +273,9 @@ $(INCDIR)/%.inc: fortran/%.inc
 
 # the RPN_MPI layer's include files (RPN_MPI.hf and those it includes)
 $(INCDIR)/%.hf: fortran/%.hf
+	@mkdir -p $(INCDIR)
+	cp $< $@
+$(INCDIR)/%.hf: fortran/rpn_mpi/%.hf
 	@mkdir -p $(INCDIR)
 	cp $< $@
 

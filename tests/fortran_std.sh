@@ -81,7 +81,7 @@ for fc in "${compilers[@]}"; do
         fi
         log="$LOG/$name.$(basename "$src" .F90).log"
         # (JDIR: where its modules go, when not with the others)
-        if "$fc" "${std_flags[@]}" "$@" -I"$ROOT/fortran" -I"$ROOT/tests/fortran" -I"$mods" -J"${JDIR:-$mods}" \
+        if "$fc" "${std_flags[@]}" "$@" -I"$ROOT/fortran" -I"$ROOT/fortran/rpn_mpi" -I"$ROOT/tests/fortran" -I"$mods" -J"${JDIR:-$mods}" \
                 "$src" > "$log" 2>&1 && [[ ! -s "$log" ]]; then
             pass "$fc $what: $src"
         else

@@ -288,6 +288,7 @@ def rpn_mpi_hf(table):
             out.append("#endif")
         out.append("")
     out.append("  end interface")
+    out += _generics(table, rows)
     return "\n".join(out) + "\n"
 
 

@@ -53,12 +53,15 @@ cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_
        "onesided_side_by_side - 1 2 4 6"
        "transposes_side_by_side - 1 2 4 6"
        "halo_variants_side_by_side - 1 2 4 6"
-       "io_sets_side_by_side - 1 2 4 6")
+       "io_sets_side_by_side - 1 2 4 6"
+       "rpn_mpi_definitions_side_by_side - 1 2 4 6")
 for c in "${cases[@]}"; do
     read -r prog arg pes <<< "$c"
     [[ -n ${SBS_ONLY:-} && " $SBS_ONLY " != *" $prog "* ]] && continue
     [[ $arg == - ]] && arg=
-    "$fc" -fopenmp -fallow-argument-mismatch -I"$orig/include" "$here/$prog.F90" "$orig/lib/librpn_comm.a" -o "$tmp/orig" || exit 2
+    # (the original's RPN_MPI layout asks libnuma for this PE's NUMA node)
+    "$fc" -fopenmp -fallow-argument-mismatch -I"$orig/include" "$here/$prog.F90" "$orig/lib/librpn_comm.a" \
+        $([[ $prog == rpn_mpi_definitions_side_by_side ]] && echo -lnuma) -o "$tmp/orig" || exit 2
     # (the module rpn_comm of 4.6.3's form, as the original's include directory has it)
     "$fc" -fopenmp -fallow-argument-mismatch -I"$build/include/rpn_comm-4.6.3" -I"$build/include" "$here/$prog.F90" "$build/lib/librpncomm_windows.a" \
         -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc -o "$tmp/ours" || exit 2
