@@ -63,7 +63,6 @@ ROUTINE_KINDS = ("external", "entry", "modproc")
 # The public routines of 4.6.3 that the library does not provide (lower case -> why); docs/gem.md
 # says the same. A name here that the library comes to provide fails the coverage check.
 NOT_PROVIDED = {
-    "rpn_comm_const": "not yet: it calls librmn's CONSTNT and CONSTNT_X",
     "rpn_comm_diag": "not yet",
     "rpn_comm_exchange_halo": "not yet (its pattern is made by no routine of 4.6.3)",
     "rpn_comm_exchange_ew": "not yet (its pattern is made by no routine of 4.6.3)",
@@ -72,12 +71,6 @@ NOT_PROVIDED = {
     "rpn_comm_haloflip_test": "not yet (a self-test driver)",
     "rpn_comm_io_dist_coll_test": "not yet (a self-test driver)",
     "rpn_comm_xch_halo_flip_test": "not yet (a self-test driver)",
-    "rpn_mpi_get_mpi_definitions": "not yet",
-    "rpn_mpi_get_mpi_definitions_raw": "not yet",
-    "rpn_mpi_get_mpi_layout1": "not yet",
-    "rpn_mpi_get_mpi_layout2": "not yet",
-    "rpn_mpi_get_mpi_layout_raw1": "not yet",
-    "rpn_mpi_get_mpi_layout_raw2": "not yet",
 }
 DELIBERATE = {
     "rpn_comm_i_win_get_ptr": (("function", ("window", "np", "ierr")), ("function", ("window", "ierr")),
