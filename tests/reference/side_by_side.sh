@@ -28,6 +28,10 @@
 #   compress8/expand8, the RPN_MPI x-z and x-y transposes;
 # - halo_variants_side_by_side.F90: the halo variants (xch_haloew/ns/sl/xn, adj_halox, haloflip,
 #   propagate_boundary(_circular), swapns, the short entries), every point as bits.
+# Then diag_side_by_side.F90 (RPN_COMM_diag: the callback's calls and results as bits) on 1 PE
+# only: on more, 4.6.3's RPN_COMM_diag ends in MPI_ERR_ROOT (the grid's rank of its broadcasts'
+# roots used as their rank in the row and column communicators); tests/fortran/test_diag.F90
+# checks 2, 4 and 6 PEs against a reference.
 # Every program is built with -fopenmp (the original's f_omp_* call the OpenMP runtime).
 # SBS_ONLY="prog ..." runs only the cases of those programs.
 # Prints one verdict line; exit status 0 when every run is identical.
@@ -53,7 +57,8 @@ cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_
        "onesided_side_by_side - 1 2 4 6"
        "transposes_side_by_side - 1 2 4 6"
        "halo_variants_side_by_side - 1 2 4 6"
-       "io_sets_side_by_side - 1 2 4 6")
+       "io_sets_side_by_side - 1 2 4 6"
+       "diag_side_by_side - 1")
 for c in "${cases[@]}"; do
     read -r prog arg pes <<< "$c"
     [[ -n ${SBS_ONLY:-} && " $SBS_ONLY " != *" $prog "* ]] && continue
