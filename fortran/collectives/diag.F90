@@ -1,6 +1,6 @@
 ! diag.F90 -- RPN_COMM_diag: a diagnostic gathered by the caller's callback, first along each
 ! row of PEs (west to east), then along each column (north to south), on the library's own
-! point-to-point messages and broadcasts over 'EW' and 'NS', so that it runs on both transports.
+! broadcasts over 'EW' and 'NS', so that it runs on both transports.
 ! Its signature is a row of fortran/routines.toml.
 !
 ! The callback, Sub(Array, Minx, Maxx, Miny, Maxy, Ni, Nj, Nk, R_8, Nr, Tmp_8, pass, first), is
@@ -10,8 +10,8 @@
 !   eastmost PE's Tmp_8 is then given to the whole row;
 ! - pass 2 builds R_8 (Nk, Nr) the same way from the northmost PE of a column down to the
 !   southmost, whose R_8 is then given to the whole column.
-! So every PE ends with the same R_8. Fast is not used (nor was it in the original). A failed
-! message ends the PE with one line naming the routine.
+! Every PE of a column ends with the same R_8. Fast is not used (nor was it in the original). A failed
+! broadcast ends the PE with one line naming the routine.
 subroutine RPN_COMM_diag(Sub, Array, Minx, Maxx, Miny, Maxy, Ni, Nj, Nk, R_8, Nr, Tmp_8, Fast)
   use ISO_FORTRAN_ENV, only: ERROR_UNIT
   use rpn_comm_output_flush, only: rpn_comm_stop_refused
@@ -22,10 +22,8 @@ subroutine RPN_COMM_diag(Sub, Array, Minx, Maxx, Miny, Maxy, Ni, Nj, Nk, R_8, Nr
   real :: Array(Minx:Maxx, Miny:Maxy, Nk)
   real(kind=kind(1.d0)) :: R_8(Nk, Nr), Tmp_8(Miny:Maxy, Nk, Nr)
   integer, external :: RPN_COMM_mype
-  external :: RPN_COMM_send, RPN_COMM_recv, RPN_COMM_bcast, RPN_COMM_size
-  ! one tag per pass: a PE's two passes never meet the other's messages
-  integer, parameter :: ROW_TAG = 7101, COLUMN_TAG = 7102
-  integer :: me, mex, mey, nx, ny, ierr, status, ntmp, nr8
+  external :: RPN_COMM_bcast, RPN_COMM_size
+  integer :: me, mex, mey, nx, ny, x, y, ierr, ntmp, nr8
   character(len=48) :: step
 
   if (.false.) then
@@ -45,54 +43,29 @@ subroutine RPN_COMM_diag(Sub, Array, Minx, Maxx, Miny, Maxy, Ni, Nj, Nk, R_8, Nr
   ntmp = (Maxy - Miny + 1) * Nk * Nr
   nr8 = Nk * Nr
 
-  ! pass 1, west to east along the row, then from the eastmost PE to the row
-  if (mex == 0) then
-    call Sub(Array, Minx, Maxx, Miny, Maxy, Ni, Nj, Nk, R_8, Nr, Tmp_8, 1, .true.)
-  else
-    call RPN_COMM_recv(Tmp_8, ntmp, 'MPI_DOUBLE_PRECISION', mex - 1, ROW_TAG, 'EW', status, ierr)
+  ! pass 1, west to east: each PE of the row in turn calls Sub on what its west neighbour made,
+  ! then gives the result to the row (a broadcast, not a message to the east PE alone: the
+  ! shared-memory transport has broadcasts, not point-to-point messages); the eastmost PE's
+  ! broadcast is the result of the row
+  do x = 0, nx - 1
+    if (x == mex) call Sub(Array, Minx, Maxx, Miny, Maxy, Ni, Nj, Nk, R_8, Nr, Tmp_8, 1, x == 0)
+    call RPN_COMM_bcast(Tmp_8, ntmp, 'MPI_DOUBLE_PRECISION', x, 'EW', ierr)
     if (ierr /= 0) then
-    step = 'the message from its west neighbour'
-    goto 900
-  endif
-    call Sub(Array, Minx, Maxx, Miny, Maxy, Ni, Nj, Nk, R_8, Nr, Tmp_8, 1, .false.)
-  endif
-  if (mex < nx - 1) then
-    call RPN_COMM_send(Tmp_8, ntmp, 'MPI_DOUBLE_PRECISION', mex + 1, ROW_TAG, 'EW', ierr)
-    if (ierr /= 0) then
-    step = 'the message to its east neighbour'
-    goto 900
-  endif
-  endif
-  call RPN_COMM_bcast(Tmp_8, ntmp, 'MPI_DOUBLE_PRECISION', nx - 1, 'EW', ierr)
-  if (ierr /= 0) then
-    step = 'the broadcast along its row'
-    goto 900
-  endif
+      step = 'the broadcast along its row'
+      goto 900
+    endif
+  enddo
 
-  ! pass 2, north to south along the column, then from the southmost PE to the column
-  if (mey == ny - 1) then
-    call Sub(Array, Minx, Maxx, Miny, Maxy, Ni, Nj, Nk, R_8, Nr, Tmp_8, 2, .true.)
-  else
-    call RPN_COMM_recv(R_8, nr8, 'MPI_DOUBLE_PRECISION', mey + 1, COLUMN_TAG, 'NS', status, ierr)
+  ! pass 2, north to south along the column in the same way; the southmost PE's broadcast is
+  ! the result
+  do y = ny - 1, 0, -1
+    if (y == mey) call Sub(Array, Minx, Maxx, Miny, Maxy, Ni, Nj, Nk, R_8, Nr, Tmp_8, 2, y == ny - 1)
+    call RPN_COMM_bcast(R_8, nr8, 'MPI_DOUBLE_PRECISION', y, 'NS', ierr)
     if (ierr /= 0) then
-    step = 'the message from its north neighbour'
-    goto 900
-  endif
-    call Sub(Array, Minx, Maxx, Miny, Maxy, Ni, Nj, Nk, R_8, Nr, Tmp_8, 2, .false.)
-  endif
-  if (mey > 0) then
-    call RPN_COMM_send(R_8, nr8, 'MPI_DOUBLE_PRECISION', mey - 1, COLUMN_TAG, 'NS', ierr)
-    if (ierr /= 0) then
-    step = 'the message to its south neighbour'
-    goto 900
-  endif
-  endif
-  call RPN_COMM_bcast(R_8, nr8, 'MPI_DOUBLE_PRECISION', 0, 'NS', ierr)
-  if (ierr /= 0) then
-    step = 'the broadcast along its column'
-    goto 900
-  endif
-
+      step = 'the broadcast along its column'
+      goto 900
+    endif
+  enddo
   return
 
 900 write(ERROR_UNIT, '(A,I0,A,A,A,I0)') 'RPN_COMM_diag on PE ', me, ': ', trim(step), ' failed, error ', ierr

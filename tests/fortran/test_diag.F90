@@ -8,8 +8,9 @@
 ! two calls of the callback (pass 1 first, first = .true. on the westmost PE only; pass 2,
 ! first = .true. on the northmost PE only) and that its array is unchanged; twice in a row.
 ! Then RPN_COMM_exchange_ew followed by RPN_COMM_exchange_ns: the same array as RPN_COMM_xch_halo
-! (gni = ni, npol_row = 0), every periodicity, and after exchange_ew alone the x halos of rows
-! 1..nj as there, every other point unchanged.
+! (gni = ni * pe_nx, npol_row = 0), every periodicity, but for the corners beyond a non-periodic x
+! edge (the y neighbour's x halo there); after exchange_ew alone the x halos of rows 1..nj as
+! there, every other point unchanged.
 ! Grids: 1 x 1, 2 x 1, 2 x 2, 3 x 2.
 module diag_test_log
   implicit none
@@ -168,6 +169,18 @@ contains
     call check(all(g(:, 1 - HY:0, :) == g0(:, 1 - HY:0, :)) .and. &
                all(g(:, NJ + 1:, :) == g0(:, NJ + 1:, :)), 'RPN_COMM_exchange_ew: y halos unchanged' // trim(what))
     call RPN_COMM_exchange_ns(g, 1 - HX, NI + HX, 1 - HY, NJ + HY, NI, NJ, NK, HX, HY, periody, 0)
+    ! beyond a non-periodic x edge, the corners of the y halos: xch_halo leaves them, _ns brings
+    ! the y neighbour's x halo there as it holds it (its initial values, linear in i)
+    if (.not. periodx) then
+      do k = 1, NK
+        do j = 1 - HY, NJ + HY
+          if (j >= 1 .and. j <= NJ) cycle
+          do i = 1 - HX, NI + HX
+            if ((i < 1 .and. mex == 0) .or. (i > NI .and. mex == pex - 1)) ref(i, j, k) = ref(1, j, k) + (i - 1) * 1000
+          enddo
+        enddo
+      enddo
+    endif
     call check(all(g == ref), 'RPN_COMM_exchange_ew + _ns: as xch_halo' // trim(what))
   end subroutine exchange
 
