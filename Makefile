@@ -73,6 +73,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/halo/halo_generic.F90 \
                 fortran/halo/halo_variants.F90 \
                 fortran/halo/exchange_pattern.F90 \
+                fortran/halo/halo_flip_test.F90 \
                 fortran/windows/windows_routines.F90 \
                 fortran/windows/mpi_comm_windows.F90 \
                 fortran/windows/win_test_driver.F90 \
