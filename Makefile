@@ -66,6 +66,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/collectives/collectives_routines.F90 \
                 fortran/collectives/distribution.F90 \
                 fortran/distributions/distributions_routines.F90 \
+                fortran/distributions/grid_redist_test.F90 \
                 fortran/collectives/transposes.F90 \
                 fortran/collectives/soft_barrier.F90 \
                 fortran/collectives/diag.F90 \
