@@ -67,6 +67,7 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/collectives/distribution.F90 \
                 fortran/distributions/distributions_routines.F90 \
                 fortran/distributions/grid_redist_test.F90 \
+                fortran/distributions/io_dist_coll_test.F90 \
                 fortran/collectives/transposes.F90 \
                 fortran/collectives/soft_barrier.F90 \
                 fortran/collectives/diag.F90 \
