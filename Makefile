@@ -69,11 +69,16 @@ FORTRAN_SRCS := fortran/types/types.F90 \
                 fortran/collectives/collectives_routines.F90 \
                 fortran/collectives/distribution.F90 \
                 fortran/distributions/distributions_routines.F90 \
+                fortran/distributions/grid_redist_test.F90 \
+                fortran/distributions/io_dist_coll_test.F90 \
                 fortran/collectives/transposes.F90 \
                 fortran/collectives/soft_barrier.F90 \
+                fortran/collectives/diag.F90 \
                 fortran/halo/halo_routines.F90 \
                 fortran/halo/halo_generic.F90 \
                 fortran/halo/halo_variants.F90 \
+                fortran/halo/exchange_pattern.F90 \
+                fortran/halo/halo_flip_test.F90 \
                 fortran/windows/windows_routines.F90 \
                 fortran/windows/mpi_comm_windows.F90 \
                 fortran/windows/win_test_driver.F90 \

@@ -27,7 +27,15 @@
 # - transposes_side_by_side.F90: Xpose1/2, transpose_44, transpose48, Xpose148/248, globalsum,
 #   compress8/expand8, the RPN_MPI x-z and x-y transposes;
 # - halo_variants_side_by_side.F90: the halo variants (xch_haloew/ns/sl/xn, adj_halox, haloflip,
-#   propagate_boundary(_circular), swapns, the short entries), every point as bits.
+#   propagate_boundary(_circular), swapns, the short entries), every point as bits;
+# - io_sets_side_by_side.F90: the I/O PE sets' queries, callbacks and broadcast, the local
+#   distribution tables;
+# - rpn_mpi_definitions_side_by_side.F90: RPN_MPI_get_mpi_definitions(_raw) (each MPI constant
+#   against MPI's own) and the layouts' statuses and refusals.
+# Then diag_side_by_side.F90 (RPN_COMM_diag: the callback's calls and results as bits) on 1 PE
+# only: on more, 4.6.3's RPN_COMM_diag ends in MPI_ERR_ROOT (the grid's rank of its broadcasts'
+# roots used as their rank in the row and column communicators); tests/fortran/test_diag.F90
+# checks 2, 4 and 6 PEs against a reference.
 # Every program is built with -fopenmp (the original's f_omp_* call the OpenMP runtime).
 # SBS_ONLY="prog ..." runs only the cases of those programs.
 # Prints one verdict line; exit status 0 when every run is identical.
@@ -54,7 +62,8 @@ cases=("gem_side_by_side - 2 4 6" "gem_yinyang_side_by_side - 4 8" "gem_yinyang_
        "transposes_side_by_side - 1 2 4 6"
        "halo_variants_side_by_side - 1 2 4 6"
        "io_sets_side_by_side - 1 2 4 6"
-       "rpn_mpi_definitions_side_by_side - 1 2 4 6")
+       "rpn_mpi_definitions_side_by_side - 1 2 4 6"
+       "diag_side_by_side - 1")
 for c in "${cases[@]}"; do
     read -r prog arg pes <<< "$c"
     [[ -n ${SBS_ONLY:-} && " $SBS_ONLY " != *" $prog "* ]] && continue
