@@ -177,7 +177,7 @@ int rpnmpi_comm_null_f(void);
 int rpnmpi_split_by_socket_f(int forig, int spaces, int *out);
 void rpnmpi_world_set_f(int fcomm);
 int rpnmpi_world_get_f(void);
-int rpnmpi_split_by_node_f(int forig, int *out);
+int rpnmpi_split_by_node_f(int forig, int split, int *out);
 int rpnmpi_comm_rank_size_f(int fcomm, int *rank, int *size);
 int rpnmpi_comm_group_f(int fcomm, int *fgroup);
 int rpnmpi_group_member_f(int fgroup, int *member);

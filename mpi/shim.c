@@ -771,13 +771,21 @@ int rpnmpi_split_by_socket_f(int forig, int spaces, int *out) {
 /* RPN_COMM_split_by_node on the caller's communicator `forig`: its PEs of one node (key: rank)
  * and the PEs of `forig` of equal node rank. out[] = node and peer communicators (Fortran
  * handles, the caller's to free). */
-int rpnmpi_split_by_node_f(int forig, int *out) {
-    MPI_Comm orig = MPI_Comm_f2c((MPI_Fint)forig), node, peer;
+int rpnmpi_split_by_node_f(int forig, int split, int *out) {
+    MPI_Comm orig = MPI_Comm_f2c((MPI_Fint)forig), node, peer, part;
     int rank, noderank, rc;
     if (orig == MPI_COMM_NULL) return RPNMPI_E_BAD_ARG;
     if ((rc = MPI_Comm_rank(orig, &rank)) != MPI_SUCCESS) return rc;
     if ((rc = MPI_Comm_split_type(orig, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node)) != MPI_SUCCESS) return rc;
     if ((rc = MPI_Comm_rank(node, &noderank)) != MPI_SUCCESS) return rc;
+    if (split > 0) {
+        /* the pretend nodes of the testing knob, as the library's windows see them (rpnmpi_node_comm) */
+        rc = MPI_Comm_split(node, noderank / split, noderank, &part);
+        MPI_Comm_free(&node);
+        if (rc != MPI_SUCCESS) return rc;
+        node = part;
+        if ((rc = MPI_Comm_rank(node, &noderank)) != MPI_SUCCESS) return rc;
+    }
     if ((rc = MPI_Comm_split(orig, noderank, rank, &peer)) != MPI_SUCCESS) return rc;
     out[0] = (int)MPI_Comm_c2f(node);
     out[1] = (int)MPI_Comm_c2f(peer);

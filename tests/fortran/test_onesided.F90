@@ -12,9 +12,10 @@
 !   RPN_COMM_comm's, a C handle f2c never gave is refused (-1, no crash); easy windows: sizes per
 !   PE, the local part through RPN_COMM_ezwin_ptr, get from the right neighbour, put to the left
 !   one, fetch_add from every PE to PE 0 (no update lost, every fetched value distinct), bounds
-!   refused, RPN_COMM_i_win_get_size on the same handle; RPN_COMM_win_allocate_shared (both forms):
-!   every PE sees and writes rank 0's area; RPNCOMM_Shmget likewise; RPNCOMM_Numa_split by node
-!   (the same communicator twice) and by socket;
+!   refused, RPN_COMM_i_win_get_size on the same handle; RPNCOMM_Numa_split by node (as
+!   RPN_COMM_split_by_node; the same communicator twice); RPN_COMM_win_allocate_shared (both
+!   forms) over the node's PEs: every PE sees and writes the node's rank 0's area (over PEs of
+!   several nodes: refused); RPNCOMM_Shmget likewise; RPNCOMM_Numa_split by socket;
 ! - on shared memory the MPI-only ones are refused with their values (NULL, -1, null handle).
 program test_onesided
   use ISO_C_BINDING
@@ -87,6 +88,7 @@ program test_onesided
   external :: f_omp_set_num_threads
   integer :: me, npes, nerr
   integer :: pex, pey, ierr, i, fcomm, f, n0, right, left, fetch, sz, id, wnull, nc, nr, nc2, nr2, ns
+  integer :: nodecomm, peercomm, noderank, peerrank, nodesize
   integer(C_INTPTR_T) :: msize2
   logical :: mpi
   real(kind=8) :: a, b, t0, t1, s0, s1, x
@@ -228,36 +230,50 @@ program test_onesided
     call RPN_COMM_ezwin_fetch_add(win, 1, fetch, npes, 0, ierr)
     call check_ierr(ierr, RPN_COMM_ERROR, 'RPN_COMM_ezwin_fetch_add to no PE')
 
-    call section('RPN_COMM_win_allocate_shared')
-    call RPN_COMM_win_allocate_shared(fcomm, 50, id, p, ierr)
-    call check(ierr == RPN_COMM_OK .and. c_associated(p) .and. id == wnull, 'RPN_COMM_win_allocate_shared (1)')
-    msize2 = 60
-    call RPN_COMM_win_allocate_shared(fcomm, msize2, id, c, ierr)
-    call check(ierr == RPN_COMM_OK .and. c_associated(c) .and. .not. c_associated(c, p), &
-               'RPN_COMM_win_allocate_shared (2)')
-    call c_f_pointer(p, shared, [50])
-    if (me == 0) shared = 0
-    call RPN_COMM_barrier('GRID', ierr)
-    shared(1 + me) = 100 + me
-    call RPN_COMM_barrier('GRID', ierr)
-    call check(all(shared(1:npes) == [(100 + i, i = 0, npes - 1)]), 'every PE sees and writes rank 0''s area')
-    call c_f_pointer(c, shared, [60])
-    if (me == npes - 1) shared(60) = 77
-    call RPN_COMM_barrier('GRID', ierr)
-    call check(shared(60) == 77, 'the second area')
-
-    call section('RPNCOMM_Shmget, RPNCOMM_Numa_split')
-    p = rpn_comm_shmget(fcomm, 401)
-    call check(c_associated(p), 'RPNCOMM_Shmget')
-    call c_f_pointer(p, shared, [101])
-    if (me == 0) shared = 5
-    call RPN_COMM_barrier('GRID', ierr)
-    call check(all(shared == 5), 'RPNCOMM_Shmget: every PE sees rank 0''s 401 bytes')
-    call RPN_COMM_barrier('GRID', ierr)
+    ! the node's PEs (several nodes, or pretend ones: RPNCOMM_NODE_SPLIT), by two routines that agree
+    call section('RPNCOMM_Numa_split')
     ns = rpn_comm_numasplit(fcomm, 0, nc, nr)
-    call check(ns == npes .and. nr == me, 'RPNCOMM_Numa_split by node: one node, '//str(ns))
+    call RPN_COMM_split_by_node(fcomm, nodecomm, peercomm, noderank, peerrank, nodesize, ierr)
+    call check(ierr == RPN_COMM_OK .and. ns == nodesize .and. nr == noderank .and. ns >= 1 .and. nr < ns, &
+               'RPNCOMM_Numa_split by node: this node, '//str(ns)//' PEs, as RPN_COMM_split_by_node')
     call check(rpn_comm_numasplit(fcomm, 0, nc2, nr2) == ns .and. nc2 == nc .and. nr2 == nr, &
                'RPNCOMM_Numa_split by node again: the same communicator')
+
+    call section('RPN_COMM_win_allocate_shared')
+    if (ns < npes) then
+      ! over PEs of several nodes: no memory they all address
+      call RPN_COMM_win_allocate_shared(fcomm, 50, id, p, ierr)
+      call check(ierr == RPN_COMM_ERROR .and. .not. c_associated(p), 'RPN_COMM_win_allocate_shared over nodes refused')
+    endif
+    call RPN_COMM_win_allocate_shared(nc, 50, id, p, ierr)
+    call check(ierr == RPN_COMM_OK .and. c_associated(p) .and. id == wnull, 'RPN_COMM_win_allocate_shared (1)')
+    msize2 = 60
+    call RPN_COMM_win_allocate_shared(nc, msize2, id, c, ierr)
+    call check(ierr == RPN_COMM_OK .and. c_associated(c) .and. .not. c_associated(c, p), &
+               'RPN_COMM_win_allocate_shared (2)')
+    if (c_associated(p) .and. c_associated(c)) then
+      call c_f_pointer(p, shared, [50])
+      if (nr == 0) shared = 0
+      call RPN_COMM_barrier('GRID', ierr)
+      shared(1 + nr) = 100 + nr
+      call RPN_COMM_barrier('GRID', ierr)
+      call check(all(shared(1:ns) == [(100 + i, i = 0, ns - 1)]), 'every PE sees and writes its node''s rank 0''s area')
+      call c_f_pointer(c, shared, [60])
+      if (nr == ns - 1) shared(60) = 77
+      call RPN_COMM_barrier('GRID', ierr)
+      call check(shared(60) == 77, 'the second area')
+    endif
+
+    call section('RPNCOMM_Shmget')
+    p = rpn_comm_shmget(nc, 401)
+    call check(c_associated(p), 'RPNCOMM_Shmget')
+    if (c_associated(p)) then
+      call c_f_pointer(p, shared, [101])
+      if (nr == 0) shared = 5
+      call RPN_COMM_barrier('GRID', ierr)
+      call check(all(shared == 5), 'RPNCOMM_Shmget: every PE sees its node''s rank 0''s 401 bytes')
+    endif
+    call RPN_COMM_barrier('GRID', ierr)
     ns = rpn_comm_numasplit(fcomm, 1, nc, nr)
     call check(ns >= 1 .and. ns <= npes .and. nr >= 0 .and. nr < ns .and. nc /= nc2, 'RPNCOMM_Numa_split by socket')
     call RPN_COMM_barrier('GRID', ierr)

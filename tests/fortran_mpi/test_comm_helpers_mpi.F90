@@ -7,7 +7,7 @@
 !   the half only (size, and a sum over 'WORLD'); after RPN_COMM_init RPN_COMM_world_set is refused
 !   and world_get unchanged; on 1 and 2 PEs world_get is MPI_COMM_WORLD;
 ! - RPN_COMM_split_by_node of the job: the PEs of MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) (size,
-!   rank), peers of equal node rank; a second call gives the same communicators;
+!   rank; cut into RPNCOMM_NODE_SPLIT's pretend nodes where it is set), peers of equal node rank; a second call gives the same communicators;
 ! - RPN_COMM_group of 'GRID', 'EW' and 'NS': MPI_IDENT to MPI_Comm_group of RPN_COMM_comm's
 !   communicator, RPN_COMM_ngrank .true.; RPN_COMM_i_group with a communicator handle of
 !   RPN_COMM_i_comm; an unknown name refused (MPI_GROUP_NULL), ngrank of MPI_GROUP_NULL .false.;
@@ -21,7 +21,8 @@ program test_comm_helpers_mpi
   include 'RPN_COMM.inc'
   integer :: me, npes, nerr
   integer :: wme, wnpes, ierr, half, hsize, world, got, pex, pey, n, s, i, c, t3, g, g2
-  integer :: node, peer, nrank, prank, isiz, err, node2, peer2, mpinode, r
+  integer :: node, peer, nrank, prank, isiz, err, node2, peer2, mpinode, r, split, part
+  character(len=16) :: split_text
   character(len=4), dimension(3) :: names = ['GRID', 'EW  ', 'NS  ']
   type(rpncomm_communicator) :: com
   type(rpncomm_group) :: rg
@@ -58,6 +59,15 @@ program test_comm_helpers_mpi
   ! split by node
   call RPN_COMM_split_by_node(world, node, peer, nrank, prank, isiz, err)
   call MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, mpinode, ierr)
+  ! (pretend nodes of RPNCOMM_NODE_SPLIT ranks, as the library's windows see them, where it is set)
+  call get_environment_variable('RPNCOMM_NODE_SPLIT', split_text, status=ierr)
+  split = 0
+  if (ierr == 0 .and. len_trim(split_text) > 0) read(split_text, *) split
+  if (split > 0) then
+    call MPI_Comm_rank(mpinode, r, ierr)
+    call MPI_Comm_split(mpinode, r / split, r, part, ierr)
+    mpinode = part
+  endif
   call MPI_Comm_size(mpinode, n, ierr)
   call MPI_Comm_rank(mpinode, r, ierr)
   call check(err == RPN_COMM_OK .and. isiz == n .and. nrank == r, 'RPN_COMM_split_by_node: the node of MPI')

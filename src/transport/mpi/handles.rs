@@ -16,7 +16,7 @@ unsafe extern "C" {
     fn rpnmpi_op_f(code: c_int, fop: *mut c_int) -> c_int;
     fn rpnmpi_world_set_f(fcomm: c_int);
     fn rpnmpi_world_get_f() -> c_int;
-    fn rpnmpi_split_by_node_f(forig: c_int, out: *mut c_int) -> c_int;
+    fn rpnmpi_split_by_node_f(forig: c_int, split: c_int, out: *mut c_int) -> c_int;
     fn rpnmpi_comm_rank_size_f(fcomm: c_int, rank: *mut c_int, size: *mut c_int) -> c_int;
     fn rpnmpi_comm_group_f(fcomm: c_int, fgroup: *mut c_int) -> c_int;
     fn rpnmpi_group_member_f(fgroup: c_int, member: *mut c_int) -> c_int;
@@ -96,13 +96,15 @@ pub fn world_get() -> i32 {
 }
 
 /// RPN_COMM_split_by_node's split of the Fortran communicator `forig` (collective over it): the
-/// node and peer communicators.
+/// node and peer communicators. The nodes are those the library's windows see: the pretend ones
+/// of `RPNCOMM_NODE_SPLIT` where it is set (checked when the transport started).
 pub fn split_by_node(forig: i32) -> Result<(i32, i32)> {
+    let split = super::node::node_split(std::env::var(super::node::ENV_NODE_SPLIT).ok().as_deref()).unwrap_or(0);
     let mut out = [0; 2];
     let rc = {
         let _mpi = shim::serial();
         // SAFETY: out has room for the 2 integers the shim writes.
-        unsafe { rpnmpi_split_by_node_f(forig, out.as_mut_ptr()) }
+        unsafe { rpnmpi_split_by_node_f(forig, split as c_int, out.as_mut_ptr()) }
     };
     shim::check(rc, "RPN_COMM_split_by_node's MPI_Comm_split")?;
     Ok((out[0], out[1]))
