@@ -352,7 +352,7 @@ fn unknown_options_get_one_line_naming_them() {
     }
 }
 
-/// Every RPNCOMM_* name that appears in the library's sources.
+/// Every RPNCOMM_* name in upper case (an environment variable's) that appears in the library's sources.
 fn environment_variables_in_sources() -> BTreeSet<String> {
     fn walk(dir: &Path, names: &mut BTreeSet<String>) {
         for entry in std::fs::read_dir(dir).unwrap().flatten() {
@@ -362,9 +362,10 @@ fn environment_variables_in_sources() -> BTreeSet<String> {
             } else if path.extension().is_some_and(|e| e == "rs") {
                 let src = read(&path);
                 for (at, _) in src.match_indices("RPNCOMM_") {
-                    let name: String =
-                        src[at..].chars().take_while(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_').collect();
-                    if name.len() > "RPNCOMM_".len() {
+                    // the whole identifier: a variable's is upper case (RPNCOMM_Shmget is the
+                    // original's C function)
+                    let name: String = src[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                    if name.len() > "RPNCOMM_".len() && !name.chars().any(|c| c.is_ascii_lowercase()) {
                         names.insert(name);
                     }
                 }
