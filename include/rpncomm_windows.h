@@ -1188,6 +1188,27 @@ int rpncomm_haloflip(void *g,
                      int ggni);
 
 /**
+ * RPN_COMM_haloflip_test's flips: the grid of every PE in one row (set where RPN_COMM_init
+ * has not set one; `*npes`, `*mex` its PEs and this PE's column), then, unless `pole` is 0, the
+ * flip of the north (`pole` 1) or south (2) halo of `g` as RPN_COMM_haloflip describes it, over
+ * that row. Collective over the job.
+ */
+int rpncomm_haloflip_row(void *g,
+                         int minx,
+                         int maxx,
+                         int miny,
+                         int maxy,
+                         int ni,
+                         int nj,
+                         int nk,
+                         int halox,
+                         int haloy,
+                         int gni,
+                         int pole,
+                         int *npes,
+                         int *mex);
+
+/**
  * RPN_COMM_adj_halox: the adjoint of RPN_COMM_xch_halox. The adjoint exchange of
  * `g2(minx2:maxx2, miny2:maxy2, nk)` (real*4 sums, as RPN_COMM_adj_halo), then its part
  * 1..ni x 1..nj copied into `g(minx:maxx, miny:maxy, nk)`. `npol_row` > 0 is refused.

@@ -156,6 +156,17 @@ module rpn_comm_halo_binding
       integer(C_INT) :: status
     end function rpncomm_haloflip
 
+    function rpncomm_haloflip_row(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, gni, pole, &
+                                  npes, mex) result(status) bind(C, name='rpncomm_haloflip_row')
+      import :: C_INT
+      implicit none
+      type(*), dimension(*), intent(INOUT) :: g
+      integer(C_INT), intent(IN), value :: minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, gni, &
+          pole
+      integer(C_INT), intent(OUT) :: npes, mex
+      integer(C_INT) :: status
+    end function rpncomm_haloflip_row
+
     function rpncomm_adj_halox(g, minx, maxx, miny, maxy, ni, nj, nk, halox, haloy, periodx, &
                                periody, g2, minx2, maxx2, miny2, maxy2, gni, npol_row) &
                                result(status) bind(C, name='rpncomm_adj_halox')

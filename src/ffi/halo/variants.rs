@@ -10,9 +10,10 @@
 
 use std::ffi::{c_int, c_void};
 
-use super::super::call;
+use super::super::{args, call};
 use super::exchange::halo_call;
 use crate::core::halo::HaloCall;
+use crate::core::halo_family::Pole;
 use crate::error::Error;
 use crate::runtime::with_runtime;
 
@@ -140,6 +141,48 @@ pub extern "C" fn rpncomm_haloflip(
         let c = halo_call([minx, maxx, miny, maxy], ni, nj, nk, halox, haloy, 0, 1, ggni.saturating_abs(), 0, 1);
         // SAFETY: the caller's array as described; the runtime checks the bounds first.
         with_runtime(|rt| unsafe { rt.haloflip(g as usize, &c) })
+    })
+}
+
+/// RPN_COMM_haloflip_test's flips: the grid of every PE in one row (set where RPN_COMM_init
+/// has not set one; `*npes`, `*mex` its PEs and this PE's column), then, unless `pole` is 0, the
+/// flip of the north (`pole` 1) or south (2) halo of `g` as RPN_COMM_haloflip describes it, over
+/// that row. Collective over the job.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn rpncomm_haloflip_row(
+    g: *mut c_void,
+    minx: c_int,
+    maxx: c_int,
+    miny: c_int,
+    maxy: c_int,
+    ni: c_int,
+    nj: c_int,
+    nk: c_int,
+    halox: c_int,
+    haloy: c_int,
+    gni: c_int,
+    pole: c_int,
+    npes: *mut c_int,
+    mex: *mut c_int,
+) -> c_int {
+    call("RPN_COMM_haloflip_test", || {
+        let pole = match pole {
+            0 => None,
+            1 => Some(Pole::North),
+            2 => Some(Pole::South),
+            _ => return Err(Error::BadArgument(format!("pole {pole}: 0 (none), 1 (north) or 2 (south)"))),
+        };
+        let (n, x) = with_runtime(|rt| rt.one_row_grid())?;
+        // SAFETY: out-parameters from the caller (null is skipped).
+        unsafe {
+            args::put(npes, n);
+            args::put(mex, x);
+        }
+        let Some(pole) = pole else { return Ok(()) };
+        let c = halo_call([minx, maxx, miny, maxy], ni, nj, nk, halox, haloy, 0, 1, gni, 0, 1);
+        // SAFETY: the caller's array as described; the runtime checks the bounds first.
+        with_runtime(|rt| unsafe { rt.flip_pole(g as usize, &c, pole) })
     })
 }
 

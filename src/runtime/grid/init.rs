@@ -308,6 +308,25 @@ impl Runtime {
 
     /// RPN_COMM_init a second time: refused (the grid and its communicators stay, Userinit is
     /// not called again). Ok(()) before the first; the error carries the grid kept.
+    /// The grid of the original's self-tests that take every PE as one row of PEs (they set
+    /// their module's grid so over MPI_COMM_WORLD, without RPN_COMM_init): set so, collectively,
+    /// where no grid is set yet; a grid of several rows is refused. Returns the PEs of the row and
+    /// this PE's place in it.
+    pub fn one_row_grid(&mut self) -> Result<(i32, i32)> {
+        if self.grid.is_none() {
+            self.set_grid(self.npes() as i32, 1)?;
+        }
+        let grid = self.grid_comms()?.grid;
+        if grid.pey != 1 {
+            return Err(Error::BadArgument(format!(
+                "the self-test takes every PE as one row of PEs, and RPN_COMM_init set a grid of {} rows: call it before RPN_COMM_init",
+                grid.pey
+            )));
+        }
+        let (x, _) = grid.coords(self.rank());
+        Ok((grid.pex as i32, x as i32))
+    }
+
     pub fn refuse_second_init(&self) -> Result<()> {
         match &self.grid {
             None => Ok(()),

@@ -31,6 +31,19 @@ impl Runtime {
             0 => Pole::South,
             _ => return Ok(()),
         };
+        // SAFETY: the caller's contract, as flip_pole's.
+        unsafe { self.flip_pole(g, c, pole) }
+    }
+
+    /// The flip of one pole's halo (`pole`) over this PE's row of PEs, whichever row it is: the
+    /// original's self-test of RPN_COMM_haloflip flips the north and then the south halo of a
+    /// single row, which RPN_COMM_haloflip alone does not (it flips the north one there).
+    /// Collective over the row.
+    ///
+    /// # Safety
+    /// As `haloflip`.
+    pub unsafe fn flip_pole(&mut self, g: usize, c: &HaloCall, pole: Pole) -> Result<()> {
+        c.validate_local()?;
         if c.haloy == 0 || c.nk == 0 {
             return Ok(());
         }
