@@ -13,7 +13,7 @@ module rpn_mpi_definitions_store
 #include "RPN_MPI_mpi_definitions.hf"
   public :: mpi_symbols_version, layout_version, RPN_MPI_mpi_definitions_raw, mpi_layout_r, &
             mpi_layout_internal, RPN_MPI_csr, definitions_raw, layout_now, layout_internal_now, &
-            status_success, status_error
+            status_success, status_error, version_matches
 #ifdef RPNCOMM_MPI_BUILD
   include 'mpif.h'
 #endif
@@ -36,6 +36,18 @@ contains
     status_error = -1
 #endif
   end function status_error
+
+  ! .true. when the caller's table has this build's version (`expected`); else the original's
+  ! refusal: a line naming the routine, and version = -1
+  logical function version_matches(version, expected, routine)
+    integer, intent(INOUT) :: version
+    integer, intent(IN) :: expected
+    character(len=*), intent(IN) :: routine
+    version_matches = version == expected
+    if (version_matches) return
+    write(0, '(A,I0,A,I0)') 'ERROR: (' // routine // ') version mismatch, expected ', expected, ', got ', version
+    version = -1
+  end function version_matches
 
   ! MPI's constants in the table's order; .false. where this build has no MPI Fortran
   logical function definitions_raw(d)

@@ -6,19 +6,14 @@
 
 subroutine RPN_MPI_get_mpi_definitions_raw(what, ierr)
   use ISO_C_BINDING
-  use rpn_mpi_definitions_store, only: definitions_raw, status_success, status_error
+  use rpn_mpi_definitions_store, only: definitions_raw, status_success, status_error, version_matches
   implicit none
 #include "RPN_MPI_mpi_definitions.hf"
   type(RPN_MPI_mpi_definitions_raw), intent(INOUT) :: what
   integer, intent(OUT) :: ierr
   type(RPN_MPI_mpi_definitions_raw) :: d
   ierr = status_error()
-  if (what%version /= mpi_symbols_version) then
-    write(0, '(A,I0,A,I0)') 'ERROR: (RPN_MPI_get_mpi_definitions_raw) version mismatch, expected ', &
-        mpi_symbols_version, ', got ', what%version
-    what%version = -1
-    return
-  end if
+  if (.not. version_matches(what%version, mpi_symbols_version, 'RPN_MPI_get_mpi_definitions_raw')) return
   if (.not. definitions_raw(d)) then
     write(0, '(A)') 'ERROR: (RPN_MPI_get_mpi_definitions_raw) MPI''s constants exist only in an MPI build with MPI''s Fortran'
     return
@@ -29,19 +24,14 @@ end subroutine RPN_MPI_get_mpi_definitions_raw
 
 subroutine RPN_MPI_get_mpi_definitions(what, ierr)
   use ISO_C_BINDING
-  use rpn_mpi_definitions_store, only: definitions_raw, status_success, status_error
+  use rpn_mpi_definitions_store, only: definitions_raw, status_success, status_error, version_matches
   implicit none
 #include "RPN_MPI_mpi_definitions.hf"
   type(RPN_MPI_mpi_definitions), intent(INOUT) :: what
   integer, intent(OUT) :: ierr
   type(RPN_MPI_mpi_definitions_raw) :: d
   ierr = status_error()
-  if (what%version /= mpi_symbols_version) then
-    write(0, '(A,I0,A,I0)') 'ERROR: (RPN_MPI_get_mpi_definitions) version mismatch, expected ', &
-        mpi_symbols_version, ', got ', what%version
-    what%version = -1
-    return
-  end if
+  if (.not. version_matches(what%version, mpi_symbols_version, 'RPN_MPI_get_mpi_definitions')) return
   if (.not. definitions_raw(d)) then
     write(0, '(A)') 'ERROR: (RPN_MPI_get_mpi_definitions) MPI''s constants exist only in an MPI build with MPI''s Fortran'
     return
@@ -53,36 +43,26 @@ end subroutine RPN_MPI_get_mpi_definitions
 ! The older layout (comm, rank, size hierarchies), communicators plain or wrapped.
 subroutine RPN_MPI_get_mpi_layout_raw1(what, ierr)
   use ISO_C_BINDING
-  use rpn_mpi_definitions_store, only: layout_internal_now, status_success, status_error
+  use rpn_mpi_definitions_store, only: layout_internal_now, status_success, status_error, version_matches
   implicit none
 #include "RPN_MPI_mpi_definitions.hf"
   type(mpi_layout_internal), intent(INOUT) :: what
   integer(C_INT), intent(OUT) :: ierr
   ierr = status_error()
-  if (what%version /= layout_version) then
-    write(0, '(A,I0,A,I0)') 'ERROR: (RPN_MPI_get_mpi_layout) version mismatch, expected ', &
-        layout_version, ', got ', what%version
-    what%version = -1
-    return
-  end if
+  if (.not. version_matches(what%version, layout_version, 'RPN_MPI_get_mpi_layout')) return
   what = transfer(layout_internal_now(), what)
   ierr = status_success()
 end subroutine RPN_MPI_get_mpi_layout_raw1
 
 subroutine RPN_MPI_get_mpi_layout1(what, ierr)
   use ISO_C_BINDING
-  use rpn_mpi_definitions_store, only: layout_internal_now, status_success, status_error
+  use rpn_mpi_definitions_store, only: layout_internal_now, status_success, status_error, version_matches
   implicit none
 #include "RPN_MPI_mpi_definitions.hf"
   type(mpi_layout), intent(INOUT) :: what
   integer(C_INT), intent(OUT) :: ierr
   ierr = status_error()
-  if (what%version /= layout_version) then
-    write(0, '(A,I0,A,I0)') 'ERROR: (RPN_MPI_get_mpi_layout) version mismatch, expected ', &
-        layout_version, ', got ', what%version
-    what%version = -1
-    return
-  end if
+  if (.not. version_matches(what%version, layout_version, 'RPN_MPI_get_mpi_layout')) return
   what = transfer(layout_internal_now(), what)
   ierr = status_success()
 end subroutine RPN_MPI_get_mpi_layout1
@@ -90,36 +70,26 @@ end subroutine RPN_MPI_get_mpi_layout1
 ! The newer layout (trios as leaves), communicators plain or wrapped.
 subroutine RPN_MPI_get_mpi_layout_raw2(what, ierr)
   use ISO_C_BINDING
-  use rpn_mpi_definitions_store, only: layout_now, status_success, status_error
+  use rpn_mpi_definitions_store, only: layout_now, status_success, status_error, version_matches
   implicit none
 #include "RPN_MPI_mpi_definitions.hf"
   type(mpi_layout_r), intent(INOUT) :: what
   integer(C_INT), intent(OUT) :: ierr
   ierr = status_error()
-  if (what%version /= layout_version) then
-    write(0, '(A,I0,A,I0)') 'ERROR: (RPN_MPI_get_mpi_layout) version mismatch, expected ', &
-        layout_version, ', got ', what%version
-    what%version = -1
-    return
-  end if
+  if (.not. version_matches(what%version, layout_version, 'RPN_MPI_get_mpi_layout')) return
   what = transfer(layout_now(), what)
   ierr = status_success()
 end subroutine RPN_MPI_get_mpi_layout_raw2
 
 subroutine RPN_MPI_get_mpi_layout2(what, ierr)
   use ISO_C_BINDING
-  use rpn_mpi_definitions_store, only: layout_now, status_success, status_error
+  use rpn_mpi_definitions_store, only: layout_now, status_success, status_error, version_matches
   implicit none
 #include "RPN_MPI_mpi_definitions.hf"
   type(mpi_layout_f), intent(INOUT) :: what
   integer(C_INT), intent(OUT) :: ierr
   ierr = status_error()
-  if (what%version /= layout_version) then
-    write(0, '(A,I0,A,I0)') 'ERROR: (RPN_MPI_get_mpi_layout) version mismatch, expected ', &
-        layout_version, ', got ', what%version
-    what%version = -1
-    return
-  end if
+  if (.not. version_matches(what%version, layout_version, 'RPN_MPI_get_mpi_layout')) return
   what = transfer(layout_now(), what)
   ierr = status_success()
 end subroutine RPN_MPI_get_mpi_layout2

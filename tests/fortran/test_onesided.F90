@@ -21,67 +21,7 @@ program test_onesided
   use ISO_C_BINDING
   implicit none
   include 'RPN_COMM.inc'
-  interface
-    function wtime_c() result(t) bind(C, name='Rpn_comm_wtime')
-      import :: C_DOUBLE
-      real(C_DOUBLE) :: t
-    end function wtime_c
-    function comm_c2f(h) result(f) bind(C, name='RPN_COMM_comm_c2f')
-      import :: rpncomm_communicator, C_INT
-      type(rpncomm_communicator), intent(IN) :: h
-      integer(C_INT) :: f
-    end function comm_c2f
-    function comm_f2c(h, f) result(c) bind(C, name='RPN_COMM_comm_f2c')
-      import :: rpncomm_communicator, C_INT, C_PTR
-      type(rpncomm_communicator), intent(INOUT) :: h
-      integer(C_INT), intent(IN), value :: f
-      type(C_PTR) :: c
-    end function comm_f2c
-    function type_c2f(h) result(f) bind(C, name='RPN_COMM_type_c2f')
-      import :: rpncomm_datatype, C_INT
-      type(rpncomm_datatype), intent(IN) :: h
-      integer(C_INT) :: f
-    end function type_c2f
-    function type_f2c(h, f) result(c) bind(C, name='RPN_COMM_type_f2c')
-      import :: rpncomm_datatype, C_INT, C_PTR
-      type(rpncomm_datatype), intent(INOUT) :: h
-      integer(C_INT), intent(IN), value :: f
-      type(C_PTR) :: c
-    end function type_f2c
-    function op_c2f(h) result(f) bind(C, name='RPN_COMM_op_c2f')
-      import :: rpncomm_operator, C_INT
-      type(rpncomm_operator), intent(IN) :: h
-      integer(C_INT) :: f
-    end function op_c2f
-    function op_f2c(h, f) result(c) bind(C, name='RPN_COMM_op_f2c')
-      import :: rpncomm_operator, C_INT, C_PTR
-      type(rpncomm_operator), intent(INOUT) :: h
-      integer(C_INT), intent(IN), value :: f
-      type(C_PTR) :: c
-    end function op_f2c
-    function any_c2f(h, what) result(f) bind(C, name='RPN_COMM_c2f')
-      import :: rpncomm_communicator, C_INT
-      type(rpncomm_communicator), intent(IN) :: h
-      integer(C_INT), intent(IN), value :: what
-      integer(C_INT) :: f
-    end function any_c2f
-    function any_f2c(f, what) result(c) bind(C, name='RPN_COMM_f2c')
-      import :: C_INT, C_PTR
-      integer(C_INT), intent(IN), value :: f, what
-      type(C_PTR) :: c
-    end function any_f2c
-    function rpn_comm_shmget(comm, size) result(where) bind(C, name='RPNCOMM_Shmget')
-      import :: C_INT, C_PTR
-      integer(C_INT), intent(IN), value :: comm, size
-      type(C_PTR) :: where
-    end function rpn_comm_shmget
-    function rpn_comm_numasplit(comm, mode, numacomm, numarank) result(size) bind(C, name='RPNCOMM_Numa_split')
-      import :: C_INT
-      integer(C_INT), intent(IN), value :: comm, mode
-      integer(C_INT), intent(OUT) :: numacomm, numarank
-      integer(C_INT) :: size
-    end function rpn_comm_numasplit
-  end interface
+  include '../reference/c_functions_interfaces.inc'
   real(kind=8), external :: rpn_comm_timeofday, rpn_comm_tsc
   external :: rpn_comm_wtime_set, save_openmp_state, restore_openmp_state
   integer, external :: f_omp_get_max_threads
@@ -154,27 +94,27 @@ program test_onesided
   call RPN_COMM_i_comm(RPN_COMM_GRID, com)
   hc = NULL_rpncomm_communicator
   if (.not. mpi) then
-    c = comm_f2c(hc, 0)
+    c = c_comm_f2c(hc, 0)
     call check(.not. c_associated(c) .and. hc%t2 == 0, 'RPN_COMM_comm_f2c refused')
-    call check(comm_c2f(com) == -1 .and. any_c2f(com, 7) == -1, 'RPN_COMM_comm_c2f refused')
-    call check(.not. c_associated(any_f2c(0, 0)), 'RPN_COMM_f2c refused')
+    call check(c_comm_c2f(com) == -1 .and. c_any_c2f(com, 7) == -1, 'RPN_COMM_comm_c2f refused')
+    call check(.not. c_associated(c_any_f2c(0, 0)), 'RPN_COMM_f2c refused')
   else
     fcomm = RPN_COMM_comm('GRID')
-    hc%p = comm_f2c(hc, fcomm)
-    call check(hc%t2 == fcomm .and. comm_c2f(hc) == fcomm, 'RPN_COMM_comm_f2c then _c2f: GRID')
-    call check(any_c2f(hc, 7) == fcomm, 'RPN_COMM_c2f(7): GRID')
-    hc%p = any_f2c(fcomm, 7)
-    call check(comm_c2f(hc) == fcomm, 'RPN_COMM_f2c(7) then RPN_COMM_comm_c2f: GRID')
-    call check(comm_c2f(com) == fcomm, 'RPN_COMM_comm_c2f of the library handle of GRID')
+    hc%p = c_comm_f2c(hc, fcomm)
+    call check(hc%t2 == fcomm .and. c_comm_c2f(hc) == fcomm, 'RPN_COMM_comm_f2c then _c2f: GRID')
+    call check(c_any_c2f(hc, 7) == fcomm, 'RPN_COMM_c2f(7): GRID')
+    hc%p = c_any_f2c(fcomm, 7)
+    call check(c_comm_c2f(hc) == fcomm, 'RPN_COMM_f2c(7) then RPN_COMM_comm_c2f: GRID')
+    call check(c_comm_c2f(com) == fcomm, 'RPN_COMM_comm_c2f of the library handle of GRID')
     f = RPN_COMM_datyp('MPI_REAL8')
-    ht%p = type_f2c(ht, f)
-    call check(ht%t2 == f .and. type_c2f(ht) == f, 'RPN_COMM_type_f2c then _c2f: MPI_REAL8')
+    ht%p = c_type_f2c(ht, f)
+    call check(ht%t2 == f .and. c_type_c2f(ht) == f, 'RPN_COMM_type_f2c then _c2f: MPI_REAL8')
     f = RPN_COMM_oper('MPI_MAX')
-    ho%p = op_f2c(ho, f)
-    call check(ho%t2 == f .and. op_c2f(ho) == f, 'RPN_COMM_op_f2c then _c2f: MPI_MAX')
+    ho%p = c_op_f2c(ho, f)
+    call check(ho%t2 == f .and. c_op_c2f(ho) == f, 'RPN_COMM_op_f2c then _c2f: MPI_MAX')
     hc%p = c_loc(buf)
-    call check(comm_c2f(hc) == -1, 'a C handle f2c never gave: refused')
-    call check(any_c2f(hc, 8) == -1 .and. .not. c_associated(any_f2c(fcomm, -1)), 'an unknown kind: refused')
+    call check(c_comm_c2f(hc) == -1, 'a C handle f2c never gave: refused')
+    call check(c_any_c2f(hc, 8) == -1 .and. .not. c_associated(c_any_f2c(fcomm, -1)), 'an unknown kind: refused')
   endif
 
   call section('easy windows')

@@ -17,67 +17,7 @@ program onesided_side_by_side
   use mpi
   implicit none
   include 'RPN_COMM.inc'
-  interface
-    function wtime_c() result(t) bind(C, name='Rpn_comm_wtime')
-      import :: C_DOUBLE
-      real(C_DOUBLE) :: t
-    end function wtime_c
-    function sbs_comm_c2f(h) result(f) bind(C, name='RPN_COMM_comm_c2f')
-      import :: rpncomm_communicator, C_INT
-      type(rpncomm_communicator), intent(IN) :: h
-      integer(C_INT) :: f
-    end function sbs_comm_c2f
-    function sbs_comm_f2c(h, f) result(c) bind(C, name='RPN_COMM_comm_f2c')
-      import :: rpncomm_communicator, C_INT, C_PTR
-      type(rpncomm_communicator), intent(INOUT) :: h
-      integer(C_INT), intent(IN), value :: f
-      type(C_PTR) :: c
-    end function sbs_comm_f2c
-    function sbs_type_c2f(h) result(f) bind(C, name='RPN_COMM_type_c2f')
-      import :: rpncomm_datatype, C_INT
-      type(rpncomm_datatype), intent(IN) :: h
-      integer(C_INT) :: f
-    end function sbs_type_c2f
-    function sbs_type_f2c(h, f) result(c) bind(C, name='RPN_COMM_type_f2c')
-      import :: rpncomm_datatype, C_INT, C_PTR
-      type(rpncomm_datatype), intent(INOUT) :: h
-      integer(C_INT), intent(IN), value :: f
-      type(C_PTR) :: c
-    end function sbs_type_f2c
-    function sbs_op_c2f(h) result(f) bind(C, name='RPN_COMM_op_c2f')
-      import :: rpncomm_operator, C_INT
-      type(rpncomm_operator), intent(IN) :: h
-      integer(C_INT) :: f
-    end function sbs_op_c2f
-    function sbs_op_f2c(h, f) result(c) bind(C, name='RPN_COMM_op_f2c')
-      import :: rpncomm_operator, C_INT, C_PTR
-      type(rpncomm_operator), intent(INOUT) :: h
-      integer(C_INT), intent(IN), value :: f
-      type(C_PTR) :: c
-    end function sbs_op_f2c
-    function sbs_any_c2f(h, what) result(f) bind(C, name='RPN_COMM_c2f')
-      import :: rpncomm_communicator, C_INT
-      type(rpncomm_communicator), intent(IN) :: h
-      integer(C_INT), intent(IN), value :: what
-      integer(C_INT) :: f
-    end function sbs_any_c2f
-    function sbs_any_f2c(f, what) result(c) bind(C, name='RPN_COMM_f2c')
-      import :: C_INT, C_PTR
-      integer(C_INT), intent(IN), value :: f, what
-      type(C_PTR) :: c
-    end function sbs_any_f2c
-    function rpn_comm_shmget(comm, size) result(where) bind(C, name='RPNCOMM_Shmget')
-      import :: C_INT, C_PTR
-      integer(C_INT), intent(IN), value :: comm, size
-      type(C_PTR) :: where
-    end function rpn_comm_shmget
-    function rpn_comm_numasplit(comm, mode, numacomm, numarank) result(size) bind(C, name='RPNCOMM_Numa_split')
-      import :: C_INT
-      integer(C_INT), intent(IN), value :: comm, mode
-      integer(C_INT), intent(OUT) :: numacomm, numarank
-      integer(C_INT) :: size
-    end function rpn_comm_numasplit
-  end interface
+  include 'c_functions_interfaces.inc'
   real(kind=8), external :: rpn_comm_timeofday, rpn_comm_tsc
   external :: rpn_comm_wtime_set, save_openmp_state, restore_openmp_state
   integer, external :: f_omp_get_max_threads
@@ -163,17 +103,17 @@ program onesided_side_by_side
 
   ! ---------------------------------------------------------------- conversions of MPI handles
   hc = NULL_rpncomm_communicator
-  hc%p = sbs_comm_f2c(hc, fcomm)
+  hc%p = c_comm_f2c(hc, fcomm)
   hc2 = NULL_rpncomm_communicator
-  hc2%p = sbs_any_f2c(fcomm, 7)
+  hc2%p = c_any_f2c(fcomm, 7)
   f = RPN_COMM_datyp('MPI_REAL8')
   ht = NULL_rpncomm_datatype
-  ht%p = sbs_type_f2c(ht, f)
+  ht%p = c_type_f2c(ht, f)
   n0 = RPN_COMM_oper('MPI_MAX')
   ho = NULL_rpncomm_operator
-  ho%p = sbs_op_f2c(ho, n0)
-  print '(A,I0,A,8L1)', 'pe ', me, ' conversions ', hc%t2 == fcomm, sbs_comm_c2f(hc) == fcomm, sbs_any_c2f(hc, 7) == fcomm, &
-      sbs_comm_c2f(hc2) == fcomm, ht%t2 == f, sbs_type_c2f(ht) == f, ho%t2 == n0, sbs_op_c2f(ho) == n0
+  ho%p = c_op_f2c(ho, n0)
+  print '(A,I0,A,8L1)', 'pe ', me, ' conversions ', hc%t2 == fcomm, c_comm_c2f(hc) == fcomm, c_any_c2f(hc, 7) == fcomm, &
+      c_comm_c2f(hc2) == fcomm, ht%t2 == f, c_type_c2f(ht) == f, ho%t2 == n0, c_op_c2f(ho) == n0
 
   ! ---------------------------------------------------------------------------------- clocks
   a = wtime_c()
