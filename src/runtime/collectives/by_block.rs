@@ -83,10 +83,10 @@ fn length_at(bytes: &[u8]) -> u64 {
 
 /// The root's counts (`blocks`) against the PEs' lengths (`lengths`): the line naming the first
 /// PE whose length is not the root's count for it (`verb`: "sends", "receives").
-fn unlike_counts(blocks: &[Block], lengths: &[usize], names: Names, verb: &str, root: usize) -> Option<Error> {
+fn unlike_counts(blocks: &[Block], lengths: &[usize], names: Names, verb: &str) -> Option<Error> {
     match blocks::check_lengths(blocks, lengths, names, verb) {
         Ok(()) => None,
-        Err(Error::BadArgument(text)) | Err(Error::Collective(text)) => Some(Error::Collective(format!("on root PE {root}, {text}"))),
+        Err(Error::BadArgument(text)) | Err(Error::Collective(text)) => Some(Error::Collective(text)),
         Err(other) => Some(other),
     }
 }
@@ -263,24 +263,28 @@ impl Runtime {
             // SAFETY: the caller's contract: send holds sbytes bytes (read only when the
             // arguments are valid), not written by this call.
             let mine = checked.as_ref().map_or(&[][..], |c| unsafe { caller_bytes(send, c.0) });
-            let (data, root, blocks) = if self.logs_calls(&comm) {
+            let (data, blocks) = if self.logs_calls(&comm) {
                 self.log_call(&comm, entry, &local)?;
                 let (_, blocks, root) = checked?;
                 // every PE's block behind its length, which the root checks
                 let counts: Vec<usize> = blocks.iter().flatten().map(|b| LENGTH_BYTES + b.len).collect();
                 let got = self.unchecked(&comm, id, |tr| tr.gatherv_to(&comm, &framed(mine), &counts, root))?;
                 let (Some(got), Some(blocks)) = (got, blocks) else { return Ok(()) };
-                let mut data = Vec::with_capacity(n);
+                let (mut lengths, mut data) = (Vec::with_capacity(n), Vec::with_capacity(n));
                 let mut at = 0;
                 for b in &blocks {
-                    data.push((length_at(&got[at..at + LENGTH_BYTES + b.len]) as usize, got[at + LENGTH_BYTES..][..b.len].to_vec()));
+                    lengths.push(length_at(&got[at..]) as usize);
+                    data.push(got[at + LENGTH_BYTES..][..b.len].to_vec());
                     at += LENGTH_BYTES + b.len;
                 }
-                (data, root, blocks)
+                if let Some(found) = unlike_counts(&blocks, &lengths, names, "sends") {
+                    end_job_on_mismatch(id, &found);
+                }
+                (data, blocks)
             } else {
                 let round = self.lengths_round(&comm, entry, &local, mine.len(), mine)?;
                 let (_, blocks, root) = checked?;
-                if let Some(found) = blocks.as_deref().and_then(|b| unlike_counts(b, &round.lengths, names, "sends", root)) {
+                if let Some(found) = blocks.as_deref().and_then(|b| unlike_counts(b, &round.lengths, names, "sends")) {
                     end_job_on_mismatch(id, &found);
                 }
                 // the blocks that did not fit the round
@@ -292,17 +296,15 @@ impl Runtime {
                     Vec::new()
                 };
                 let Some(blocks) = blocks else { return Ok(()) };
-                let mut data = Vec::with_capacity(n);
-                for (inline, &len) in round.inline.into_iter().zip(&round.lengths) {
-                    data.push((len, inline.unwrap_or_else(|| later.drain(..len).collect())));
-                }
-                (data, root, blocks)
+                let data = round
+                    .inline
+                    .into_iter()
+                    .zip(&round.lengths)
+                    .map(|(i, &len)| i.unwrap_or_else(|| later.drain(..len).collect()))
+                    .collect();
+                (data, blocks)
             };
-            let lengths: Vec<usize> = data.iter().map(|d| d.0).collect();
-            if let Some(found) = unlike_counts(&blocks, &lengths, names, "sends", root) {
-                end_job_on_mismatch(id, &found);
-            }
-            for (Block { at, .. }, (_, bytes)) in blocks.iter().zip(&data) {
+            for (Block { at, .. }, bytes) in blocks.iter().zip(&data) {
                 // SAFETY: the caller's contract: recv has room for every block (checked disjoint).
                 unsafe { write_caller_bytes(bytes, offset(recv, *at)?) };
             }
@@ -403,7 +405,7 @@ impl Runtime {
                 let length = length_at(&got);
                 if length != rbytes as u64 {
                     let text = format!(
-                        "{}({}) of root PE {root} makes {length} bytes for PE {me}, which receives {rbytes} bytes",
+                        "{}({}) makes {length} bytes for PE {me}, which receives {rbytes} bytes (the counts of root PE {root})",
                         names.counts,
                         me + 1
                     );
@@ -415,7 +417,7 @@ impl Runtime {
                 let carried = if on_root { &outgoing[..] } else { &[] };
                 let round = self.lengths_round(&comm, entry, &local, *checked.as_ref().map_or(&0, |c| &c.0), carried)?;
                 let (rbytes, blocks, root) = checked?;
-                if let Some(found) = blocks.as_deref().and_then(|b| unlike_counts(b, &round.lengths, names, "receives", root)) {
+                if let Some(found) = blocks.as_deref().and_then(|b| unlike_counts(b, &round.lengths, names, "receives")) {
                     end_job_on_mismatch(id, &found);
                 }
                 let from: usize = round.lengths[..me].iter().sum();
