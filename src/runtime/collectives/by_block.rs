@@ -91,6 +91,17 @@ fn unlike_counts(blocks: &[Block], lengths: &[usize], names: Names, verb: &str) 
     }
 }
 
+/// The root's count for itself (`blocks[me]`) against its own length `bytes`: refused here, before
+/// any PE acts, where they differ.
+fn own_length(blocks: &[Block], me: usize, bytes: usize, names: Names, verb: &str) -> Result<()> {
+    match blocks.get(me) {
+        Some(b) if b.len != bytes => {
+            Err(Error::BadArgument(format!("{}({}) makes {} bytes for PE {me}, which {verb} {bytes} bytes", names.counts, me + 1, b.len)))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Every PE's length and, where it fitted, data, from the round of a gatherv or scatterv over an
 /// exchange (`Runtime::lengths_round`).
 struct Lengths {
@@ -246,6 +257,7 @@ impl Runtime {
                 // SAFETY: the caller's contract: on the root both arrays hold n integers.
                 let (counts, displs) = unsafe { (read_ints(reccountv, n, "reccountv")?, read_ints(disp, n, "disp")?) };
                 let b = blocks::blocks(t, &counts, &displs, true, names)?;
+                own_length(&b, me, sbytes, names, "sends")?;
                 if recv == 0 && b.iter().any(|b| b.len > 0) {
                     return Err(Error::NullBuffer { what: "gatherv receive", nelem: counts.iter().map(|&c| i64::from(c)).sum() });
                 }
@@ -369,6 +381,7 @@ impl Runtime {
                 // SAFETY: the caller's contract: on the root both arrays hold n integers.
                 let (counts, displs) = unsafe { (read_ints(sendcount, n, "sendcount")?, read_ints(disp, n, "disp")?) };
                 let b = blocks::blocks(t, &counts, &displs, false, names)?;
+                own_length(&b, me, rbytes, names, "receives")?;
                 if send == 0 && b.iter().any(|b| b.len > 0) {
                     return Err(Error::NullBuffer { what: "scatterv send", nelem: counts.iter().map(|&c| i64::from(c)).sum() });
                 }
@@ -464,6 +477,13 @@ mod tests {
             let w = words(b);
             assert_eq!(bytes_at(&[7, w[0], w[1]], 1), b);
         }
+    }
+
+    #[test]
+    fn a_block_travels_behind_its_length() {
+        let f = framed(&[7, 8, 9]);
+        assert_eq!((length_at(&f), &f[LENGTH_BYTES..]), (3, &[7u8, 8, 9][..]));
+        assert_eq!(length_at(&f[..LENGTH_BYTES - 1]), u64::MAX, "too short to hold one");
     }
 
     /// One PE: every routine is a copy; refusals write nothing.
