@@ -1,7 +1,7 @@
 //! How the collective calls of the PEs are checked against each other (docs/contract.md rule 11).
 //!
-//! By default a per-step collective (barrier, allreduce, allgather, bcast, reduce, gather) costs
-//! what the original's does, and the transport says how it is made (`CollectivePath`):
+//! By default a per-step collective (barrier, allreduce, allgather, bcast, reduce, gather; and
+//! alltoall, gatherv, scatterv: `by_block`) costs what the original's does, and the transport says how it is made (`CollectivePath`):
 //! - an exchange of every PE's data (shared memory; MPI over the PEs of one node): each PE's data
 //!   travels behind a header with its routine and arguments, which every PE reads anyway, so a PE
 //!   in another routine, or with other arguments, is named at once, before any buffer is written,
