@@ -8,7 +8,9 @@
  *     sets `in_fortran` so that a C wrapper it reaches (MPICH) does not count it twice.
  * Counted: MPI_Allreduce, MPI_Allgather, MPI_Iallgather, MPI_Bcast, MPI_Barrier, MPI_Reduce,
  * MPI_Gather, MPI_Igather (calls, and the bytes of the call's own contribution: count x type size
- * of the send buffer, of the buffer for MPI_Bcast whatever the rank), and, from C only, the
+ * of the send buffer, of the buffer for MPI_Bcast whatever the rank), and, from C only,
+ * MPI_Gatherv, MPI_Igatherv, MPI_Scatterv, MPI_Iscatterv (the bytes received: the blocks differ on
+ * the root), MPI_Alltoall, MPI_Ialltoall, MPI_Alltoallv (calls only) and the
  * point-to-point and one-sided calls a library may make instead (MPI_Send, MPI_Isend, MPI_Recv,
  * MPI_Irecv, MPI_Put, MPI_Get, MPI_Accumulate, MPI_Win_fence, MPI_Win_sync, MPI_Win_flush), so that
  * an allreduce made without any collective still shows what it cost.
@@ -22,11 +24,13 @@
 
 enum {
     ALLREDUCE, ALLGATHER, IALLGATHER, BCAST, BARRIER, REDUCE, GATHER, IGATHER,
+    GATHERV, IGATHERV, SCATTERV, ISCATTERV, ALLTOALL, IALLTOALL, ALLTOALLV,
     SEND, ISEND, RECV, IRECV, PUT, GET, ACCUMULATE, WIN_FENCE, WIN_SYNC, WIN_FLUSH, NFUNC
 };
 static const char *names[NFUNC] = {
     "MPI_Allreduce", "MPI_Allgather", "MPI_Iallgather", "MPI_Bcast", "MPI_Barrier", "MPI_Reduce",
-    "MPI_Gather", "MPI_Igather", "MPI_Send", "MPI_Isend", "MPI_Recv", "MPI_Irecv", "MPI_Put",
+    "MPI_Gather", "MPI_Igather", "MPI_Gatherv", "MPI_Igatherv", "MPI_Scatterv", "MPI_Iscatterv",
+    "MPI_Alltoall", "MPI_Ialltoall", "MPI_Alltoallv", "MPI_Send", "MPI_Isend", "MPI_Recv", "MPI_Irecv", "MPI_Put",
     "MPI_Get", "MPI_Accumulate", "MPI_Win_fence", "MPI_Win_sync", "MPI_Win_flush"
 };
 static long long calls[NFUNC], bytes[NFUNC];
@@ -104,6 +108,37 @@ int MPI_Gather(const void *s, int n, MPI_Datatype t, void *r, int rn, MPI_Dataty
 int MPI_Igather(const void *s, int n, MPI_Datatype t, void *r, int rn, MPI_Datatype rt, int root, MPI_Comm c, MPI_Request *q) {
     note(IGATHER, n, t);
     return PMPI_Igather(s, n, t, r, rn, rt, root, c, q);
+}
+int MPI_Gatherv(const void *s, int n, MPI_Datatype t, void *r, const int *rn, const int *rd, MPI_Datatype rt, int root, MPI_Comm c) {
+    note(GATHERV, n, t);
+    return PMPI_Gatherv(s, n, t, r, rn, rd, rt, root, c);
+}
+int MPI_Igatherv(const void *s, int n, MPI_Datatype t, void *r, const int *rn, const int *rd, MPI_Datatype rt, int root, MPI_Comm c,
+                 MPI_Request *q) {
+    note(IGATHERV, n, t);
+    return PMPI_Igatherv(s, n, t, r, rn, rd, rt, root, c, q);
+}
+int MPI_Scatterv(const void *s, const int *sn, const int *sd, MPI_Datatype t, void *r, int rn, MPI_Datatype rt, int root, MPI_Comm c) {
+    note(SCATTERV, rn, rt);
+    return PMPI_Scatterv(s, sn, sd, t, r, rn, rt, root, c);
+}
+int MPI_Iscatterv(const void *s, const int *sn, const int *sd, MPI_Datatype t, void *r, int rn, MPI_Datatype rt, int root, MPI_Comm c,
+                  MPI_Request *q) {
+    note(ISCATTERV, rn, rt);
+    return PMPI_Iscatterv(s, sn, sd, t, r, rn, rt, root, c, q);
+}
+int MPI_Alltoall(const void *s, int n, MPI_Datatype t, void *r, int rn, MPI_Datatype rt, MPI_Comm c) {
+    note(ALLTOALL, 0, MPI_DATATYPE_NULL);
+    return PMPI_Alltoall(s, n, t, r, rn, rt, c);
+}
+int MPI_Ialltoall(const void *s, int n, MPI_Datatype t, void *r, int rn, MPI_Datatype rt, MPI_Comm c, MPI_Request *q) {
+    note(IALLTOALL, 0, MPI_DATATYPE_NULL);
+    return PMPI_Ialltoall(s, n, t, r, rn, rt, c, q);
+}
+int MPI_Alltoallv(const void *s, const int *sn, const int *sd, MPI_Datatype t, void *r, const int *rn, const int *rd, MPI_Datatype rt,
+                  MPI_Comm c) {
+    note(ALLTOALLV, 0, MPI_DATATYPE_NULL);
+    return PMPI_Alltoallv(s, sn, sd, t, r, rn, rd, rt, c);
 }
 int MPI_Send(const void *b, int n, MPI_Datatype t, int d, int tag, MPI_Comm c) {
     note(SEND, n, t);

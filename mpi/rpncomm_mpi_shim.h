@@ -217,6 +217,12 @@ int rpnmpi_igather(const rpnmpi_comm *comm, const void *mine, void *all, int byt
 int rpnmpi_allreduce(const rpnmpi_comm *comm, const void *mine, void *result, int n, int dtype, int op);
 /* MPI_Bcast of `bytes` bytes from `root` */
 int rpnmpi_bcast(const rpnmpi_comm *comm, void *buffer, int bytes, int root);
+/* MPI_Igatherv and MPI_Iscatterv of byte counts and displacements (read on the root only; completed
+ * by rpnmpi_test) */
+int rpnmpi_igatherv(const rpnmpi_comm *comm, const void *mine, int bytes, void *all, const int *counts,
+                    const int *displs, int root, rpnmpi_req **req);
+int rpnmpi_iscatterv(const rpnmpi_comm *comm, const void *send, const int *counts, const int *displs,
+                     void *recv, int bytes, int root, rpnmpi_req **req);
 /* MPI_Ialltoall of `bytes` bytes per rank (completed by rpnmpi_test); MPI_Alltoallv of byte counts */
 int rpnmpi_ialltoall(const rpnmpi_comm *comm, const void *send, void *recv, int bytes, rpnmpi_req **req);
 int rpnmpi_alltoallv(const rpnmpi_comm *comm, const void *send, const int *scounts, const int *sdispls,

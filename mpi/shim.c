@@ -1051,6 +1051,34 @@ int rpnmpi_igather(const rpnmpi_comm *c, const void *mine, void *all, int bytes,
     return MPI_SUCCESS;
 }
 
+/* RPN_COMM_gatherv's exchange, as the original makes it (MPI_Gatherv of bytes: `counts` and
+ * `displs` read on the root only), started here and completed by rpnmpi_test. */
+int rpnmpi_igatherv(const rpnmpi_comm *c, const void *mine, int bytes, void *all, const int *counts,
+                    const int *displs, int root, rpnmpi_req **out) {
+    rpnmpi_req *q = malloc(sizeof *q);
+    int rc;
+    *out = NULL;
+    if (!q) return RPNMPI_E_NOMEM;
+    rc = MPI_Igatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, root, c->comm, &q->request);
+    if (rc != MPI_SUCCESS) { free(q); return rc; }
+    *out = q;
+    return MPI_SUCCESS;
+}
+
+/* RPN_COMM_scatterv's exchange, as the original makes it (MPI_Scatterv of bytes: `counts` and
+ * `displs` read on the root only), started here and completed by rpnmpi_test. */
+int rpnmpi_iscatterv(const rpnmpi_comm *c, const void *send, const int *counts, const int *displs,
+                     void *recv, int bytes, int root, rpnmpi_req **out) {
+    rpnmpi_req *q = malloc(sizeof *q);
+    int rc;
+    *out = NULL;
+    if (!q) return RPNMPI_E_NOMEM;
+    rc = MPI_Iscatterv(send, counts, displs, MPI_BYTE, recv, bytes, MPI_BYTE, root, c->comm, &q->request);
+    if (rc != MPI_SUCCESS) { free(q); return rc; }
+    *out = q;
+    return MPI_SUCCESS;
+}
+
 /* The distribution routines' and RPN_MPI_ez_transpose_xz's exchange: `n` ranks, byte counts and
  * displacements per rank (MPI_Alltoallv, as the original's transposes make it). */
 int rpnmpi_alltoallv(const rpnmpi_comm *c, const void *send, const int *scounts, const int *sdispls,

@@ -258,19 +258,58 @@ pub trait Transport: Send {
     /// shared-memory transport copies each block once through the mailboxes, the MPI transport
     /// makes it MPI_Alltoallv.
     fn alltoallv(&mut self, comm: &Communicator, send: &[u8], send_counts: &[usize], recv_counts: &[usize]) -> Result<Vec<u8>> {
-        let (n, me) = (comm.size(), comm.rank());
         let table = exchange_counts(self, comm, send, send_counts, recv_counts)?;
+        self.alltoallv_table(comm, send, &table)
+    }
+
+    /// `alltoallv` where every PE knows the whole table alike (`table[p * n + q]`: the bytes PE p
+    /// sends PE q; this PE's blocks one after the other in `send`), so that no counts travel. By
+    /// default from an allgather of every PE's whole buffer (correct on every transport, at PEs
+    /// times the traffic); the shared-memory transport copies each block once through the
+    /// mailboxes, the MPI transport makes it MPI_Alltoallv.
+    fn alltoallv_table(&mut self, comm: &Communicator, send: &[u8], table: &[usize]) -> Result<Vec<u8>> {
+        let (n, me) = (comm.size(), comm.rank());
         let longest = (0..n).map(|p| table[p * n..(p + 1) * n].iter().sum::<usize>()).max().unwrap_or(0);
         let mut padded = send.to_vec();
         padded.resize(longest, 0);
         let mut all = vec![0u8; longest * n];
         self.allgather(comm, &padded, &mut all)?;
-        let mut mine = Vec::with_capacity(recv_counts.iter().sum());
+        let mut mine = Vec::with_capacity((0..n).map(|p| table[p * n + me]).sum());
         for p in 0..n {
             let at = p * longest + table[p * n..p * n + me].iter().sum::<usize>();
             mine.extend_from_slice(&all[at..at + table[p * n + me]]);
         }
         Ok(mine)
+    }
+
+    /// Collective over `comm` (RPN_COMM_gatherv): every PE's `mine`, one after the other in rank
+    /// order, on the PE of rank `root` (None elsewhere). `counts[p]` is PE p's length: given on
+    /// the root, and on every PE alike where the collectives over `comm` are exchanges
+    /// (`CollectivePath::Exchange`, `ExchangeReducingOwn`). By default from `alltoallv_table`;
+    /// the MPI transport makes it MPI_Gatherv, as the original does.
+    fn gatherv_to(&mut self, comm: &Communicator, mine: &[u8], counts: &[usize], root: usize) -> Result<Option<Vec<u8>>> {
+        let n = comm.size();
+        let mut table = vec![0usize; n * n];
+        for (p, &c) in counts.iter().enumerate().take(n) {
+            table[p * n + root] = c;
+        }
+        let got = self.alltoallv_table(comm, mine, &table)?;
+        Ok((comm.rank() == root).then_some(got))
+    }
+
+    /// Collective over `comm` (RPN_COMM_scatterv): from `send` on the PE of rank `root`, PE p's
+    /// `counts[p]` bytes (one after the other, rank order) to PE p; returns this PE's
+    /// (`recv_len` bytes). `counts` as `gatherv_to`'s. By default from `alltoallv_table`; the
+    /// MPI transport makes it MPI_Scatterv, as the original does.
+    fn scatterv_from(&mut self, comm: &Communicator, send: &[u8], counts: &[usize], recv_len: usize, root: usize) -> Result<Vec<u8>> {
+        let (n, me) = (comm.size(), comm.rank());
+        let mut table = vec![0usize; n * n];
+        table[root * n..(root + 1) * n].copy_from_slice(&counts[..n]);
+        let got = self.alltoallv_table(comm, if me == root { send } else { &[] }, &table)?;
+        if got.len() != recv_len {
+            return Err(Error::Internal(format!("scatterv of {} bytes to a PE that receives {recv_len}", got.len())));
+        }
+        Ok(got)
     }
 
     /// The Fortran MPI handle of `comm` for the caller's own MPI calls (RPN_COMM_comm), or

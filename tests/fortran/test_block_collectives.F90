@@ -27,6 +27,9 @@
 !   what the PE sends, a negative count, overlapping receive blocks, a bcastc count longer than
 !   the string, an unknown name, and PEs in different routines (gatherv / scatterv, alltoall /
 !   barrier: both routines named).
+#ifndef TEST_NAME
+#define TEST_NAME 'test_block_collectives'
+#endif
 program test_block_collectives
   use ISO_C_BINDING
   implicit none
@@ -84,13 +87,17 @@ program test_block_collectives
   call alltoalls()
   call section('RPN_COMM_gatherv and RPN_COMM_scatterv')
   call gathervs()
+  call section('RPN_COMM_alltoall, gatherv and scatterv of blocks longer than a round')
+  call long_blocks()
   call section('RPN_COMM_bcastc')
   call bcastcs()
   call section('RPN_COMM_sendrecv')
   call sendrecvs()
+#ifndef DEFAULT_MODE
   call section('refusals')
   call refusals()
-  call finish('test_block_collectives')
+#endif
+  call finish(TEST_NAME)
 
 contains
 
@@ -166,6 +173,48 @@ contains
     enddo
     call check(all(back(me + 2:) == -1), 'scatterv: nothing past the block')
   end subroutine gathervs
+
+  ! blocks of 150 values and more (over 1 KiB: past what a round carries); in gatherv and
+  ! scatterv PE 0's block is 3 values, so that some blocks fit a round and others do not
+  subroutine long_blocks()
+    integer, parameter :: LONG = 150
+    real(kind=8) :: send(LONG, 0:7), recv(LONG, 0:7), mine(LONG + 8), every((LONG + 8) * 8)
+    integer :: counts(0:7), displs(0:7), p, k, root, mycount
+    do p = 0, npes - 1
+      do k = 1, LONG
+        send(k, p) = a2a(me, p, k)
+      enddo
+    enddo
+    recv = -1
+    call RPN_COMM_alltoall(send, LONG, 'MPI_REAL8', recv, LONG, 'MPI_REAL8', 'GRID', err)
+    call check_ierr(err, RPN_COMM_OK, 'long alltoall')
+    call check(all([((recv(k, p) == a2a(p, me, k), k = 1, LONG), p = 0, npes - 1)]), 'long alltoall: every block')
+    ! gatherv to PE 0: PE 0 sends 3 values (they fit a round), the others LONG + p
+    root = 0
+    mycount = merge(3, LONG + me, me == 0)
+    do k = 1, mycount
+      mine(k) = 1000 * me + k
+    enddo
+    displs(0) = 0
+    do p = 0, npes - 1
+      counts(p) = merge(3, LONG + p, p == 0)
+      if (p > 0) displs(p) = displs(p - 1) + counts(p - 1)
+    enddo
+    every = -1
+    call RPN_COMM_gatherv(mine, mycount, 'MPI_REAL8', every, counts, displs, 'MPI_REAL8', root, 'GRID', err)
+    call check_ierr(err, RPN_COMM_OK, 'long gatherv')
+    if (me == root) then
+      do p = 0, npes - 1
+        call check(all([(every(displs(p) + k) == 1000 * p + k, k = 1, counts(p))]), 'long gatherv: the block of PE '//str(p))
+      enddo
+    endif
+    ! and back from the root
+    mine = -1
+    call RPN_COMM_scatterv(every, counts, displs, 'MPI_REAL8', mine, mycount, 'MPI_REAL8', root, 'GRID', err)
+    call check_ierr(err, RPN_COMM_OK, 'long scatterv')
+    call check(all([(mine(k) == 1000 * me + k, k = 1, mycount)]) .and. all(mine(mycount + 1:) == -1), &
+               'long scatterv: this PE''s block')
+  end subroutine long_blocks
 
   subroutine bcastcs()
     character(len=24) :: s

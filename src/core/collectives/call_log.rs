@@ -58,7 +58,10 @@ impl CallEntry {
         if self.bytes == REFUSED {
             return text + " (refused: its arguments were wrong)";
         }
-        text += &format!(" of {} bytes", self.bytes);
+        // (the PEs of a gatherv or scatterv give counts of their own: the call names none)
+        if ![CollectiveId::Gatherv.code(), CollectiveId::Scatterv.code()].contains(&self.routine) {
+            text += &format!(" of {} bytes", self.bytes);
+        }
         if let Some(t) = MessageType::from_code(self.dtype) {
             text += &format!(" of {}", t.name());
         }

@@ -1,7 +1,7 @@
 //! How the collective calls of the PEs are checked against each other (docs/contract.md rule 11).
 //!
-//! By default a per-step collective (barrier, allreduce, allgather, bcast, reduce, gather) costs
-//! what the original's does, and the transport says how it is made (`CollectivePath`):
+//! By default a per-step collective (barrier, allreduce, allgather, bcast, reduce, gather; and
+//! alltoall, gatherv, scatterv: `by_block`) costs what the original's does, and the transport says how it is made (`CollectivePath`):
 //! - an exchange of every PE's data (shared memory; MPI over the PEs of one node): each PE's data
 //!   travels behind a header with its routine and arguments, which every PE reads anyway, so a PE
 //!   in another routine, or with other arguments, is named at once, before any buffer is written,
@@ -38,6 +38,8 @@ const HEADER_BYTES: usize = 32;
 /// shared-memory transport's exchange rounds carry as much: `shm::rounds::BLOCK_BYTES`); a longer
 /// one sends the headers first, so that PEs whose calls differ stop before moving any data.
 const ONE_ROUND_BYTES: usize = 1008;
+/// The data an exchange carries in one round beside a PE's header.
+pub(in crate::runtime) const ROUND_DATA_BYTES: usize = ONE_ROUND_BYTES - HEADER_BYTES;
 
 /// What every PE gives in the low byte of its signature's word in `compare_calls`: a PE whose call
 /// met another routine's finds it changed (in 255 cases out of 256 for each of the two words).

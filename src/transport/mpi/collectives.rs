@@ -1,6 +1,6 @@
 //! The MPI collectives beside the agreement's allgather: MPI_Reduce, MPI_Allreduce, MPI_Bcast,
-//! MPI_Gather, MPI_Alltoall and MPI_Alltoallv on a communicator of the shim, each under `shim::serial()`.
-//! Those that only move bytes (gather, alltoall) are started nonblocking and waited on by tests
+//! MPI_Gather, MPI_Gatherv, MPI_Scatterv, MPI_Alltoall and MPI_Alltoallv on a communicator of the shim, each under `shim::serial()`.
+//! Those that only move bytes (gather, gatherv, scatterv, alltoall) are started nonblocking and waited on by tests
 //! that yield the core (`wait`); the reductions stay blocking, watched by the watchdog (a PE
 //! that never joins is named): a nonblocking reduction may group the operands otherwise, and
 //! sums of reals must come out as the original's do, bit for bit.
@@ -30,6 +30,26 @@ unsafe extern "C" {
         comm: *const RawComm,
         mine: *const c_void,
         all: *mut c_void,
+        bytes: c_int,
+        root: c_int,
+        req: *mut *mut RawReq,
+    ) -> c_int;
+    fn rpnmpi_igatherv(
+        comm: *const RawComm,
+        mine: *const c_void,
+        bytes: c_int,
+        all: *mut c_void,
+        counts: *const c_int,
+        displs: *const c_int,
+        root: c_int,
+        req: *mut *mut RawReq,
+    ) -> c_int;
+    fn rpnmpi_iscatterv(
+        comm: *const RawComm,
+        send: *const c_void,
+        counts: *const c_int,
+        displs: *const c_int,
+        recv: *mut c_void,
         bytes: c_int,
         root: c_int,
         req: *mut *mut RawReq,
@@ -149,6 +169,81 @@ pub fn gather(comm: &Comm, mine: &[u8], root: usize) -> Result<Option<Vec<u8>>> 
     Ok((comm.rank == root).then_some(all))
 }
 
+/// Counts of bytes as MPI's ints, and their displacements one after the other.
+fn counts_and_displs(counts: &[usize], what: &str) -> Result<(Vec<c_int>, Vec<c_int>)> {
+    let mut displs = Vec::with_capacity(counts.len());
+    let mut at = 0usize;
+    for &c in counts {
+        displs.push(c_int::try_from(at).map_err(|_| Error::BadArgument(format!("{what} of {at} bytes and more")))?);
+        at += c;
+    }
+    c_int::try_from(at).map_err(|_| Error::BadArgument(format!("{what} of {at} bytes")))?;
+    Ok((counts.iter().map(|&c| c as c_int).collect(), displs))
+}
+
+/// MPI_Gatherv of `mine` from every rank of `comm` on `root`, rank p's `counts[p]` bytes (read on
+/// the root only) one after the other.
+pub fn gatherv(comm: &Comm, mine: &[u8], counts: &[usize], root: usize) -> Result<Option<Vec<u8>>> {
+    let bytes = c_int::try_from(mine.len()).map_err(|_| Error::BadArgument(format!("gatherv of {} bytes", mine.len())))?;
+    let on_root = comm.rank == root;
+    if on_root && counts.len() != comm.size {
+        return Err(Error::Internal(format!("gatherv with {} counts for {} ranks", counts.len(), comm.size)));
+    }
+    let (c, d) = if on_root { counts_and_displs(counts, "gatherv")? } else { (Vec::new(), Vec::new()) };
+    // (never an empty Vec's pointer: Open MPI reads 1 as MPI_IN_PLACE)
+    let total: usize = if on_root { counts.iter().sum() } else { 0 };
+    let mut all = vec![0u8; total.max(1)];
+    let spare = [0u8; 1];
+    let mine = if mine.is_empty() { &spare[..] } else { mine };
+    // SAFETY: live communicator; on the root counts and displacements of size ranks lie inside
+    // `all` (their sum is its length); neither buffer is touched until the request completed.
+    wait::complete("MPI_Gatherv", comm.size, |req| unsafe {
+        rpnmpi_igatherv(
+            comm.raw(),
+            mine.as_ptr() as *const c_void,
+            bytes,
+            all.as_mut_ptr() as *mut c_void,
+            c.as_ptr(),
+            d.as_ptr(),
+            root as c_int,
+            req,
+        )
+    })?;
+    all.truncate(total);
+    Ok(on_root.then_some(all))
+}
+
+/// MPI_Scatterv from `root` of `comm`: rank p gets `counts[p]` bytes of `send` (one after the
+/// other; both read on the root only), `recv_len` bytes here.
+pub fn scatterv(comm: &Comm, send: &[u8], counts: &[usize], recv_len: usize, root: usize) -> Result<Vec<u8>> {
+    let bytes = c_int::try_from(recv_len).map_err(|_| Error::BadArgument(format!("scatterv of {recv_len} bytes")))?;
+    let on_root = comm.rank == root;
+    if on_root && (counts.len() != comm.size || send.len() != counts.iter().sum::<usize>()) {
+        return Err(Error::Internal(format!("scatterv of {} bytes with {} counts for {} ranks", send.len(), counts.len(), comm.size)));
+    }
+    let (c, d) = if on_root { counts_and_displs(counts, "scatterv")? } else { (Vec::new(), Vec::new()) };
+    let mut recv = vec![0u8; recv_len.max(1)];
+    let spare = [0u8; 1];
+    let send = if send.is_empty() { &spare[..] } else { send };
+    // SAFETY: live communicator; on the root counts and displacements of size ranks lie inside
+    // `send` (their sum is its length); recv has room for `bytes`; neither buffer is touched
+    // until the request completed.
+    wait::complete("MPI_Scatterv", comm.size, |req| unsafe {
+        rpnmpi_iscatterv(
+            comm.raw(),
+            send.as_ptr() as *const c_void,
+            c.as_ptr(),
+            d.as_ptr(),
+            recv.as_mut_ptr() as *mut c_void,
+            bytes,
+            root as c_int,
+            req,
+        )
+    })?;
+    recv.truncate(recv_len);
+    Ok(recv)
+}
+
 /// MPI_Alltoall of `block` bytes per rank of `comm` (`send` holds one block per rank, in rank
 /// order): the blocks addressed to this rank into `recv`, in rank order.
 pub fn alltoall(comm: &Comm, send: &[u8], block: usize, recv: &mut [u8]) -> Result<()> {
@@ -167,16 +262,6 @@ pub fn alltoall(comm: &Comm, send: &[u8], block: usize, recv: &mut [u8]) -> Resu
 /// MPI_Alltoallv of byte blocks over `comm`: `send_counts[p]` bytes to rank p (one after the
 /// other in `send`, rank order), `recv_counts[p]` from each, returned one after the other.
 pub fn alltoallv(comm: &Comm, send: &[u8], send_counts: &[usize], recv_counts: &[usize]) -> Result<Vec<u8>> {
-    let ints = |counts: &[usize]| -> Result<(Vec<c_int>, Vec<c_int>)> {
-        let mut displs = Vec::with_capacity(counts.len());
-        let mut at = 0usize;
-        for &c in counts {
-            displs.push(c_int::try_from(at).map_err(|_| Error::BadArgument(format!("alltoallv of {at} bytes and more")))?);
-            at += c;
-        }
-        c_int::try_from(at).map_err(|_| Error::BadArgument(format!("alltoallv of {at} bytes")))?;
-        Ok((counts.iter().map(|&c| c as c_int).collect(), displs))
-    };
     if send_counts.len() != comm.size || recv_counts.len() != comm.size || send.len() != send_counts.iter().sum::<usize>() {
         return Err(Error::Internal(format!(
             "alltoallv of {} bytes with {} counts for {} ranks",
@@ -185,8 +270,8 @@ pub fn alltoallv(comm: &Comm, send: &[u8], send_counts: &[usize], recv_counts: &
             comm.size
         )));
     }
-    let (sc, sd) = ints(send_counts)?;
-    let (rc, rd) = ints(recv_counts)?;
+    let (sc, sd) = counts_and_displs(send_counts, "alltoallv")?;
+    let (rc, rd) = counts_and_displs(recv_counts, "alltoallv")?;
     // An empty Vec<u8>'s pointer is 1, Open MPI's MPI_IN_PLACE: never pass one (MPI_ERR_ARG).
     let total: usize = recv_counts.iter().sum();
     let mut recv = vec![0u8; total.max(1)];

@@ -535,6 +535,23 @@ impl Transport for MpiTransport {
         collectives::alltoallv(self.comm(comm)?, send, send_counts, recv_counts)
     }
 
+    fn alltoallv_table(&mut self, comm: &Communicator, send: &[u8], table: &[usize]) -> Result<Vec<u8>> {
+        let (n, me) = (comm.size(), comm.rank());
+        let recv_counts: Vec<usize> = (0..n).map(|p| table[p * n + me]).collect();
+        self.announce_own(comm);
+        collectives::alltoallv(self.comm(comm)?, send, &table[me * n..(me + 1) * n], &recv_counts)
+    }
+
+    fn gatherv_to(&mut self, comm: &Communicator, mine: &[u8], counts: &[usize], root: usize) -> Result<Option<Vec<u8>>> {
+        self.announce_own(comm);
+        collectives::gatherv(self.comm(comm)?, mine, counts, root)
+    }
+
+    fn scatterv_from(&mut self, comm: &Communicator, send: &[u8], counts: &[usize], recv_len: usize, root: usize) -> Result<Vec<u8>> {
+        self.announce_own(comm);
+        collectives::scatterv(self.comm(comm)?, send, counts, recv_len, root)
+    }
+
     fn fortran_comm(&self, comm: Option<&Communicator>) -> Result<i32> {
         match comm {
             Some(c) => handles::comm_handle(self.comm(c)?.raw()),

@@ -182,6 +182,14 @@ impl Transport for ShmTransport {
         self.exchange(comm, send, &table)
     }
 
+    fn alltoallv_table(&mut self, comm: &Communicator, send: &[u8], table: &[usize]) -> Result<Vec<u8>> {
+        let (n, me) = (comm.size(), comm.rank());
+        if table.len() != n * n || send.len() != table[me * n..(me + 1) * n].iter().sum::<usize>() {
+            return Err(Error::Internal(format!("alltoallv of {} bytes with a table of {} counts for {n} PEs", send.len(), table.len())));
+        }
+        self.exchange(comm, send, table)
+    }
+
     fn alltoall(&mut self, comm: &Communicator, send: &[u8], block: usize, recv: &mut [u8]) -> Result<()> {
         super::check_alltoall(send, block, comm.size(), recv)?;
         // every PE sends `block` bytes to every PE: no counts to exchange
