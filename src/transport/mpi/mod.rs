@@ -436,6 +436,12 @@ impl Transport for MpiTransport {
 
     fn finalize(&mut self) -> Result<()> {
         self.world.barrier()?;
+        // The job's one line about threads that called MPI at once (`shim::collided_line`).
+        let mut collided = vec![0u8; self.world.size];
+        self.world.allgather(&[u8::from(shim::threads_collided())], &mut collided)?;
+        if let Some(line) = shim::collided_line(self.world.rank, &collided) {
+            crate::diagnostics::write_line(crate::diagnostics::routine(), &line);
+        }
         // Every PE took its messages (its exchanges are finished): the sends are complete or
         // about to be, and their requests can go before MPI_Finalize.
         self.channels.finalize();
