@@ -231,6 +231,7 @@ unsafe extern "C" {
         req: *mut *mut RawReq,
     ) -> c_int;
     pub fn rpnmpi_test(req: *mut *mut RawReq, done: *mut c_int) -> c_int;
+    pub fn rpnmpi_rget_bytes(win: *mut RawWin, buf: *mut c_void, bytes: c_int, target: c_int, req: *mut *mut RawReq) -> c_int;
     pub fn rpnmpi_iallgather(comm: *const RawComm, mine: *const c_void, all: *mut c_void, bytes: c_int, req: *mut *mut RawReq) -> c_int;
     pub fn rpnmpi_request_free(req: *mut *mut RawReq) -> c_int;
     pub fn rpnmpi_iprobe(comm: *const RawComm, src: c_int, tag: c_int, found: *mut c_int, bytes: *mut c_int) -> c_int;
