@@ -62,10 +62,23 @@ fn settled_and_blocked(words: &[u64; WORDS], count: u32) -> bool {
     count >= 2 && (words[IN_CALL] != 0 || words[IN_LONG_WAIT] != 0)
 }
 
-/// A get in flight from a neighbour, with the buffer it lands in.
+/// A get in flight from a neighbour, with the buffer it lands in: a raw allocation (from
+/// `Box::into_raw`, back to a Box once the get completed), never a Box while MPI may write it (a
+/// Box moved after its address went to MPI would let the compiler take its contents as unchanged).
 struct Reading {
     request: *mut RawReq,
-    words: Box<[u64; WORDS]>,
+    words: *mut [u64; WORDS],
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        // a get still in flight keeps its buffer for good (MPI may still write it)
+        if self.request.is_null() {
+            // SAFETY: from Box::into_raw, dropped once, and no get writes it any more (its
+            // request completed, or was never made).
+            drop(unsafe { Box::from_raw(self.words) });
+        }
+    }
 }
 
 /// This PE's entries, published in the window, and what it read of its neighbours'.
@@ -134,7 +147,8 @@ impl FarEntries {
                 if done == 0 {
                     return Ok(false);
                 }
-                let words = *r.words;
+                // SAFETY: the get completed: MPI wrote the buffer and is done with it.
+                let words = unsafe { std::ptr::read_volatile(r.words) };
                 self.reading.remove(&peer);
                 let count = match self.seen.get(&peer) {
                     Some((before, n)) if *before == words => n + 1,
@@ -144,15 +158,15 @@ impl FarEntries {
                 Ok(self.ahead(peer).is_some())
             }
             None => {
-                let mut words = Box::new([0u64; WORDS]);
+                let words = Box::into_raw(Box::new([0u64; WORDS]));
                 let mut request: *mut RawReq = std::ptr::null_mut();
-                // SAFETY: the buffer (WORDS words) stays in `reading` until the get completed;
-                // the window is in its lock_all epoch.
-                let rc = unsafe {
-                    shim::rpnmpi_rget_bytes(self.win, words.as_mut_ptr() as *mut c_void, (8 * WORDS) as c_int, peer as c_int, &mut request)
-                };
+                // SAFETY: the buffer (WORDS words) stays allocated in `reading` until the get
+                // completed; the window is in its lock_all epoch.
+                let rc =
+                    unsafe { shim::rpnmpi_rget_bytes(self.win, words as *mut c_void, (8 * WORDS) as c_int, peer as c_int, &mut request) };
+                let reading = Reading { request, words };
                 shim::check(rc, "MPI_Rget")?;
-                self.reading.insert(peer, Reading { request, words });
+                self.reading.insert(peer, reading);
                 Ok(false)
             }
         }
