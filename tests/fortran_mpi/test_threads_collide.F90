@@ -9,5 +9,5 @@
 ! job says so in one line, once, whatever its PE count (docs/windows.md, "Threads"). On 4 PEs
 ! only: where a launcher makes pretend nodes of 2, 2 PEs would be one node, whose passive calls
 ! are stores in shared memory (no MPI call, no line).
-#define CALLS 40
+#define CALLS 20
 #include "test_threads.F90"
