@@ -614,6 +614,19 @@ int rpnmpi_chan_isend(const rpnmpi_comm *c, const void *buf, int bytes, int dest
     return MPI_SUCCESS;
 }
 
+/* A nonblocking get of the first `bytes` bytes of `target`'s memory in a window held in a lock_all
+ * epoch (what a PE of another node announced: src/transport/mpi/channels/far_entries.rs). */
+int rpnmpi_rget_bytes(rpnmpi_win *w, void *buf, int bytes, int target, rpnmpi_req **out) {
+    rpnmpi_req *q = malloc(sizeof *q);
+    int rc;
+    *out = NULL;
+    if (!q) return RPNMPI_E_NOMEM;
+    rc = MPI_Rget(buf, bytes, MPI_BYTE, target, 0, bytes, MPI_BYTE, w->win, &q->request);
+    if (rc != MPI_SUCCESS) { free(q); return rc; }
+    *out = q;
+    return MPI_SUCCESS;
+}
+
 int rpnmpi_iallgather(const rpnmpi_comm *c, const void *mine, void *all, int bytes, rpnmpi_req **out) {
     rpnmpi_req *q = malloc(sizeof *q);
     int rc;

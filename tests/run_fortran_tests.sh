@@ -12,6 +12,8 @@
 #                         of its own for each line; N is a PE count the test runs on)
 #   ! EACH_PE_WROTE: text  the run's output (a file) must hold the text once per PE, %P replaced by
 #                         its rank (0 to N-1): nothing a PE printed was lost when the job ended
+#   ! OUTPUT_ONCE: text    the run's output must hold the text exactly once (a line the job says
+#                         once, whatever its PE count)
 #   ! OUTPUT_LACKS: text   the run's output must not hold the text (every such line is checked,
 #                         e.g. the ERROR STOP, backtrace or MPI_Abort noise of a refused call)
 #   ! FFLAGS: -fopenmp    flags of its compilation, before the include directory's -I (@INCLUDE@ is
@@ -261,6 +263,13 @@ for src in "${tests[@]}"; do
             [[ -z "$want" ]] && continue
             grep -qF -- "$want" "$log" || reason="${reason:+$reason; }no '$want' in the log"
         done < <(sed -n -E "s/^[[:space:]]*![[:space:]]*OUTPUT_HAS@$np[[:space:]]*:[[:space:]]*(.*[^[:space:]])[[:space:]]*\$/\\1/Ip" "$src")
+
+        # text the output must hold exactly once (OUTPUT_ONCE, every occurrence of the header)
+        while IFS= read -r once; do
+            [[ -z "$once" ]] && continue
+            times=$(grep -cF -- "$once" "$log")
+            ((times == 1)) || reason="${reason:+$reason; }'$once' is in the log $times times, not once"
+        done < <(sed -n -E 's/^[[:space:]]*![[:space:]]*OUTPUT_ONCE[[:space:]]*:[[:space:]]*(.*[^[:space:]])[[:space:]]*$/\1/Ip' "$src")
 
         # output that must not be there (OUTPUT_LACKS, every occurrence of the header)
         while IFS= read -r lacks; do

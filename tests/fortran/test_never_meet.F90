@@ -13,8 +13,8 @@
 ! on into a halo exchange with it. The PE waiting for PE 1 in the exchange sees it gone into a
 ! collective of which it is a member, fails naming both routines and PEs, and the Fortran halo
 ! routine ends it: the job ends at once, not after the hang reports (the shared-memory build, and
-! MPI on one node for the job's communicators; across nodes a PE inside MPI's own collective
-! cannot be asked where it is, and the job is only reported: docs/contract.md rule 11).
+! MPI on one node for the job's communicators; across nodes a second or two later:
+! tests/fortran_mpi/test_never_meet_far.F90, docs/halo.md).
 ! test_never_meet_row plants it on a row of a 2 x 2 grid (EXTRA_ON: 'EW'), whose collectives
 ! are not the job's.
 #ifndef EXTRA_ON

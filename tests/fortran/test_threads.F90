@@ -15,7 +15,10 @@ program test_threads
   use omp_lib
   implicit none
   integer :: me, npes, nerr
-  integer, parameter :: NT = 4, K = 300
+#ifndef CALLS
+#define CALLS 300
+#endif
+  integer, parameter :: NT = 4, K = CALLS
 
   call start('test_threads')
   call run()

@@ -11,8 +11,8 @@
 ! spreads the PEs over nodes: PE 1 could then have no neighbour on its node): the job's
 ! collectives are MPI's own calls, with no exchange, yet PE 1 announces its entry into one on its
 ! node's shared memory, where PE 0, its neighbour on the same node, waiting for it in the halo
-! exchange, sees it and fails naming both; the job ends. (A neighbour on another node only
-! reports its wait: docs/contract.md rule 11.)
+! exchange, sees it and fails naming both; the job ends. (A neighbour on another node is seen a
+! second or two later: test_never_meet_far.)
 #define EXTRA_ON 'GRID'
 #define TEST_NAME 'test_never_meet_nodes'
 #include "test_never_meet.F90"

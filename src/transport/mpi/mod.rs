@@ -260,9 +260,12 @@ impl MpiTransport {
         let channels = HybridChannels::new(channel_comm, node_split, node_direct && ON_NODE_HALO_CHANNELS)?;
         let on_node = node::one_node_collectives(&world, node_split, node_direct, channels.job_collectives().as_ref())?;
         let mut own_parts = crate::core::CommMap::default();
-        if let (None, Some(home)) = (&on_node, channels.node_collectives()) {
-            home.register_part(JOB_PART, 0, "the job's communicator");
-            own_parts.insert(CommId::JOB, (JOB_PART, 0, 0));
+        if on_node.is_none() {
+            let job_name = "the job's communicator";
+            let home = channels.node_collectives().inspect(|home| home.register_part(JOB_PART, 0, job_name));
+            if channels.register_far(JOB_PART, 0, job_name) || home.is_some() {
+                own_parts.insert(CommId::JOB, (JOB_PART, 0, 0));
+            }
         }
         Ok(MpiTransport {
             job,
@@ -314,14 +317,18 @@ impl MpiTransport {
 
 impl MpiTransport {
     /// One more entry into a collective of `comm` made with MPI's own calls, announced on the node
-    /// channels' segment (three stores), so that a PE of this node waiting in a halo exchange
-    /// for this one sees it gone into a collective of theirs (`Collectives::announce_entry`).
+    /// channels' segment (three stores) and, where the job spans nodes, in this PE's words of
+    /// the far entries' window (two stores), so that a PE waiting in a halo exchange for this one
+    /// sees it gone into a collective of theirs (`Collectives::announce_entry`, `far_entries`).
     /// Nothing for a communicator whose collectives run in the node's shared memory (they
-    /// announce themselves) or where this node has no channels.
+    /// announce themselves).
     fn announce_own(&mut self, comm: &Communicator) {
-        if let (Some((split, first, entries)), Some(home)) = (self.own_parts.get_mut(&comm.id()), self.channels.home()) {
+        if let Some((split, first, entries)) = self.own_parts.get_mut(&comm.id()) {
             *entries = entries.wrapping_add(1);
-            home.announce_entry(*split, *first, *entries);
+            if let Some(home) = self.channels.home() {
+                home.announce_entry(*split, *first, *entries);
+            }
+            self.channels.announce_far(*split, *first, *entries);
         }
     }
 }
@@ -436,6 +443,12 @@ impl Transport for MpiTransport {
 
     fn finalize(&mut self) -> Result<()> {
         self.world.barrier()?;
+        // The job's one line about threads that called MPI at once (`shim::collided_line`).
+        let mut collided = vec![0u8; self.world.size];
+        self.world.allgather(&[u8::from(shim::threads_collided())], &mut collided)?;
+        if let Some(line) = shim::collided_line(self.world.rank, &collided) {
+            crate::diagnostics::write_line(crate::diagnostics::routine(), &line);
+        }
         // Every PE took its messages (its exchanges are finished): the sends are complete or
         // about to be, and their requests can go before MPI_Finalize.
         self.channels.finalize();
@@ -481,9 +494,13 @@ impl Transport for MpiTransport {
         // a halo exchange waiting for a neighbour sees it gone into one of its collectives
         match (&on_node, &job_collectives, self.channels.node_collectives()) {
             (Some(part), None, Some(home)) => part.announce_on(PartOf { home, split: self.splits_made, first: members[0], name }),
-            (None, _, Some(home)) => {
-                home.register_part(self.splits_made, members[0], name);
-                self.own_parts.insert(id, (self.splits_made, members[0], 0));
+            (None, _, home) => {
+                if let Some(home) = &home {
+                    home.register_part(self.splits_made, members[0], name);
+                }
+                if self.channels.register_far(self.splits_made, members[0], name) || home.is_some() {
+                    self.own_parts.insert(id, (self.splits_made, members[0], 0));
+                }
             }
             _ => {}
         }

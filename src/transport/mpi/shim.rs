@@ -3,7 +3,7 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use crate::error::{Error, Result};
@@ -30,7 +30,7 @@ const ONE_AT_A_TIME: u8 = 1;
 /// on every MPI it runs on: calls from any thread are served, under the same lock.
 const SINGLE_LEVEL: u8 = 2;
 static SERIAL: Mutex<()> = Mutex::new(());
-/// The level MPI gave, for the one line said when two threads call at once below SERIALIZED.
+/// The level MPI gave, for the line said when two threads called at once below SERIALIZED.
 static PROVIDED: AtomicU8 = AtomicU8::new(0);
 
 /// Says which threads of this process may call MPI, from the thread level MPI gave (`provided`).
@@ -52,7 +52,8 @@ pub type Serial = Option<MutexGuard<'static, ()>>;
 /// To be held around each MPI call: below MPI_THREAD_MULTIPLE, the lock that makes the calls of
 /// all threads one at a time. Never refused: where two threads call at once at a level that
 /// does not allow even that (SINGLE or FUNNELED, which the program chose by calling MPI_Init
-/// itself), the second waits, and the PE says so once.
+/// itself), the second waits, and the PE notes it (`threads_collided`: the job says so once, at
+/// finalize).
 pub fn serial() -> Serial {
     match POLICY.load(Ordering::Acquire) {
         ANY_THREAD => None,
@@ -61,26 +62,43 @@ pub fn serial() -> Serial {
             Ok(held) => held,
             Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
             Err(std::sync::TryLockError::WouldBlock) => {
-                say_serialised_once();
+                COLLIDED.store(true, Ordering::Relaxed);
                 SERIAL.lock().unwrap_or_else(|p| p.into_inner())
             }
         }),
     }
 }
 
-/// The one line said the first time two threads of this PE call MPI at once below
-/// MPI_THREAD_SERIALIZED.
-fn say_serialised_once() {
-    static SAID: std::sync::Once = std::sync::Once::new();
-    SAID.call_once(|| {
-        crate::diagnostics::write_line(
-            crate::diagnostics::routine(),
-            &format!(
-                "two threads of this PE call MPI at the same time at {}, which does not allow it: RPN_COMM makes their calls one at a time (said once)",
-                thread_level_name(PROVIDED.load(Ordering::Relaxed).into())
-            ),
-        );
-    });
+/// Two threads of this PE called MPI at once below MPI_THREAD_SERIALIZED (set only then: the
+/// calls that do not collide pay nothing for it).
+static COLLIDED: AtomicBool = AtomicBool::new(false);
+
+/// Whether two threads of this PE ever called MPI at the same time at a level that does not
+/// allow it (`serial` then made them wait for each other).
+pub fn threads_collided() -> bool {
+    COLLIDED.load(Ordering::Relaxed)
+}
+
+/// The one line of the job about threads that called at once (`threads_collided`), from the flag
+/// of every PE in rank order: said by the lowest PE that saw it, None on the others (and on all
+/// where none did). Once per job, at finalize: said when it happens, it would come once per PE,
+/// and no PE can know cheaply whether a PE of another node already said it.
+pub fn collided_line(me: usize, flags: &[u8]) -> Option<String> {
+    let seen: Vec<usize> = flags.iter().enumerate().filter(|(_, f)| **f != 0).map(|(pe, _)| pe).collect();
+    if seen.first() != Some(&me) {
+        return None;
+    }
+    const NAMED: usize = 8;
+    let mut pes = seen.iter().take(NAMED).map(usize::to_string).collect::<Vec<_>>().join(", ");
+    if seen.len() > NAMED {
+        pes.push_str(&format!(" and {} more", seen.len() - NAMED));
+    }
+    Some(format!(
+        "threads of a PE called MPI at the same time at {}, which does not allow it, on {} of the {} PEs (PE {pes}): RPN_COMM made their calls one at a time (said once per job)",
+        thread_level_name(PROVIDED.load(Ordering::Relaxed).into()),
+        seen.len(),
+        flags.len()
+    ))
 }
 
 /// Lets MPI progress, unless another thread of this process is in an MPI call that holds the
@@ -213,6 +231,7 @@ unsafe extern "C" {
         req: *mut *mut RawReq,
     ) -> c_int;
     pub fn rpnmpi_test(req: *mut *mut RawReq, done: *mut c_int) -> c_int;
+    pub fn rpnmpi_rget_bytes(win: *mut RawWin, buf: *mut c_void, bytes: c_int, target: c_int, req: *mut *mut RawReq) -> c_int;
     pub fn rpnmpi_iallgather(comm: *const RawComm, mine: *const c_void, all: *mut c_void, bytes: c_int, req: *mut *mut RawReq) -> c_int;
     pub fn rpnmpi_request_free(req: *mut *mut RawReq) -> c_int;
     pub fn rpnmpi_iprobe(comm: *const RawComm, src: c_int, tag: c_int, found: *mut c_int, bytes: *mut c_int) -> c_int;
@@ -289,5 +308,18 @@ mod tests {
         assert!(other.join().unwrap(), "the second thread is served once the first let go");
         set_thread_level(THREAD_MULTIPLE);
         assert!(serial().is_none(), "no lock at MULTIPLE");
+    }
+
+    /// The line about threads that called at once is the lowest seeing PE's only, and names them.
+    #[test]
+    fn collided_line_is_said_by_the_lowest_pe_that_saw_it() {
+        let flags = [0u8, 1, 0, 1];
+        assert_eq!(collided_line(0, &flags), None);
+        assert_eq!(collided_line(3, &flags), None);
+        let line = collided_line(1, &flags).expect("PE 1 is the lowest that saw it");
+        assert!(line.contains("on 2 of the 4 PEs (PE 1, 3)"), "{line}");
+        assert_eq!(collided_line(0, &[0, 0]), None, "nothing said where no PE saw it");
+        let many = vec![1u8; 20];
+        assert!(collided_line(0, &many).expect("said").contains("(PE 0, 1, 2, 3, 4, 5, 6, 7 and 12 more)"));
     }
 }

@@ -7,6 +7,7 @@
 use std::ffi::c_int;
 use std::time::Instant;
 
+use super::channels::far_entries::{self, LOOK_AFTER};
 use super::shim::{self, RawReq};
 use crate::diagnostics;
 use crate::error::Result;
@@ -17,10 +18,18 @@ pub fn wait_for(mut ready: impl FnMut() -> Result<bool>, waiting_for: &dyn Fn() 
     let every = diagnostics::hang_report_interval();
     let mut next = every.map(|e| start + e);
     let mut spins = 0u32;
+    // Published once the wait has lasted LOOK_AFTER, for the PEs of other nodes that wait for
+    // this one (`far_entries`): the clock is read every 1024 rounds for it.
+    let mut long = false;
+    let published = Published(&mut long);
     while !ready()? {
         spins = spins.wrapping_add(1);
         if spins.is_multiple_of(16) {
             std::thread::yield_now();
+        }
+        if !*published.0 && spins.is_multiple_of(1024) && start.elapsed() >= LOOK_AFTER {
+            *published.0 = true;
+            far_entries::publish_long_wait(true);
         }
         if let (Some(at), Some(e)) = (next, every)
             && Instant::now() >= at
@@ -30,6 +39,17 @@ pub fn wait_for(mut ready: impl FnMut() -> Result<bool>, waiting_for: &dyn Fn() 
         }
     }
     Ok(())
+}
+
+/// Unpublishes a long wait when it ends, however it ends.
+struct Published<'a>(&'a mut bool);
+
+impl Drop for Published<'_> {
+    fn drop(&mut self) {
+        if *self.0 {
+            far_entries::publish_long_wait(false);
+        }
+    }
 }
 
 /// Starts a nonblocking collective (`start` makes its request: an MPI call of the shim, whose

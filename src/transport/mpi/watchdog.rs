@@ -3,7 +3,8 @@
 //! MPI call (barrier, fence, post/start/complete/wait, window creation), which cannot be
 //! interrupted. So a watchdog thread looks at the call in progress and reports, from outside, one
 //! that has not returned after the interval, and again after each further interval. It never
-//! calls MPI (below MPI_THREAD_MULTIPLE only one thread may) and only writes a line on stderr.
+//! calls MPI (below MPI_THREAD_MULTIPLE only one thread may): it writes a line on stderr, and
+//! publishes the call in progress where PEs of other nodes read it (`far_entries`).
 //!
 //! Cost on the calling thread: one compare-and-swap and a few plain stores to record the call,
 //! one store to clear it (no lock: a fence epoch is a fraction of a microsecond); no clock is
@@ -16,6 +17,7 @@ use std::sync::Once;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
 use std::time::{Duration, Instant};
 
+use super::channels::far_entries;
 use crate::diagnostics;
 
 /// The watched call in progress, as a seqlock: `SEQUENCE` is odd while the one writer changes
@@ -95,8 +97,11 @@ fn start(interval: Duration) {
             std::thread::sleep(tick);
             let Some((generation, routine, call)) = in_call() else {
                 timed = None;
+                far_entries::publish_in_call(0);
                 continue;
             };
+            // PEs of other nodes waiting for this one read it (`far_entries`)
+            far_entries::publish_in_call(generation);
             let (since, reports) = match timed {
                 Some((g, since, reports)) if g == generation => (since, reports),
                 _ => (Instant::now(), 0),

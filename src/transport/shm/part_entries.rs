@@ -96,23 +96,56 @@ impl PartEntries {
     /// This PE, whose block is `block`, enters its `entries`-th collective of that part: three
     /// stores, the word last (Release: what the PE did before, a message posted, is seen with it).
     pub fn announce(&self, block: &PeBlock, split: u32, first: usize, entries: u32) {
-        if let Some(slot) = slot_of(split) {
-            let word = pack(split, first, entries);
-            self.mine[slot].store(word, Ordering::Relaxed);
-            block.part_routine.store(routine_code(diagnostics::routine()), Ordering::Relaxed);
+        if let Some((word, routine)) = self.enter(split, first, entries) {
+            block.part_routine.store(routine, Ordering::Relaxed);
             block.part_entry.store(word, Ordering::Release);
         }
+    }
+
+    /// This PE enters its `entries`-th collective of the part `first` of split `split`: what it
+    /// announces, (the entry word, the routine's code), None for a split not watched.
+    pub fn enter(&self, split: u32, first: usize, entries: u32) -> Option<(u64, u32)> {
+        let slot = slot_of(split)?;
+        let word = pack(split, first, entries);
+        self.mine[slot].store(word, Ordering::Relaxed);
+        Some((word, routine_code(diagnostics::routine())))
     }
 
     /// The routine and part ("RPN_COMM_allreduce on EW") of the PE whose block is `theirs`, when
     /// it entered a collective of a part this PE is in that this PE has not entered.
     pub fn ahead(&self, theirs: &PeBlock) -> Option<String> {
-        let (split, first, entries) = unpack(theirs.part_entry.load(Ordering::Acquire));
+        self.ahead_of(theirs.part_entry.load(Ordering::Acquire), theirs.part_routine.load(Ordering::Relaxed))
+    }
+
+    /// The same from what a PE announced (`enter`): its entry word and its routine's code.
+    pub fn ahead_of(&self, word: u64, routine: u32) -> Option<String> {
+        let (split, first, entries) = unpack(word);
         let slot = slot_of(split)?;
         let (my_split, my_first, mine) = unpack(self.mine[slot].load(Ordering::Relaxed));
         (my_split == split && my_first == first && epoch_reached(entries, mine.wrapping_add(1))).then(|| {
-            let routine = CollectiveId::describe(theirs.part_routine.load(Ordering::Relaxed));
+            let routine = CollectiveId::describe(routine);
             format!("{routine} on {}", self.names[slot].get().copied().unwrap_or("a communicator of both"))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A PE's entry is ahead only in a part this PE is in, and only past this PE's own entries.
+    #[test]
+    fn ahead_of_needs_the_same_part_and_a_later_entry() {
+        let mine = PartEntries::default();
+        mine.register(3, 0, "EW");
+        mine.register(JOB_PART, 0, "the job's communicator");
+        mine.enter(3, 0, 4);
+        let code = CollectiveId::from_name("RPN_COMM_allreduce").map_or(0, CollectiveId::code);
+        let text = mine.ahead_of(pack(3, 0, 5), code).expect("a later entry of the same part");
+        assert!(text.ends_with(" on EW"), "{text}");
+        assert_eq!(mine.ahead_of(pack(3, 0, 4), code), None, "an entry this PE made too");
+        assert_eq!(mine.ahead_of(pack(3, 2, 5), code), None, "another part of the split (another row)");
+        assert_eq!(mine.ahead_of(pack(7, 0, 1), code), None, "a split this PE was not told of");
+        assert!(mine.ahead_of(pack(JOB_PART, 0, 1), code).is_some_and(|t| t.ends_with("the job's communicator")));
     }
 }

@@ -86,6 +86,11 @@ impl MpiChannels {
         MpiChannels { world, links: HashMap::new(), looped: Loopback::default() }
     }
 
+    /// This PE's rank.
+    pub fn rank(&self) -> usize {
+        self.world.rank
+    }
+
     fn link(&mut self, peer: usize) -> Result<&mut Link> {
         if peer >= self.world.size {
             return Err(Error::Internal(format!("channel to PE {peer} of a job of {}", self.world.size)));

@@ -15,6 +15,7 @@
 use std::sync::Arc;
 
 use super::channel::{MpiChannels, wait_for};
+use super::far_entries::{FarEntries, LOOK_AFTER};
 use crate::error::{Error, Result};
 use crate::transport::channel::{Channels, Message};
 use crate::transport::mpi::comm::Comm;
@@ -37,6 +38,9 @@ pub struct HybridChannels {
     node: Option<OnNode>,
     /// The node's channels reach every rank (the job is this node): known once, at creation.
     whole_job_on_node: bool,
+    /// Where the job spans nodes: the entries into MPI's own collectives, which the PEs of other
+    /// nodes read (`far_entries`).
+    far: Option<FarEntries>,
 }
 
 impl HybridChannels {
@@ -49,7 +53,9 @@ impl HybridChannels {
         let node = Self::on_node(&world, split, direct)?;
         // The node's channels are agreed by all its PEs; a node holding every rank is the job.
         let whole_job_on_node = node.as_ref().is_some_and(|n| n.node_rank.iter().all(Option::is_some));
-        Ok(HybridChannels { mpi: MpiChannels::new(world), node, whole_job_on_node })
+        // the same answer on every PE: the node holding every rank holds them for all
+        let far = if whole_job_on_node || world.size < 2 { None } else { FarEntries::new(&world)? };
+        Ok(HybridChannels { mpi: MpiChannels::new(world), node, whole_job_on_node, far })
     }
 
     fn on_node(world: &Comm, split: usize, direct: bool) -> Result<Option<OnNode>> {
@@ -124,9 +130,25 @@ impl HybridChannels {
         n.node_rank.iter().enumerate().all(|(p, r)| *r == Some(p)).then(|| Arc::clone(n.channels.collectives()))
     }
 
+    /// This PE is in the part `first` of split `split`, whose collectives are MPI's own calls:
+    /// whether the PEs of other nodes will see its entries (`announce_far`).
+    pub fn register_far(&self, split: u32, first: usize, name: &'static str) -> bool {
+        self.far.as_ref().inspect(|f| f.register(split, first, name)).is_some()
+    }
+
+    /// This PE enters its `entries`-th collective of that part (two stores).
+    pub fn announce_far(&self, split: u32, first: usize, entries: u32) {
+        if let Some(far) = &self.far {
+            far.announce(split, first, entries);
+        }
+    }
+
     /// Before MPI_Finalize, once every PE took its messages: MPI requests go, the node's
     /// channels are unmapped (their names removed).
     pub fn finalize(&mut self) {
+        if let Some(mut far) = self.far.take() {
+            far.free();
+        }
         self.mpi.release_requests();
         self.node = None;
         self.whole_job_on_node = false;
@@ -150,7 +172,10 @@ impl Channels for HybridChannels {
     }
 
     fn in_part_collective_without_me(&mut self, peer: usize) -> Option<String> {
-        self.near(peer).and_then(|(shm, r)| shm.in_part_collective_without_me(r))
+        match self.near(peer) {
+            Some((shm, r)) => shm.in_part_collective_without_me(r),
+            None => self.far.as_ref().and_then(|f| f.ahead(peer)),
+        }
     }
 
     fn reserve(&mut self, peer: usize, len: usize) -> Result<*mut u8> {
@@ -175,6 +200,14 @@ impl Channels for HybridChannels {
     }
 
     fn wait_any(&mut self, peers: &[usize], waiting_for: &dyn Fn() -> String) -> Result<()> {
+        if let Some(far) = self.far.as_mut() {
+            far.forget();
+            let me = self.mpi.rank();
+            let node_rank = |p: usize| self.node.as_ref().and_then(|n| n.node_rank.get(p).copied().flatten());
+            if peers.iter().any(|&p| p != me && node_rank(p).is_none()) {
+                return self.wait_looking_far(peers, waiting_for);
+            }
+        }
         let Some(n) = self.node.as_mut() else { return self.mpi.wait_any(peers, waiting_for) };
         let near: Vec<usize> = peers.iter().filter_map(|&p| n.node_rank.get(p).copied().flatten()).collect();
         let far: Vec<usize> = peers.iter().copied().filter(|&p| n.node_rank.get(p).copied().flatten().is_none()).collect();
@@ -217,6 +250,50 @@ impl Channels for HybridChannels {
             Some((shm, r)) => shm.expect(r, len),
             None => self.mpi.expect(peer, len),
         }
+    }
+}
+
+impl HybridChannels {
+    /// `wait_any` where some of `peers` are on other nodes: their messages are tested, and once
+    /// the wait has lasted `LOOK_AFTER`, where they are is read every `LOOK_AFTER`: a neighbour
+    /// seen in a collective of a communicator of both that this PE has not entered ends the wait
+    /// (`in_part_collective_without_me` then names it).
+    fn wait_looking_far(&mut self, peers: &[usize], waiting_for: &dyn Fn() -> String) -> Result<()> {
+        let me = self.mpi.rank();
+        let node_rank = |p: usize| self.node.as_ref().and_then(|n| n.node_rank.get(p).copied().flatten());
+        let near: Vec<usize> = peers.iter().filter_map(|&p| node_rank(p)).collect();
+        let other: Vec<usize> = peers.iter().copied().filter(|&p| node_rank(p).is_none()).collect();
+        let far_peers: Vec<usize> = other.iter().copied().filter(|&p| p != me).collect();
+        let (mpi, far) = (&mut self.mpi, self.far.as_mut().expect("far entries (wait_any)"));
+        let mut shm = self.node.as_mut().map(|n| &mut n.channels);
+        let mut look_at = std::time::Instant::now() + LOOK_AFTER;
+        wait_for(
+            || {
+                if let Some(shm) = shm.as_mut() {
+                    for &r in &near {
+                        if shm.poll(r)?.is_some() {
+                            return Ok(true);
+                        }
+                    }
+                }
+                for &p in &other {
+                    if mpi.poll(p)?.is_some() {
+                        return Ok(true);
+                    }
+                }
+                let now = std::time::Instant::now();
+                if now >= look_at {
+                    look_at = now + LOOK_AFTER / 2;
+                    for &p in &far_peers {
+                        if far.look(p)? {
+                            return Ok(true);
+                        }
+                    }
+                }
+                Ok(false)
+            },
+            waiting_for,
+        )
     }
 }
 
