@@ -84,7 +84,7 @@ pub fn find_named<T>(table: &[T], name_of: impl Fn(&T) -> &str, name: &str, last
     let hit = last.load(Ordering::Relaxed);
     // (the usual call names it as the table does, unpadded: one comparison of bytes, where the
     // trim and the comparison in any case cost a few instructions per byte)
-    if table.get(hit).is_some_and(|e| name.as_bytes() == name_of(e).as_bytes()) {
+    if table.get(hit).is_some_and(|e| same_bytes(name.as_bytes(), name_of(e).as_bytes())) {
         return Some(hit);
     }
     let name = name.trim_ascii();
@@ -96,9 +96,44 @@ pub fn find_named<T>(table: &[T], name_of: impl Fn(&T) -> &str, name: &str, last
     Some(found)
 }
 
+/// `a == b` for the short names of the tables: two overlapping word loads per side where the
+/// slices' equality calls memcmp (a few dozen instructions, at every collective call).
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_ne_bytes(s[at..at + 8].try_into().expect("8 bytes"));
+    let half = |s: &[u8], at: usize| u32::from_ne_bytes(s[at..at + 4].try_into().expect("4 bytes"));
+    match n {
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        _ => a == b,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_bytes_is_slice_equality_at_every_length() {
+        let names: [&[u8]; 8] = [b"", b"EW", b"NS", b"GRID", b"MPI_MAX", b"MPI_REAL8", b"MPI_DOUBLE_PRECISION", b"MPI_LOGICAL"];
+        for a in names {
+            for b in names {
+                assert_eq!(same_bytes(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+        for n in 0..=20usize {
+            let a: Vec<u8> = (0..n as u8).collect();
+            for i in 0..n {
+                let mut b = a.clone();
+                b[i] ^= 0x20;
+                assert!(!same_bytes(&a, &b), "length {n}, byte {i}");
+            }
+            assert!(same_bytes(&a, &a.clone()));
+        }
+    }
 
     #[test]
     fn a_name_is_found_in_any_case_padded_the_last_one_first() {

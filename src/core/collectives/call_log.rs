@@ -105,17 +105,18 @@ pub struct CallLog {
 /// Bytes of a `CallLog` as it travels between PEs.
 pub const LOG_BYTES: usize = 16 + KEPT * ENTRY_BYTES;
 
-/// One step of the signature: a 64-bit mix (splitmix64's finaliser) of the signature so far and
-/// the call, so that any change of a call, of the order or of the count changes it.
+/// One step of the signature: the call's five words packed in three, each folded in by a
+/// rotation and a multiplication by an odd constant (as FxHash), then the high half folded into
+/// the low one, which the headers keep: any change of a call, of the order or of the count
+/// changes it. Cheaper than a full mix per word (this runs at every collective call), and the
+/// signature only has to tell a program's sequences of calls apart, not resist an adversary.
 fn mix(signature: u64, entry: &CallEntry) -> u64 {
+    let [routine, bytes, dtype, op, root] = entry.words().map(u64::from);
     let mut h = signature;
-    for w in entry.words() {
-        h = (h ^ u64::from(w)).wrapping_add(0x9e37_79b9_7f4a_7c15);
-        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        h ^= h >> 31;
+    for v in [routine << 32 | bytes, dtype << 32 | op, root] {
+        h = (h.rotate_left(26) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
-    h
+    h ^ (h >> 32)
 }
 
 impl CallLog {

@@ -85,8 +85,14 @@ const REFUSAL_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
 /// 32 bits], laid out as the agreement's records begin (`core::collective::record`), so that a PE
 /// in an exchange and one in an agreement read each other's routine.
 fn header(entry: CallEntry, refused: bool, len: usize, signature: u64) -> [u8; HEADER_BYTES] {
+    header_flagged(entry, refused as u32 * REFUSED, len, signature)
+}
+
+/// `header` with its flags given (the rooted rounds' `ROOTED`): written once, where a flag set
+/// after costs a store-to-load stall as the header is copied out.
+fn header_flagged(entry: CallEntry, flags: u32, len: usize, signature: u64) -> [u8; HEADER_BYTES] {
     let mut h = [0u8; HEADER_BYTES];
-    h[..4].copy_from_slice(&(refused as u32 * REFUSED).to_ne_bytes());
+    h[..4].copy_from_slice(&flags.to_ne_bytes());
     h[4..4 + ENTRY_BYTES].copy_from_slice(&entry.to_bytes());
     h[4 + ENTRY_BYTES..8 + ENTRY_BYTES].copy_from_slice(&(len as u32).to_ne_bytes());
     h[8 + ENTRY_BYTES..HEADER_BYTES].copy_from_slice(&(signature as u32 ^ (signature >> 32) as u32).to_ne_bytes());
@@ -138,8 +144,10 @@ pub(in crate::runtime) fn end_if_peer_in_own_call(
 /// Whether every header of `rows` gives the call of `own` (this PE's header), accepted: the
 /// usual case, found by comparing bytes (what `judge` finds then).
 fn alike<'a>(mut rows: impl Iterator<Item = (usize, &'a [u8])>, own: &[u8]) -> bool {
-    let call = &own[4..4 + ENTRY_BYTES];
-    rows.all(|(_, r)| flags(r) & REFUSED == 0 && &r[4..4 + ENTRY_BYTES] == call)
+    // (as arrays: compared inline, where slices of a length known at run time call memcmp)
+    let call = |row: &[u8]| -> [u8; ENTRY_BYTES] { row[4..4 + ENTRY_BYTES].try_into().expect("a header") };
+    let mine = call(own);
+    rows.all(|(_, r)| flags(r) & REFUSED == 0 && call(r) == mine)
 }
 
 /// Of the PEs' headers (`rows`, with their ranks) for this PE (`me`, making `mine`, with its
@@ -355,9 +363,8 @@ impl Runtime {
         let signature = self.calls.signature(comm);
         let CallChecks { mine, all, .. } = &mut self.calls;
         mine.clear();
-        let mut own = header(entry, local.is_err(), data.len(), signature);
-        let flagged = flags(&own) | ROOTED;
-        own[..4].copy_from_slice(&flagged.to_ne_bytes());
+        // (local is Ok here: a refused call took the whole exchange above)
+        let own = header_flagged(entry, ROOTED, data.len(), signature);
         mine.extend_from_slice(&own);
         mine.extend_from_slice(data);
         all.resize(mine.len() * comm.size(), 0);

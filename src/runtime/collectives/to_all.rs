@@ -291,7 +291,6 @@ impl Runtime {
         dtype: &str,
         root: i32,
     ) -> Result<()> {
-        let comm = comm.clone();
         let checked = MessageType::from_name(dtype).and_then(|t| {
             let bytes = t.message_size("count", count)?;
             if let Some(cap) = capacity.filter(|&cap| bytes > cap) {
@@ -321,17 +320,17 @@ impl Runtime {
         };
         if !self.checks_each_call() {
             let entry = CallEntry::new(id, bytes as usize, None, None, Some(root_u as usize));
-            if self.logs_calls(&comm) {
-                self.log_call(&comm, entry, &local)?;
+            if self.logs_calls(comm) {
+                self.log_call(comm, entry, &local)?;
                 let (root, _) = checked?;
                 let mut data = mine.into_owned();
-                self.unchecked(&comm, id, |tr| tr.bcast(&comm, &mut data, root))?;
+                self.unchecked(comm, id, |tr| tr.bcast(comm, &mut data, root))?;
                 if comm.rank() != root {
                     // SAFETY: caller's contract: buffer has room for `bytes` bytes (data holds as many).
                     unsafe { write_caller_bytes(&data, buffer) };
                 }
             } else {
-                let all = self.exchange_rooted(&comm, entry, &local, &mine, root, Toward::Others)?;
+                let all = self.exchange_rooted(comm, entry, &local, &mine, root, Toward::Others)?;
                 let (root, _) = checked?;
                 if comm.rank() != root {
                     // SAFETY: caller's contract: buffer has room for `bytes` bytes (the root's block).
@@ -340,7 +339,7 @@ impl Runtime {
             }
             return Ok(());
         }
-        let (rows, inline) = self.agree_inline(&comm, id, &local, &[root_u, bytes], &mine)?;
+        let (rows, inline) = self.agree_inline(comm, id, &local, &[root_u, bytes], &mine)?;
         let (root, bytes) = checked?;
         if let Some(pe) = rows.iter().position(|r| r != &rows[0]) {
             return Err(Error::Collective(format!(
@@ -348,7 +347,7 @@ impl Runtime {
                 rows[pe][1], rows[pe][0], rows[0][1], rows[0][0]
             )));
         }
-        let all = self.gathered(&comm, inline, &mine)?;
+        let all = self.gathered(comm, inline, &mine)?;
         if comm.rank() != root {
             // SAFETY: caller's contract: buffer has room for `bytes` bytes.
             unsafe { write_caller_bytes(&all[root * bytes..(root + 1) * bytes], buffer) };

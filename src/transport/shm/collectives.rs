@@ -275,7 +275,10 @@ impl Collectives {
             return Err(Error::Internal(format!("a round of {} bytes into blocks of {stride}", mine.len())));
         }
         self.entering();
-        let round = self.exchange_round.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+        // (a load and a store, not an atomic add: one thread at a time makes this PE's rounds,
+        // which every PE makes in the same order)
+        let round = self.exchange_round.load(Ordering::Relaxed).wrapping_add(1);
+        self.exchange_round.store(round, Ordering::Relaxed);
         self.job.pe(self.rank).exchange_round.store(round, Ordering::Release);
         let slots = self.job.rounds();
         self.slot_free(&slots, round)?;
