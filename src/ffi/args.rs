@@ -26,6 +26,7 @@ pub unsafe fn handle(p: *const Handle, kind: HandleKind) -> Result<Handle> {
 /// # Safety
 /// `p` is null (then `len` must be 0) or readable for `len` bytes, which stay unchanged for `'a`
 /// (the call).
+#[inline]
 pub unsafe fn name<'a>(p: *const c_char, len: usize) -> Result<Cow<'a, str>> {
     if p.is_null() {
         return if len == 0 { Ok(Cow::Borrowed("")) } else { Err(Error::BadArgument("null name".into())) };
