@@ -107,8 +107,11 @@ pub trait Transport: Send {
     /// agreement step instead, which carries the routine: see `runtime::agreement`.)
     #[allow(dead_code, reason = "an untagged barrier: for the transports' own steps and tests")]
     fn barrier(&mut self, comm: &Communicator) -> Result<()>;
-    /// Every PE of `comm` contributes `mine` (same length everywhere); `all` receives the
-    /// contributions in rank order.
+    /// Every PE of `comm` contributes `mine`; `all` receives the contributions in rank order, in
+    /// blocks of `all.len()` / PEs bytes. The same length everywhere, but over the exchanges of
+    /// shared memory (`CollectivePath::Exchange`), where a block that fits a round may be shorter
+    /// than `all`'s: each is then copied as long as it was published, and `all` keeps what it
+    /// held past it (`Runtime::exchange_with_room`).
     fn allgather(&mut self, comm: &Communicator, mine: &[u8], all: &mut [u8]) -> Result<()>;
 
     /// `allgather` of `mine`, given up after `limit` where the transport can (None then; the

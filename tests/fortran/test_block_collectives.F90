@@ -132,7 +132,7 @@ contains
   subroutine gathervs()
     integer, parameter :: GAP = 2
     real(kind=8) :: mine(8), all_(100), expected(100), back(8)
-    integer :: counts(0:7), displs(0:7), p, k, root, at
+    integer :: counts(0:7), displs(0:7), p, k, root, at, rank, ranks
     ! PE p sends p+1 values 10p + k; the root puts PE p's at a displacement that puts the last
     ! PE first, GAP elements between blocks
     do k = 1, me + 1
@@ -172,6 +172,30 @@ contains
       call check(back(k) == 3 * (me + k), 'scatterv: element '//str(k))
     enddo
     call check(all(back(me + 2:) == -1), 'scatterv: nothing past the block')
+    ! over this PE's column ('NS': a communicator of its own, on shared memory a split's
+    ! mailboxes), PE r of the column sending r+1 values to the column's last PE, and back from it
+    call RPN_COMM_rank('NS', rank, err)
+    call RPN_COMM_size('NS', ranks, err)
+    do k = 1, rank + 1
+      mine(k) = 10 * me + k
+    enddo
+    at = 0
+    do p = 0, ranks - 1
+      counts(p) = p + 1
+      displs(p) = at
+      at = at + p + 1
+    enddo
+    all_ = -5
+    call RPN_COMM_gatherv(mine, rank + 1, 'mpi_real8', all_, counts, displs, 'mpi_real8', ranks - 1, 'NS', err)
+    call check_ierr(err, RPN_COMM_OK, 'gatherv over NS')
+    if (rank == ranks - 1) then
+      call check(all([((nint(all_(displs(p) + k)) - k == nint(all_(displs(p) + 1)) - 1, k = 1, p + 1), p = 0, ranks - 1)]) &
+                 .and. all(all_(at + 1:) == -5), 'gatherv over NS: every block, whole, nothing past them')
+    endif
+    back = -1
+    call RPN_COMM_scatterv(all_, counts, displs, 'mpi_real8', back, rank + 1, 'mpi_real8', ranks - 1, 'NS', err)
+    call check_ierr(err, RPN_COMM_OK, 'scatterv over NS')
+    call check(all(back(:rank + 1) == mine(:rank + 1)) .and. all(back(rank + 2:) == -1), 'scatterv over NS: this PE''s block back')
   end subroutine gathervs
 
   ! blocks of 150 values and more (over 1 KiB: past what a round carries); in gatherv and

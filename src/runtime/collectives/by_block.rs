@@ -121,19 +121,20 @@ fn same_root(id: CollectiveId, rows: &[Vec<u32>]) -> Result<()> {
 impl Runtime {
     /// The round of a gatherv or scatterv over an exchange (`check`): every PE's call, its
     /// `length` and its `data` where it fits the round, read by every PE (a PE in another routine
-    /// is named there, on every PE). Every PE's block has the round's length, so that it is one
-    /// round on every communicator.
+    /// is named there, on every PE). Every PE's block has room for the round's length, so that
+    /// it is one round on every communicator, and is read as long as it is
+    /// (`exchange_with_room`): P times the data and 48 bytes per PE, not P rounds' worth.
     fn lengths_round(&mut self, comm: &Communicator, entry: CallEntry, local: &Result<()>, length: usize, data: &[u8]) -> Result<Lengths> {
         const AT: usize = 2 * LENGTH_BYTES;
         let fits = AT + data.len() <= ROUND_DATA_BYTES;
-        let mut block = vec![0u8; ROUND_DATA_BYTES];
-        block[..LENGTH_BYTES].copy_from_slice(&(length as u64).to_ne_bytes());
+        let mut block = Vec::with_capacity(AT + data.len());
+        block.extend_from_slice(&(length as u64).to_ne_bytes());
         let carried = if fits { data.len() as u64 } else { u64::MAX };
-        block[LENGTH_BYTES..AT].copy_from_slice(&carried.to_ne_bytes());
+        block.extend_from_slice(&carried.to_ne_bytes());
         if fits {
-            block[AT..AT + data.len()].copy_from_slice(data);
+            block.extend_from_slice(data);
         }
-        let all = self.exchange(comm, entry, local, &block)?;
+        let all = self.exchange_with_room(comm, entry, local, &block, ROUND_DATA_BYTES)?;
         let lengths = all.each().map(|b| length_at(b) as usize).collect();
         let inline = all
             .each()

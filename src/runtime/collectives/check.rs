@@ -290,8 +290,25 @@ impl Runtime {
         local: &Result<()>,
         data: &[u8],
     ) -> Result<Exchanged<'_>> {
+        self.exchange_with_room(comm, entry, local, data, 0)
+    }
+
+    /// `exchange`, where the other PEs' data may be longer than this PE's, up to `room` bytes
+    /// that fit one round with the header (the round of a gatherv or scatterv, whose PEs carry
+    /// blocks of their own lengths): each PE's block is read as long as it was published, not
+    /// `room` bytes of every PE, and `Exchanged::of` gives `room` bytes of each (past a PE's own
+    /// data, what the buffer held).
+    pub(in crate::runtime) fn exchange_with_room(
+        &mut self,
+        comm: &Communicator,
+        entry: CallEntry,
+        local: &Result<()>,
+        data: &[u8],
+        room: usize,
+    ) -> Result<Exchanged<'_>> {
         let data = if local.is_ok() { data } else { &[] };
-        let one_round = HEADER_BYTES + data.len() <= ONE_ROUND_BYTES;
+        let room = room.max(data.len());
+        let one_round = HEADER_BYTES + room <= ONE_ROUND_BYTES;
         let signature = self.calls.signature(comm);
         let CallChecks { mine, all, .. } = &mut self.calls;
         mine.clear();
@@ -299,10 +316,11 @@ impl Runtime {
         if one_round {
             mine.extend_from_slice(data);
         }
-        all.resize(mine.len() * comm.size(), 0);
+        let stride = if one_round { HEADER_BYTES + room } else { HEADER_BYTES };
+        all.resize(stride * comm.size(), 0);
         end_if_peer_in_own_call(comm, self.transport.allgather(comm, mine, all), entry, local)?;
         let own: [u8; HEADER_BYTES] = mine[..HEADER_BYTES].try_into().expect("a header");
-        let rows = all.chunks_exact(mine.len()).enumerate();
+        let rows = all.chunks_exact(stride).enumerate();
         if !(local.is_ok() && alike(rows.clone(), &own)) {
             if let Some(text) = mismatch(rows.clone(), comm.rank(), &entry, local)
                 && rows.clone().any(|(_, r)| made_rooted(r))
@@ -312,13 +330,13 @@ impl Runtime {
             judge(rows, comm.rank(), &entry, local)?;
         }
         // The PEs' reductions made by MPI's own calls (`own_reduction`) since: the same everywhere?
-        if all.chunks_exact(mine.len()).any(|row| header_signature(row) != header_signature(&own)) {
+        if all.chunks_exact(stride).any(|row| header_signature(row) != header_signature(&own)) {
             let at = CollectiveId::from_code(entry.routine).unwrap_or(CollectiveId::Barrier);
             self.calls_differ(comm, at)?;
         }
-        let CallChecks { mine, all, .. } = &mut self.calls;
+        let all = &mut self.calls.all;
         if one_round {
-            return Ok(Exchanged { all, stride: mine.len(), at: HEADER_BYTES, len: data.len() });
+            return Ok(Exchanged { all, stride, at: HEADER_BYTES, len: room });
         }
         all.resize(data.len() * comm.size(), 0);
         self.transport.allgather(comm, data, all)?;

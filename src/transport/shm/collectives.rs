@@ -209,18 +209,21 @@ impl Collectives {
         self.with_wait(Awaited::All, &late, None, |ctx| self.job.barrier().arrive_and_wait(round, self.rank, ctx))
     }
 
-    /// Every PE contributes `mine`; `all` receives the contributions in rank order. A block that
-    /// fits a round (`rounds::BLOCK_BYTES`, every collective of a few values) is one exchange
-    /// round; a longer one goes through the mailboxes, a mailbox's worth between two barriers.
-    /// PEs that give blocks of different lengths each read their own length from every PE (what
-    /// the runtime's headers at the start of the blocks are read for) and never wait for a round
-    /// the others do not make, as long as every block fits a round.
+    /// Every PE contributes `mine`; `all` receives the contributions in rank order, in blocks of
+    /// `all.len()` / PEs bytes. Blocks that fit a round (`rounds::BLOCK_BYTES`, every collective
+    /// of a few values) are one exchange round, and may be shorter than `all`'s: each PE's is
+    /// copied as long as it was published, and never past `all`'s block (the rest of it keeps
+    /// what it held), so a PE whose block is shorter than the others' reads theirs whole where
+    /// its `all` has room, else what its own blocks hold (the runtime's headers at their start
+    /// say which); no PE waits for a round the others do not make. A longer block goes through
+    /// the mailboxes, a mailbox's worth between two barriers, as long as `all`'s.
     pub fn allgather(&self, mine: &[u8], all: &mut [u8]) -> Result<()> {
         let n = mine.len();
-        if all.len() != n * self.npes {
+        let stride = all.len() / self.npes;
+        if stride * self.npes != all.len() || n > stride || (n != stride && stride > BLOCK_BYTES) {
             return Err(Error::Internal(format!("allgather of {n} bytes into {} for {} PEs", all.len(), self.npes)));
         }
-        if n <= BLOCK_BYTES {
+        if stride <= BLOCK_BYTES {
             return self.exchange_round(mine, all);
         }
         let mut start = 0;
@@ -378,6 +381,29 @@ mod tests {
         let mut all = [0u8; 16];
         sender.rooted_round(&[0; 8], &mut all, 0, Toward::Others, false).unwrap();
         assert_eq!(all[..8], [9; 8], "the root's block");
+    }
+
+    /// An exchange round whose blocks are shorter than `all`'s: each PE's block is copied as long
+    /// as it was published, `all` keeping what it held past it; a block as long as `all`'s
+    /// is read whole, a longer one refused.
+    #[test]
+    fn a_round_copies_each_block_as_long_as_it_was_published() {
+        let (job, fd) = JobSegment::create_anonymous(2, 45).unwrap();
+        let other = JobSegment::attach_peer(std::process::id(), std::os::fd::AsRawFd::as_raw_fd(&fd), 2).unwrap();
+        let (first, second) = (Collectives::with_cores(Arc::new(job), 0, false), Collectives::with_cores(Arc::new(other), 1, false));
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let mut all = [0xee_u8; 48];
+                second.allgather(&[2; 16], &mut all).unwrap();
+                assert_eq!(all[..8], [1; 8], "PE 0's 8 bytes");
+                assert_eq!(all[8..24], [0xee; 16], "past them, what the buffer held");
+                assert_eq!(all[24..40], [2; 16]);
+            });
+            let mut all = [0xee_u8; 32];
+            first.allgather(&[1; 8], &mut all).unwrap();
+            assert_eq!(all[16..], [2; 16], "PE 1's 16 bytes, whole");
+        });
+        assert!(first.allgather(&[1; 40], &mut [0; 64]).is_err(), "a block longer than the buffer's");
     }
 
     /// A peer in a collective made by MPI's own call is seen by a PE waiting for the exchange

@@ -217,27 +217,34 @@ impl Group {
         self.allgather(mine, all).map(|()| true)
     }
 
-    /// Every member contributes `mine` (same length everywhere); `all` receives them in rank order.
+    /// Every member contributes `mine`; `all` receives them in rank order, in blocks of
+    /// `all.len()` / members bytes. A block may be shorter than `all`'s where those fit a
+    /// mailbox: past it, `all` then gets what the member's mailbox held (the runtime's headers at
+    /// the start of the blocks say how long each is), as in `Collectives::allgather`'s rounds.
     pub fn allgather(&self, mine: &[u8], all: &mut [u8]) -> Result<()> {
         if let BarrierPlace::Job = self.place {
             return self.coll.allgather(mine, all);
         }
         let (n, size) = (mine.len(), self.members.len());
-        if all.len() != n * size {
+        let stride = all.len() / size.max(1);
+        if stride * size != all.len() || n > stride || (n != stride && stride > MAILBOX_BYTES) {
             return Err(Error::Internal(format!("allgather of {n} bytes into {} for {size} PEs", all.len())));
         }
         let job = &self.coll.job;
         let mut start = 0;
-        while start < n {
-            let len = MAILBOX_BYTES.min(n - start);
-            // SAFETY: our mailbox holds MAILBOX_BYTES >= len bytes; until the next barrier of
+        while start < stride {
+            let len = MAILBOX_BYTES.min(stride - start);
+            // (a block shorter than the others' is written whole in the first of these: it fits)
+            let own = n.saturating_sub(start).min(len);
+            // SAFETY: our mailbox holds MAILBOX_BYTES >= own bytes; until the next barrier of
             // this communicator nobody reads it (see the module's notes).
-            unsafe { std::ptr::copy_nonoverlapping(mine[start..].as_ptr(), job.mailbox(self.coll.rank), len) };
+            unsafe { std::ptr::copy_nonoverlapping(mine[start.min(n)..].as_ptr(), job.mailbox(self.coll.rank), own) };
             self.barrier()?;
             for (r, &p) in self.members.iter().enumerate() {
-                let dst = &mut all[r * n + start..r * n + start + len];
-                // SAFETY: member p wrote len bytes into its mailbox before the barrier and
-                // writes it again only after the next barrier of this communicator.
+                let dst = &mut all[r * stride + start..r * stride + start + len];
+                // SAFETY: mailbox p holds MAILBOX_BYTES >= len bytes, written by member p before
+                // the barrier (its block) and written again only after the next barrier of this
+                // communicator.
                 unsafe { std::ptr::copy_nonoverlapping(job.mailbox(p), dst.as_mut_ptr(), len) };
             }
             self.barrier()?;

@@ -76,17 +76,18 @@ impl<'a> RoundSlots<'a> {
         head.round.store(round);
     }
 
-    /// Waits until PE `rank` published `round`, then copies the start of its block into `out`
-    /// (as much as `out` holds, at most `BLOCK_BYTES`; past what it wrote, what the slot held).
-    /// Returns the length it published.
+    /// Waits until PE `rank` published `round`, then copies the start of its block into `out`:
+    /// as much as it published and `out` holds (the rest of `out` keeps what it held). Returns
+    /// the length it published.
     pub fn read(&self, rank: usize, round: u32, ctx: &WaitContext<'_>, out: &mut [u8]) -> Result<usize> {
         let head = self.head(rank, round);
         wait_epoch(&head.round, round, ctx)?;
-        let len = out.len().min(BLOCK_BYTES);
+        let published = head.len.load(Ordering::Relaxed) as usize;
+        let len = out.len().min(published).min(BLOCK_BYTES);
         // SAFETY: PE `rank` wrote its block before publishing the round (acquired by the wait);
         // it writes this slot again only after this PE's next round (module notes); `len` bytes
         // lie inside the slot's block area.
         unsafe { std::ptr::copy_nonoverlapping(self.slot(rank, round).add(HEAD_BYTES), out.as_mut_ptr(), len) };
-        Ok(head.len.load(Ordering::Relaxed) as usize)
+        Ok(published)
     }
 }
