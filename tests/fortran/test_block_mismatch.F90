@@ -13,7 +13,11 @@
 ! count, and ends the job, the others having gone on (docs/contract.md rule 11). PLANTED picks
 ! the mismatch, planted on the last PE after calls that match:
 !   gatherv    it sends 1 value, the root's reccountv says 2 (this file)
+!   longer     it sends 3 values, the root's reccountv says 2 (test_block_mismatch_longer): across
+!              nodes MPI's gatherv truncates its block, and the root still names it
 !   scatterv   it receives 3 values, the root's sendcount says 2 (test_block_mismatch_scatterv)
+!   scatterv_longer  it receives 2 values, the root's sendcount says 3
+!              (test_block_mismatch_scatterv_longer): across nodes MPI truncates the block
 ! test_block_mismatch_routine plants PEs in different routines.
 #ifndef PLANTED
 #define PLANTED 'gatherv'
@@ -47,6 +51,11 @@ program test_block_mismatch
   select case (PLANTED)
   case ('gatherv')
     call RPN_COMM_gatherv(mine, merge(1, 2, me == last), 'MPI_REAL8', every, counts, displs, 'MPI_REAL8', 0, 'GRID', ierr)
+  case ('longer')
+    call RPN_COMM_gatherv(mine, merge(3, 2, me == last), 'MPI_REAL8', every, counts, displs, 'MPI_REAL8', 0, 'GRID', ierr)
+  case ('scatterv_longer')
+    counts(last) = 3
+    call RPN_COMM_scatterv(every, counts, displs, 'MPI_REAL8', mine, 2, 'MPI_REAL8', 0, 'GRID', ierr)
   case ('scatterv')
     call RPN_COMM_scatterv(every, counts, displs, 'MPI_REAL8', mine, merge(3, 2, me == last), 'MPI_REAL8', 0, 'GRID', ierr)
   end select

@@ -91,6 +91,28 @@ fn unlike_counts(blocks: &[Block], lengths: &[usize], names: Names, verb: &str) 
     }
 }
 
+/// The blocks of a gatherv made with MPI's own call (`framed`) whose length MPI never wrote, which
+/// it leaves all bits set (`transport::mpi::collectives::gatherv`): a PE that sends more than the
+/// root's count for it, whose block MPI truncates; where several are missing (Open MPI may end the
+/// whole call at the first), the line names them all.
+fn truncated_blocks(lengths: &[usize], blocks: &[Block], names: Names) -> Option<Error> {
+    let missing: Vec<usize> = (0..lengths.len()).filter(|&p| lengths[p] as u64 == u64::MAX).collect();
+    match missing[..] {
+        [] => None,
+        [p] => Some(Error::Collective(format!(
+            "{}({}) makes {} bytes for PE {p}, which sends more (MPI truncated its block)",
+            names.counts,
+            p + 1,
+            blocks[p].len
+        ))),
+        _ => Some(Error::Collective(format!(
+            "MPI truncated or dropped the blocks of PEs {}: one at least sends more than {} gives it",
+            missing.iter().map(usize::to_string).collect::<Vec<_>>().join(", "),
+            names.counts
+        ))),
+    }
+}
+
 /// The root's count for itself (`blocks[me]`) against its own length `bytes`: refused here, before
 /// any PE acts, where they differ.
 fn own_length(blocks: &[Block], me: usize, bytes: usize, names: Names, verb: &str) -> Result<()> {
@@ -290,7 +312,8 @@ impl Runtime {
                     data.push(got[at + LENGTH_BYTES..][..b.len].to_vec());
                     at += LENGTH_BYTES + b.len;
                 }
-                if let Some(found) = unlike_counts(&blocks, &lengths, names, "sends") {
+                if let Some(found) = truncated_blocks(&lengths, &blocks, names).or_else(|| unlike_counts(&blocks, &lengths, names, "sends"))
+                {
                     end_job_on_mismatch(id, &found);
                 }
                 (data, blocks)
@@ -418,8 +441,10 @@ impl Runtime {
                 let got = self.unchecked(&comm, id, |tr| tr.scatterv_from(&comm, &framed_blocks, &counts, LENGTH_BYTES + rbytes, root))?;
                 let length = length_at(&got);
                 if length != rbytes as u64 {
+                    // (all bits set: MPI truncated the block, longer than this PE receives)
+                    let sent = if length == u64::MAX { "more".to_string() } else { format!("{length} bytes") };
                     let text = format!(
-                        "{}({}) makes {length} bytes for PE {me}, which receives {rbytes} bytes (the counts of root PE {root})",
+                        "{}({}) makes {sent} for PE {me}, which receives {rbytes} bytes (the counts of root PE {root})",
                         names.counts,
                         me + 1
                     );
@@ -471,6 +496,21 @@ impl Runtime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A gatherv's block that MPI truncated (its length never written) is named with the root's
+    /// count; several are named together; none leaves the lengths to `unlike_counts`.
+    #[test]
+    fn blocks_mpi_truncated_are_named() {
+        let names = Names { counts: "reccountv", displs: "disp" };
+        let t = MessageType::from_name("MPI_REAL8").unwrap();
+        let b = blocks::blocks(t, &[2, 2, 2], &[0, 2, 4], true, names).unwrap();
+        let cut = u64::MAX as usize;
+        assert!(truncated_blocks(&[16, 16, 16], &b, names).is_none());
+        let one = truncated_blocks(&[16, 16, cut], &b, names).unwrap().to_string();
+        assert!(one.contains("reccountv(3) makes 16 bytes for PE 2, which sends more"), "{one}");
+        let two = truncated_blocks(&[cut, 16, cut], &b, names).unwrap().to_string();
+        assert!(two.contains("blocks of PEs 0, 2"), "{two}");
+    }
 
     #[test]
     fn byte_counts_travel_as_two_words() {

@@ -182,7 +182,9 @@ fn counts_and_displs(counts: &[usize], what: &str) -> Result<(Vec<c_int>, Vec<c_
 }
 
 /// MPI_Gatherv of `mine` from every rank of `comm` on `root`, rank p's `counts[p]` bytes (read on
-/// the root only) one after the other.
+/// the root only) one after the other. A rank that sends more than its count does not fail the
+/// call: its block, which MPI truncates, is left as it was, all bits set, for the caller to name
+/// (MPICH says nothing there, Open MPI fails the call).
 pub fn gatherv(comm: &Comm, mine: &[u8], counts: &[usize], root: usize) -> Result<Option<Vec<u8>>> {
     let bytes = c_int::try_from(mine.len()).map_err(|_| Error::BadArgument(format!("gatherv of {} bytes", mine.len())))?;
     let on_root = comm.rank == root;
@@ -192,11 +194,12 @@ pub fn gatherv(comm: &Comm, mine: &[u8], counts: &[usize], root: usize) -> Resul
     let (c, d) = if on_root { counts_and_displs(counts, "gatherv")? } else { (Vec::new(), Vec::new()) };
     // (never an empty Vec's pointer: Open MPI reads 1 as MPI_IN_PLACE)
     let total: usize = if on_root { counts.iter().sum() } else { 0 };
-    let mut all = vec![0u8; total.max(1)];
+    let mut all = vec![u8::MAX; total.max(1)];
     let spare = [0u8; 1];
     let mine = if mine.is_empty() { &spare[..] } else { mine };
     // SAFETY: live communicator; on the root counts and displacements of size ranks lie inside
-    // `all` (their sum is its length); neither buffer is touched until the request completed.
+    // `all` (their sum is its length); neither buffer is touched until the request completed
+    // (or was ended by a truncated block: rpnmpi_test).
     wait::complete("MPI_Gatherv", comm.size, |req| unsafe {
         rpnmpi_igatherv(
             comm.raw(),
@@ -215,6 +218,8 @@ pub fn gatherv(comm: &Comm, mine: &[u8], counts: &[usize], root: usize) -> Resul
 
 /// MPI_Scatterv from `root` of `comm`: rank p gets `counts[p]` bytes of `send` (one after the
 /// other; both read on the root only), `recv_len` bytes here.
+/// A block longer than `recv_len` does not fail the call here: MPI truncates it and `recv` is
+/// left as it was, all bits set, for the caller to say so (as `gatherv`).
 pub fn scatterv(comm: &Comm, send: &[u8], counts: &[usize], recv_len: usize, root: usize) -> Result<Vec<u8>> {
     let bytes = c_int::try_from(recv_len).map_err(|_| Error::BadArgument(format!("scatterv of {recv_len} bytes")))?;
     let on_root = comm.rank == root;
@@ -222,7 +227,7 @@ pub fn scatterv(comm: &Comm, send: &[u8], counts: &[usize], recv_len: usize, roo
         return Err(Error::Internal(format!("scatterv of {} bytes with {} counts for {} ranks", send.len(), counts.len(), comm.size)));
     }
     let (c, d) = if on_root { counts_and_displs(counts, "scatterv")? } else { (Vec::new(), Vec::new()) };
-    let mut recv = vec![0u8; recv_len.max(1)];
+    let mut recv = vec![u8::MAX; recv_len.max(1)];
     let spare = [0u8; 1];
     let send = if send.is_empty() { &spare[..] } else { send };
     // SAFETY: live communicator; on the root counts and displacements of size ranks lie inside
