@@ -1,8 +1,9 @@
-! PES: 2 4
+! PES: 2 4 8
 ! TIMEOUT: 60
 ! EXPECT: fail
 ! OUTPUT_HAS@2: RPN_COMM_gatherv: PE 0: collective call inconsistent across PEs: reccountv(2) makes 16 bytes for PE 1, which sends 
 ! OUTPUT_HAS@4: RPN_COMM_gatherv: PE 0: collective call inconsistent across PEs: reccountv(4) makes 16 bytes for PE 3, which sends 
+! OUTPUT_HAS@8: RPN_COMM_gatherv: PE 0: collective call inconsistent across PEs: reccountv(8) makes 16 bytes for PE 7, which sends
 ! OUTPUT_LACKS: still waiting
 ! OUTPUT_LACKS: the job went on
 !

@@ -1,4 +1,4 @@
-! PES: 2 4
+! PES: 2 4 8
 ! TIMEOUT: 60
 ! NODES: one
 ! OUTPUT_HAS@2: RPN_COMM_gatherv: PE 0: collective call inconsistent across PEs: PE 1 is in RPN_COMM_alltoall while PE 0 is in RPN_COMM_gatherv
@@ -8,6 +8,9 @@
 ! OUTPUT_HAS@4: RPN_COMM_gatherv: PE 2: collective call inconsistent across PEs: PE 3 is in RPN_COMM_alltoall while PE 2 is in RPN_COMM_gatherv
 ! OUTPUT_HAS@4: RPN_COMM_alltoall: PE 3: collective call inconsistent across PEs: PE 0 is in RPN_COMM_gatherv while PE 3 is in RPN_COMM_alltoall
 ! OUTPUT_HAS@4: RPN_COMM_scatterv: PE 3: collective call inconsistent across PEs: PE 0 is in RPN_COMM_gatherv while PE 3 is in RPN_COMM_scatterv
+! OUTPUT_HAS@8: RPN_COMM_gatherv: PE 6: collective call inconsistent across PEs: PE 7 is in RPN_COMM_alltoall while PE 6 is in RPN_COMM_gatherv
+! OUTPUT_HAS@8: RPN_COMM_alltoall: PE 7: collective call inconsistent across PEs: PE 0 is in RPN_COMM_gatherv while PE 7 is in RPN_COMM_alltoall
+! OUTPUT_HAS@8: RPN_COMM_scatterv: PE 7: collective call inconsistent across PEs: PE 0 is in RPN_COMM_gatherv while PE 7 is in RPN_COMM_scatterv
 !
 ! RPN_COMM_alltoall, gatherv and scatterv in the default mode on one node, the last PE in another
 ! of them than the others: every PE reads every PE's call in the call's one round, so every PE
