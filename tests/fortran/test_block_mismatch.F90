@@ -60,6 +60,7 @@ program test_block_mismatch
   case ('scatterv')
     call RPN_COMM_scatterv(every, counts, displs, 'MPI_REAL8', mine, merge(3, 2, me == last), 'MPI_REAL8', 0, 'GRID', ierr)
   end select
+  if (ierr == RPN_COMM_ERROR) print '(A,I0)', 'refused on PE ', me
   ! the next collectives
   call RPN_COMM_barrier('GRID', ierr)
   call RPN_COMM_barrier('GRID', ierr)
