@@ -19,7 +19,8 @@
 !   scatterv   it receives 3 values, the root's sendcount says 2 (test_block_mismatch_scatterv)
 !   scatterv_longer  it receives 2 values, the root's sendcount says 3
 !              (test_block_mismatch_scatterv_longer): across nodes MPI truncates the block
-! test_block_mismatch_routine plants PEs in different routines.
+! test_block_mismatch_checked runs 'longer' in the checking mode (every PE refuses the call and
+! says so: "refused on PE"); test_block_mismatch_routine plants PEs in different routines.
 #ifndef PLANTED
 #define PLANTED 'gatherv'
 #define TEST_NAME 'test_block_mismatch'
